@@ -1,0 +1,22 @@
+# Sourced by ./mvnw and ./jrxe: makes JAVA_HOME point at a JDK 25, or says in one sentence why it cannot.
+# A JDK's "release" file names its version, so no JVM has to be started to find one.
+
+jrxe_is_jdk25() {
+  [ -n "$1" ] && [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] && [ -f "$1/release" ] \
+    && grep -q '^JAVA_VERSION="25' "$1/release"
+}
+
+jrxe_use_jdk25() {
+  if jrxe_is_jdk25 "${JAVA_HOME:-}"; then
+    return 0
+  fi
+  for candidate in /usr/lib/jvm/*; do
+    if jrxe_is_jdk25 "$candidate"; then
+      JAVA_HOME="$candidate"
+      export JAVA_HOME
+      return 0
+    fi
+  done
+  echo "jrxe needs a JDK 25: none at JAVA_HOME (${JAVA_HOME:-unset}) or under /usr/lib/jvm; install one (e.g. Temurin 25 from https://adoptium.net) and set JAVA_HOME to it." >&2
+  return 1
+}
