@@ -34,8 +34,14 @@ public record DissectedPacket(
         boolean icrcChecked,
         byte[] trailer) {
 
+    /** True when a BTH was decoded (the packet may still be malformed past it). */
     public boolean isRoce() {
         return bth != null;
+    }
+
+    /** True for every packet sent to the RoCEv2 UDP port, well-formed or not. */
+    public boolean isAddressedToRoce() {
+        return bth != null || udp != null && udp.dstPort() == io.jrxe.wire.framing.RoceFramer.ROCE_V2_PORT;
     }
 
     /** True when the ICRC was checked and matched. */

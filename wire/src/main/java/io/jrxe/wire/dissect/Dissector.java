@@ -44,12 +44,12 @@ public final class Dissector {
         HeaderFields.Ethernet eth = linkType == LinkType.ETHERNET && data.length >= 14
                 ? new HeaderFields.Ethernet(mac(buffer, 0), mac(buffer, 6), buffer.getShort(12) & 0xFFFF) : null;
         HeaderFields.Ip ip = hasWholeIpHeader(data.length) && kind != FrameLayout.Kind.OTHER ? ip(buffer) : null;
+        HeaderFields.Udp udp = layout.dstPort() == 0 ? null : new HeaderFields.Udp(layout.srcPort(), layout.dstPort(),
+                layout.udpLength(), buffer.getShort(layout.udpOffset() + 6) & 0xFFFF);
         if (kind != FrameLayout.Kind.ROCE) {
             return new DissectedPacket(frame, timestampNanos, data.length, linkType, kind, layout.reason(), eth, ip,
-                    null, null, null, null, null, null, 0, 0, false, null);
+                    udp, null, null, null, null, null, 0, 0, false, null);
         }
-        HeaderFields.Udp udp = new HeaderFields.Udp(layout.srcPort(), layout.dstPort(), layout.udpLength(),
-                buffer.getShort(layout.udpOffset() + 6) & 0xFFFF);
         int b = layout.bthOffset();
         int roceLength = layout.roceLength();
         bthView.wrap(buffer, b);

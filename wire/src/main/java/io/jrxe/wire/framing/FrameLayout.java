@@ -38,6 +38,8 @@ public final class FrameLayout {
     public Kind parse(ByteBuffer buffer, int offset, int length, int linkType) {
         reason = null;
         ipVersion = 0;
+        srcPort = 0;
+        dstPort = 0;
         int end = offset + length;
         int ip;
         int etherType;

@@ -1,0 +1,438 @@
+package io.jrxe.rnic.memory;
+
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.device.DeviceAttributes;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The NIC's memory translation state: the MPT (one entry per MR and memory window, reached by
+ * key) and the MTT (page addresses). Registration, deregistration, re-registration, memory
+ * window allocation, binding and invalidation, and the access check that every data transfer
+ * goes through. Owned by the NIC thread: not thread-safe.
+ */
+public final class MemoryTables {
+    private final DeviceAttributes attributes;
+    private final TranslationTable mtt;
+    private MptEntry[] mpt = new MptEntry[64];
+    private int[] freeIndexes = new int[64];
+    private int freeCount;
+    private int nextIndex = 1;
+    private int mrCount;
+    private int mwCount;
+    private MptEntry lastChecked;
+    /** Pinning reads one byte of every page; the sum goes here so that the reads are not optimised away. */
+    @SuppressWarnings("unused")
+    private volatile int pinnedSink;
+
+    public MemoryTables(DeviceAttributes attributes) {
+        this.attributes = attributes;
+        this.mtt = new TranslationTable(attributes.mttEntries());
+    }
+
+    public TranslationTable mtt() {
+        return mtt;
+    }
+
+    public int mrCount() {
+        return mrCount;
+    }
+
+    public int mwCount() {
+        return mwCount;
+    }
+
+    /**
+     * Registers native memory as an MR (ibv_reg_mr / ibv_reg_mr_iova): takes an MPT entry and
+     * one MTT entry per page, and touches every page, as pinning does.
+     *
+     * @param iova the address the MR's first byte has in keys' address space (the segment's
+     *             address for ibv_reg_mr; ignored, 0, with ZERO_BASED)
+     */
+    public MptEntry registerMr(ProtectionDomain pd, MemorySegment segment, long iova, int access) throws RnicException {
+        checkMrArguments(segment, access);
+        if (mrCount >= attributes.maxMr()) {
+            throw RnicException.exhausted("MR table is full: the device allows max_mr " + attributes.maxMr() + " MRs");
+        }
+        long pages = pagesOf(segment);
+        long mttStart = mtt.allocate(pages, "registering " + TranslationTable.bytes(segment.byteSize()));
+        MptEntry e;
+        try {
+            e = takeEntry();
+        } catch (RnicException full) {
+            mtt.release(mttStart, pages);
+            throw full;
+        }
+        fill(e, pd, segment, iova, access, mttStart, pages);
+        pd.holders().add(e);
+        mrCount++;
+        return e;
+    }
+
+    /** Deregisters an MR; refused while memory windows are bound to it. Its key becomes stale. */
+    public void deregisterMr(int key) throws RnicException {
+        MptEntry e = lookupOwned(key, MptEntry.Kind.MR, "deregister MR");
+        if (e.boundWindows > 0) {
+            throw RnicException.busy(String.format("cannot deregister MR 0x%08x: %d memory window(s) are bound to it",
+                    key, e.boundWindows));
+        }
+        mtt.release(e.mttOffset, e.pageCount);
+        e.pd.holders().remove(e);
+        release(e);
+        mrCount--;
+    }
+
+    /**
+     * Re-registers an MR (ibv_rereg_mr): new translation, PD and/or access, keeping the MPT index;
+     * the variant changes so the old keys are refused. Null arguments keep what the MR had.
+     *
+     * @return the entry, whose key() is the new key
+     */
+    public MptEntry reregisterMr(int key, ProtectionDomain newPd, MemorySegment newSegment, Long newIova,
+                                 Integer newAccess) throws RnicException {
+        MptEntry e = lookupOwned(key, MptEntry.Kind.MR, "re-register MR");
+        if (e.boundWindows > 0) {
+            throw RnicException.busy(String.format("cannot re-register MR 0x%08x: %d memory window(s) are bound to it",
+                    key, e.boundWindows));
+        }
+        int access = newAccess != null ? newAccess : e.access;
+        MemorySegment segment = newSegment != null ? newSegment : e.segment;
+        checkMrArguments(segment, access);
+        long mttStart = e.mttOffset;
+        long pages = e.pageCount;
+        if (newSegment != null) {
+            long newPages = pagesOf(newSegment);
+            mtt.release(e.mttOffset, e.pageCount);
+            try {
+                mttStart = mtt.allocate(newPages, "re-registering " + TranslationTable.bytes(newSegment.byteSize()));
+            } catch (RnicException full) {
+                e.mttOffset = mtt.allocate(e.pageCount, "restoring the old translation");
+                fillMtt(e.mttOffset, e.segment, e.pageCount);
+                throw full;
+            }
+            pages = newPages;
+        }
+        long iova = newIova != null ? newIova : newSegment != null ? newSegment.address() : e.iova;
+        ProtectionDomain pd = newPd != null ? newPd : e.pd;
+        e.pd.holders().remove(e);
+        e.nextVariant();
+        fill(e, pd, segment, iova, access, mttStart, pages);
+        pd.holders().add(e);
+        return e;
+    }
+
+    /** Allocates a memory window (ibv_alloc_mw), unbound. */
+    public MptEntry allocateMw(ProtectionDomain pd, int type) throws RnicException {
+        if (type == 1 && !attributes.memoryWindowType1() || type == 2 && !attributes.memoryWindowType2()) {
+            throw new RnicException(RnicException.Errno.EOPNOTSUPP, "this device does not support memory window type " + type);
+        }
+        if (type != 1 && type != 2) {
+            throw RnicException.invalid("memory window type must be 1 or 2, not " + type);
+        }
+        if (mwCount >= attributes.maxMw()) {
+            throw RnicException.exhausted("memory window table is full: the device allows max_mw " + attributes.maxMw());
+        }
+        MptEntry e = takeEntry();
+        e.kind = type == 1 ? MptEntry.Kind.MW_TYPE_1 : MptEntry.Kind.MW_TYPE_2;
+        e.state = MptEntry.State.INVALID;
+        e.pd = pd;
+        e.access = 0;
+        e.iova = 0;
+        e.length = 0;
+        pd.holders().add(e);
+        mwCount++;
+        return e;
+    }
+
+    public void deallocateMw(int rkey) throws RnicException {
+        MptEntry e = lookupWindow(rkey, "deallocate MW");
+        unbind(e);
+        e.pd.holders().remove(e);
+        release(e);
+        mwCount--;
+    }
+
+    /**
+     * Binds a memory window to a range of an MR (type 1: ibv_bind_mw; type 2: the BIND_MW work
+     * request, which passes the new key's variant). The MR must allow MW_BIND, the range must be
+     * inside it, and REMOTE_WRITE/REMOTE_ATOMIC on the window need LOCAL_WRITE on the MR.
+     * A length of 0 unbinds.
+     *
+     * @param newVariant the key variant to use (type 2), or -1 to take the next one (type 1)
+     * @return the window's new R_Key
+     */
+    public int bindMw(int mwKey, ProtectionDomain qpPd, int mrKey, long addr, long length, int access, int newVariant)
+            throws RnicException {
+        MptEntry mw = lookupWindow(mwKey, "bind MW");
+        if (mw.kind == MptEntry.Kind.MW_TYPE_2 && mw.state == MptEntry.State.VALID) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: a type 2 window must be invalidated before it is bound again", mwKey));
+        }
+        if (length == 0) {
+            unbind(mw);
+            mw.nextVariant();
+            return mw.key();
+        }
+        MptEntry mr = lookup(mrKey);
+        if (mr == null || mr.kind != MptEntry.Kind.MR || mr.state != MptEntry.State.VALID) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: MR key 0x%08x is not a valid MR", mwKey, mrKey));
+        }
+        if (mr.pd != mw.pd || qpPd != null && qpPd != mw.pd) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: the window (%s), the MR (%s) and the QP must share one PD",
+                    mwKey, mw.pd, mr.pd));
+        }
+        if ((mr.access & Access.MW_BIND) == 0) {
+            throw new RnicException(RnicException.Errno.EACCES, String.format(
+                    "bind MW 0x%08x: MR 0x%08x was not registered with MW_BIND (it has %s)", mwKey, mrKey, Access.names(mr.access)));
+        }
+        if ((access & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0 && (mr.access & Access.LOCAL_WRITE) == 0) {
+            throw new RnicException(RnicException.Errno.EACCES, String.format(
+                    "bind MW 0x%08x: REMOTE_WRITE/REMOTE_ATOMIC on a window need LOCAL_WRITE on its MR", mwKey));
+        }
+        if ((access & Access.ZERO_BASED) != 0 && mw.kind == MptEntry.Kind.MW_TYPE_1) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: type 1 windows cannot be ZERO_BASED", mwKey));
+        }
+        if (!mr.covers(addr, length)) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: range 0x%x+%d is outside MR 0x%08x (0x%x+%d)",
+                    mwKey, addr, length, mrKey, mr.iova, mr.length));
+        }
+        unbind(mw);
+        if (newVariant < 0) {
+            mw.nextVariant();
+        } else {
+            mw.setVariant(newVariant);
+        }
+        mw.boundMr = mr;
+        mw.mrIova = addr;
+        mw.iova = (access & Access.ZERO_BASED) != 0 ? 0 : addr;
+        mw.length = length;
+        mw.access = access & ~Access.ZERO_BASED;
+        mw.state = MptEntry.State.VALID;
+        mr.boundWindows++;
+        return mw.key();
+    }
+
+    /**
+     * Invalidates a key (LOCAL_INV, or SEND_WITH_INV from the peer): an MR that allows it, or a
+     * type 2 memory window, becomes unusable until re-registered or bound again.
+     *
+     * @return the reason it was refused, or {@link AccessError#NONE}
+     */
+    public AccessError invalidate(int key, ProtectionDomain qpPd) {
+        MptEntry e = lookup(key);
+        if (e == null) {
+            return keyError(key);
+        }
+        if (e.kind == MptEntry.Kind.MW_TYPE_1) {
+            return AccessError.WRONG_KIND;
+        }
+        if (qpPd != null && e.pd != qpPd) {
+            return AccessError.WRONG_PD;
+        }
+        if (e.isWindow()) {
+            unbind(e);
+        } else {
+            if (e.boundWindows > 0) {
+                return AccessError.NO_PERMISSION;
+            }
+            e.state = MptEntry.State.INVALID;
+        }
+        return AccessError.NONE;
+    }
+
+    /**
+     * The access check every transfer goes through: the key reaches a valid entry of this PD that
+     * grants the rights, and the range is inside it. Allocation-free; returns the entry through
+     * {@link #lastChecked()} when the answer is {@link AccessError#NONE}.
+     *
+     * @param remote true for an R_Key (from a packet), false for an L_Key (from an SGE)
+     */
+    public AccessError check(int key, ProtectionDomain pd, long iova, long length, int rights, boolean remote) {
+        MptEntry e = lookup(key);
+        lastChecked = null;
+        if (e == null) {
+            return keyError(key);
+        }
+        if (e.state != MptEntry.State.VALID) {
+            return e.isWindow() ? AccessError.MW_NOT_BOUND : AccessError.INVALIDATED;
+        }
+        if (e.isWindow() && !remote) {
+            return AccessError.WRONG_KIND;
+        }
+        if (remote && e.kind == MptEntry.Kind.MR && (e.access & Access.REMOTE) == 0) {
+            return AccessError.WRONG_KIND;
+        }
+        if (e.pd != pd) {
+            return AccessError.WRONG_PD;
+        }
+        if ((e.access & rights) != rights) {
+            return AccessError.NO_PERMISSION;
+        }
+        if (!e.covers(iova, length)) {
+            return AccessError.OUT_OF_RANGE;
+        }
+        lastChecked = e;
+        return AccessError.NONE;
+    }
+
+    /** The entry the last successful {@link #check} reached. */
+    public MptEntry lastChecked() {
+        return lastChecked;
+    }
+
+    /** Host address of an iova inside a checked entry, through the MTT. */
+    public long address(MptEntry e, long iova) {
+        return e.address(mtt, iova);
+    }
+
+    /** Makes one translation visible, for teaching: throws when the key or iova does not resolve. */
+    public Translation inspect(int key, long iova) throws RnicException {
+        MptEntry e = lookup(key);
+        if (e == null) {
+            throw RnicException.invalid(String.format("key 0x%08x: %s", key, keyError(key).description()));
+        }
+        if (e.state != MptEntry.State.VALID) {
+            throw RnicException.invalid(String.format("key 0x%08x: %s", key,
+                    (e.isWindow() ? AccessError.MW_NOT_BOUND : AccessError.INVALIDATED).description()));
+        }
+        if (!e.covers(iova, 1)) {
+            throw RnicException.invalid(String.format("iova 0x%x is outside key 0x%08x (0x%x+%d)", iova, key, e.iova, e.length));
+        }
+        long address = e.address(mtt, iova);
+        long mttIndex = e.mttIndex(iova);
+        long page = mtt.get(mttIndex);
+        return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,
+                page, address - page, address);
+    }
+
+    /** The entry a key reaches, or null when its index is free or its variant is stale. */
+    public MptEntry lookup(int key) {
+        int index = MemoryKey.index(key);
+        if (index <= 0 || index >= nextIndex) {
+            return null;
+        }
+        MptEntry e = mpt[index];
+        if (e == null || e.kind == null || e.variant() != MemoryKey.variant(key)) {
+            return null;
+        }
+        return e;
+    }
+
+    private AccessError keyError(int key) {
+        int index = MemoryKey.index(key);
+        if (index <= 0 || index >= nextIndex || mpt[index] == null || mpt[index].kind == null) {
+            return AccessError.KEY_NOT_FOUND;
+        }
+        return AccessError.STALE_KEY;
+    }
+
+    private MptEntry lookupOwned(int key, MptEntry.Kind kind, String verb) throws RnicException {
+        MptEntry e = lookup(key);
+        if (e == null || e.kind != kind) {
+            throw RnicException.invalid(String.format("%s 0x%08x: %s", verb, key,
+                    e == null ? keyError(key).description() : "the key is not an MR"));
+        }
+        return e;
+    }
+
+    private MptEntry lookupWindow(int key, String verb) throws RnicException {
+        MptEntry e = lookup(key);
+        if (e == null || !e.isWindow()) {
+            throw RnicException.invalid(String.format("%s 0x%08x: %s", verb, key,
+                    e == null ? keyError(key).description() : "the key is not a memory window"));
+        }
+        return e;
+    }
+
+    private void checkMrArguments(MemorySegment segment, int access) throws RnicException {
+        String accessProblem = Access.checkRegistration(access);
+        if (accessProblem != null) {
+            throw RnicException.invalid("register MR: " + accessProblem);
+        }
+        if (!segment.isNative()) {
+            throw RnicException.invalid("register MR: the memory must be native (a MemorySegment from an Arena), not a heap segment");
+        }
+        if (segment.byteSize() == 0) {
+            throw RnicException.invalid("register MR: the memory is empty (0 bytes)");
+        }
+        if (attributes.maxMrSize() > 0 && Long.compareUnsigned(segment.byteSize(), attributes.maxMrSize()) > 0) {
+            throw RnicException.invalid(String.format("register MR: %d bytes exceed the device's max_mr_size %d",
+                    segment.byteSize(), attributes.maxMrSize()));
+        }
+    }
+
+    private static long pagesOf(MemorySegment segment) {
+        long first = segment.address() >>> MptEntry.PAGE_SHIFT;
+        long last = (segment.address() + segment.byteSize() - 1) >>> MptEntry.PAGE_SHIFT;
+        return last - first + 1;
+    }
+
+    private void fill(MptEntry e, ProtectionDomain pd, MemorySegment segment, long iova, int access, long mttStart, long pages) {
+        fillMtt(mttStart, segment, pages);
+        e.kind = MptEntry.Kind.MR;
+        e.state = MptEntry.State.VALID;
+        e.pd = pd;
+        e.access = access;
+        e.segment = segment;
+        e.iova = (access & Access.ZERO_BASED) != 0 ? 0 : iova;
+        e.length = segment.byteSize();
+        e.mttOffset = mttStart;
+        e.pageCount = pages;
+        e.firstPageOffset = (int) (segment.address() & (MptEntry.PAGE_SIZE - 1));
+    }
+
+    /** Writes each page's address into the MTT, reading one byte of it first (pinning faults every page in). */
+    private void fillMtt(long mttStart, MemorySegment segment, long pages) {
+        long base = segment.address() & ~(MptEntry.PAGE_SIZE - 1);
+        long firstOffset = segment.address() - base;
+        int sink = 0;
+        for (long p = 0; p < pages; p++) {
+            long offsetInSegment = p == 0 ? 0 : p * MptEntry.PAGE_SIZE - firstOffset;
+            sink += segment.get(ValueLayout.JAVA_BYTE, offsetInSegment);
+            mtt.set(mttStart + p, base + p * MptEntry.PAGE_SIZE);
+        }
+        pinnedSink = sink;
+    }
+
+    private void unbind(MptEntry mw) {
+        if (mw.state == MptEntry.State.VALID && mw.boundMr != null) {
+            mw.boundMr.boundWindows--;
+        }
+        mw.boundMr = null;
+        mw.state = MptEntry.State.INVALID;
+        mw.length = 0;
+    }
+
+    private MptEntry takeEntry() throws RnicException {
+        int index;
+        if (freeCount > 0) {
+            index = freeIndexes[--freeCount];
+        } else {
+            if (nextIndex > MemoryKey.MAX_INDEX) {
+                throw RnicException.exhausted("MPT is full: all 2^24 key indexes are in use");
+            }
+            index = nextIndex++;
+            if (index >= mpt.length) {
+                mpt = java.util.Arrays.copyOf(mpt, Math.min(mpt.length * 2, MemoryKey.MAX_INDEX + 1));
+            }
+            // A fixed, index-derived first variant: keys differ across indexes and runs replay exactly.
+            mpt[index] = new MptEntry(index, index * 0x9E + 0x3B);
+        }
+        MptEntry e = mpt[index];
+        e.nextVariant();
+        return e;
+    }
+
+    private void release(MptEntry e) {
+        e.nextVariant();
+        e.kind = null;
+        e.state = MptEntry.State.FREE;
+        e.pd = null;
+        e.segment = null;
+        e.boundMr = null;
+        if (freeCount == freeIndexes.length) {
+            freeIndexes = java.util.Arrays.copyOf(freeIndexes, freeCount * 2);
+        }
+        freeIndexes[freeCount++] = e.index();
+    }
+}

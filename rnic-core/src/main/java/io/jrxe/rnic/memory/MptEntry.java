@@ -1,0 +1,167 @@
+package io.jrxe.rnic.memory;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One entry of the MPT (memory protection table): what the NIC knows about a memory region or a
+ * memory window behind a key. For an MR: its PD, access rights, iova and length, and where its
+ * pages are in the MTT. For a memory window: its range and rights, and the MR it is bound to.
+ * Entries are reused slots: a key's variant must match the entry's to reach it.
+ */
+public final class MptEntry {
+    public enum Kind { MR, MW_TYPE_1, MW_TYPE_2 }
+
+    public enum State {
+        /** Slot not in use. */
+        FREE,
+        /** Usable: an MR that is registered, a memory window that is bound. */
+        VALID,
+        /** Allocated but not usable now: an invalidated MR or an unbound memory window. */
+        INVALID
+    }
+
+    public static final int PAGE_SHIFT = 12;
+    public static final long PAGE_SIZE = 1L << PAGE_SHIFT;
+
+    private final int index;
+    private int variant;
+    Kind kind;
+    State state = State.FREE;
+    ProtectionDomain pd;
+    int access;
+    long iova;
+    long length;
+    // MR only
+    MemorySegment segment;
+    long mttOffset;
+    long pageCount;
+    int firstPageOffset;
+    int boundWindows;
+    // memory window only
+    MptEntry boundMr;
+    /** The MR iova the window's first byte is at. */
+    long mrIova;
+
+    MptEntry(int index, int initialVariant) {
+        this.index = index;
+        this.variant = initialVariant & 0xFF;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public int variant() {
+        return variant;
+    }
+
+    void nextVariant() {
+        variant = (variant + 1) & 0xFF;
+    }
+
+    void setVariant(int v) {
+        variant = v & 0xFF;
+    }
+
+    public int key() {
+        return MemoryKey.of(index, variant);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    public int access() {
+        return access;
+    }
+
+    public long iova() {
+        return iova;
+    }
+
+    public long length() {
+        return length;
+    }
+
+    public boolean isWindow() {
+        return kind != Kind.MR;
+    }
+
+    /** The R_Key an MR hands out: its key when it grants remote access, else 0 (as rxe does). */
+    public int rkey() {
+        return kind == Kind.MR && (access & Access.REMOTE) == 0 ? 0 : key();
+    }
+
+    public MemorySegment segment() {
+        return kind == Kind.MR ? segment : boundMr == null ? null : boundMr.segment;
+    }
+
+    public long mttOffset() {
+        return mttOffset;
+    }
+
+    public long pageCount() {
+        return pageCount;
+    }
+
+    public int firstPageOffset() {
+        return firstPageOffset;
+    }
+
+    public int boundWindows() {
+        return boundWindows;
+    }
+
+    public MptEntry boundMr() {
+        return boundMr;
+    }
+
+    /** True when [iova, iova+len) lies inside this entry's range (len 0 is inside when iova is). */
+    public boolean covers(long va, long len) {
+        long off = va - iova;
+        return off >= 0 && len >= 0 && off <= length && len <= length - off;
+    }
+
+    /**
+     * Translates an iova to the host address through the MTT: for a window, first into its MR's
+     * iova space. The range must have been checked.
+     */
+    public long address(MttView mtt, long va) {
+        if (kind != Kind.MR) {
+            return boundMr.address(mtt, mrIova + (va - iova));
+        }
+        long inPages = firstPageOffset + (va - iova);
+        return mtt.get(mttOffset + (inPages >>> PAGE_SHIFT)) + (inPages & (PAGE_SIZE - 1));
+    }
+
+    /** MTT index of the page holding this iova (for an MR). */
+    public long mttIndex(long va) {
+        if (kind != Kind.MR) {
+            return boundMr.mttIndex(mrIova + (va - iova));
+        }
+        return mttOffset + ((firstPageOffset + (va - iova)) >>> PAGE_SHIFT);
+    }
+
+    @Override
+    public String toString() {
+        String what = switch (kind) {
+            case MR -> "MR";
+            case MW_TYPE_1 -> "MW type 1";
+            case MW_TYPE_2 -> "MW type 2";
+        };
+        return kind == null ? "free MPT entry " + index : String.format("%s key 0x%08x", what, key());
+    }
+
+    /** Read access to MTT entries (the table itself, or a test double). */
+    public interface MttView {
+        long get(long entry);
+    }
+}

@@ -1,0 +1,38 @@
+package io.jrxe.tools;
+
+import io.jrxe.tools.decode.DecodeCommand;
+import io.jrxe.tools.demo.DemoCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The `jrxe` command line: one entry point, a subcommand per tool. */
+@Command(name = "jrxe",
+        mixinStandardHelpOptions = true,
+        versionProvider = JrxeVersion.class,
+        description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
+        subcommands = {DemoCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class})
+public final class JrxeMain implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line with the given streams and returns its exit status (for tests and for main). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new JrxeMain());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler(new UsageOnBadOptions());
+        cli.setExecutionExceptionHandler(new OneLineErrors());
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}
