@@ -52,7 +52,7 @@ public final class DecodeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         DecodeTotals totals = new DecodeTotals();
         Dissector dissector = new Dissector();
-        try (CaptureReader reader = CaptureReader.open(file)) {
+        try (CaptureReader reader = new CaptureReader(file)) {
             CapturedFrame frame;
             while ((frame = reader.next()) != null) {
                 DissectedPacket packet = dissector.dissect(frame.frameNumber(), frame.timestampNanos(), frame.data(),
