@@ -1,0 +1,323 @@
+package io.jrxe.wire.capture;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Writes a pcapng capture (one section, any number of interfaces) that Wireshark, tshark and
+ * libpcap read, in pure Java.
+ * <p>
+ * pcapng rather than classic pcap because jrxe needs what only pcapng carries: nanosecond
+ * timestamps declared per interface ({@code if_tsresol}), one interface per emulated port, and a
+ * comment on each packet (why it was sent, dropped or retransmitted).
+ * <p>
+ * Blocks are always little-endian: the section header's byte-order magic tells readers so, which
+ * makes the file the same on every host. Block headers are encoded into one reusable buffer that is
+ * handed to the stream only when full, so writing a packet allocates nothing unless it has a comment.
+ * <p>
+ * Not thread-safe: one thread (the NIC thread that owns the port) writes.
+ */
+public final class PcapngWriter implements AutoCloseable {
+    static final int SECTION_HEADER_BLOCK = 0x0A0D0D0A;
+    static final int INTERFACE_DESCRIPTION_BLOCK = 1;
+    static final int ENHANCED_PACKET_BLOCK = 6;
+    static final int BYTE_ORDER_MAGIC = 0x1A2B3C4D;
+
+    static final int OPT_ENDOFOPT = 0;
+    static final int OPT_COMMENT = 1;
+    static final int SHB_USERAPPL = 4;
+    static final int IF_NAME = 2;
+    static final int IF_TSRESOL = 9;
+    /** if_tsresol value: a power of ten, 10^-9 seconds. */
+    static final int TSRESOL_NANOSECONDS = 9;
+
+    /** Type, total length, interface id, timestamp high and low, captured and original length, total length. */
+    private static final int EPB_FIXED_LENGTH = 32;
+    /** Type, total length, link type, reserved, snapshot length, total length. */
+    private static final int IDB_FIXED_LENGTH = 20;
+    /** Type, total length, byte-order magic, major and minor version, section length, total length. */
+    private static final int SHB_FIXED_LENGTH = 28;
+    /** The longest fixed run of fields written at once: the EPB's fields before the packet data. */
+    private static final int LONGEST_FIXED_RUN = 28;
+    private static final int MAX_OPTION_LENGTH = 0xFFFF;
+    private static final int BUFFER_SIZE = 64 * 1024;
+    private static final byte[] USER_APPLICATION = "jrxe".getBytes(StandardCharsets.UTF_8);
+
+    private final OutputStream out;
+    private final String target;
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    private int[] snapLengths = new int[4];
+    private int interfaceCount;
+    private long bytesWritten;
+    private long packetsWritten;
+    private boolean closed;
+
+    /** Writes to {@code out}, which this writer then owns: {@link #close()} closes it. */
+    public PcapngWriter(OutputStream out) {
+        this(Objects.requireNonNull(out, "out"), "the capture stream");
+    }
+
+    /** Creates (or replaces) the file at {@code path}. */
+    public PcapngWriter(Path path) {
+        this(open(path), path.toString());
+    }
+
+    private PcapngWriter(OutputStream out, String target) {
+        this.out = out;
+        this.target = target;
+        writeSectionHeader();
+    }
+
+    private static OutputStream open(Path path) {
+        try {
+            return Files.newOutputStream(path);
+        } catch (IOException e) {
+            throw new CaptureException("cannot create capture " + path + ": " + describe(e), e);
+        }
+    }
+
+    /**
+     * Declares an interface (one per emulated port) whose packets are timestamped in nanoseconds.
+     *
+     * @param name     the interface's name as Wireshark shows it, or null for none
+     * @param linkType a LINKTYPE_ number, see {@link LinkType}
+     * @param snapLen  the most bytes of a frame to keep; longer frames are cut. 0 means no limit
+     * @return the interface id to pass to {@code write}: 0 for the first interface, then 1, 2, ...
+     */
+    public int addInterface(String name, int linkType, int snapLen) {
+        ensureOpen();
+        if (linkType < 0 || linkType > 0xFFFF) {
+            throw new IllegalArgumentException("link type " + linkType + " is not a 16-bit LINKTYPE_ number");
+        }
+        if (snapLen < 0) {
+            throw new IllegalArgumentException("snapshot length " + snapLen + " is negative");
+        }
+        byte[] nameBytes = name == null ? null : optionValue("interface name", name);
+        int optionsLength = (nameBytes == null ? 0 : optionLength(nameBytes.length)) + optionLength(1) + 4;
+        int totalLength = IDB_FIXED_LENGTH + optionsLength;
+
+        ensureRoom(16);
+        buffer.putInt(INTERFACE_DESCRIPTION_BLOCK).putInt(totalLength)
+                .putShort((short) linkType).putShort((short) 0).putInt(snapLen);
+        if (nameBytes != null) {
+            putOption(IF_NAME, nameBytes);
+        }
+        ensureRoom(12);
+        buffer.putShort((short) IF_TSRESOL).putShort((short) 1).put((byte) TSRESOL_NANOSECONDS)
+                .put((byte) 0).put((byte) 0).put((byte) 0)
+                .putShort((short) OPT_ENDOFOPT).putShort((short) 0);
+        ensureRoom(4);
+        buffer.putInt(totalLength);
+        bytesWritten += totalLength;
+
+        if (interfaceCount == snapLengths.length) {
+            snapLengths = Arrays.copyOf(snapLengths, interfaceCount * 2);
+        }
+        snapLengths[interfaceCount] = snapLen;
+        return interfaceCount++;
+    }
+
+    /**
+     * Appends one packet. The frame's bytes from {@code offset} to {@code offset + length} are
+     * copied (cut to the interface's snapshot length); the buffer's position and limit are left alone.
+     *
+     * @param timestampNanos  nanoseconds since the Unix epoch
+     * @param commentOrNull   a note Wireshark shows with the packet (frame.comment), or null
+     */
+    public void write(int interfaceId, long timestampNanos, ByteBuffer frame, int offset, int length, String commentOrNull) {
+        Objects.checkFromIndexSize(offset, length, frame.limit());
+        writePacket(interfaceId, timestampNanos, frame, null, offset, length, commentOrNull);
+    }
+
+    /** Like {@link #write(int, long, ByteBuffer, int, int, String)}, from an array. */
+    public void write(int interfaceId, long timestampNanos, byte[] frame, int offset, int length, String commentOrNull) {
+        Objects.checkFromIndexSize(offset, length, frame.length);
+        writePacket(interfaceId, timestampNanos, null, frame, offset, length, commentOrNull);
+    }
+
+    // One of bufferSource and arraySource is null: two sources share one encoder without wrapping
+    // an array in a ByteBuffer per packet.
+    private void writePacket(int interfaceId, long timestampNanos, ByteBuffer bufferSource, byte[] arraySource,
+                             int offset, int length, String commentOrNull) {
+        ensureOpen();
+        if (interfaceId < 0 || interfaceId >= interfaceCount) {
+            throw new IllegalArgumentException("no interface " + interfaceId + ": declare it with addInterface first ("
+                    + interfaceCount + " declared)");
+        }
+        if (timestampNanos < 0) {
+            throw new IllegalArgumentException("timestamp " + timestampNanos + " ns is before 1970");
+        }
+        int snapLen = snapLengths[interfaceId];
+        int captured = snapLen > 0 && length > snapLen ? snapLen : length;
+        byte[] comment = commentOrNull == null || commentOrNull.isEmpty() ? null : optionValue("comment", commentOrNull);
+        int optionsLength = comment == null ? 0 : optionLength(comment.length) + 4;
+        int totalLength = EPB_FIXED_LENGTH + padded(captured) + optionsLength;
+
+        ensureRoom(LONGEST_FIXED_RUN);
+        buffer.putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength).putInt(interfaceId)
+                .putInt((int) (timestampNanos >>> 32)).putInt((int) timestampNanos)
+                .putInt(captured).putInt(length);
+        if (bufferSource != null) {
+            putBytes(bufferSource, offset, captured);
+        } else {
+            putBytes(arraySource, offset, captured);
+        }
+        putPadding(captured);
+        if (comment != null) {
+            putOption(OPT_COMMENT, comment);
+            ensureRoom(4);
+            buffer.putShort((short) OPT_ENDOFOPT).putShort((short) 0);
+        }
+        ensureRoom(4);
+        buffer.putInt(totalLength);
+        bytesWritten += totalLength;
+        packetsWritten++;
+    }
+
+    /** Bytes of capture written so far, including what is still buffered: for size limits. */
+    public long bytesWritten() {
+        return bytesWritten;
+    }
+
+    /** Packets written so far: for count limits. */
+    public long packetsWritten() {
+        return packetsWritten;
+    }
+
+    /** Hands everything written so far to the stream and flushes it (so a reader sees whole blocks). */
+    public void flush() {
+        ensureOpen();
+        drain();
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (out) {
+            drain();
+            out.flush();
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+    }
+
+    private void writeSectionHeader() {
+        int optionsLength = optionLength(USER_APPLICATION.length) + 4;
+        int totalLength = SHB_FIXED_LENGTH + optionsLength;
+        buffer.putInt(SECTION_HEADER_BLOCK).putInt(totalLength).putInt(BYTE_ORDER_MAGIC)
+                .putShort((short) 1).putShort((short) 0)
+                // Section length -1: unknown, so readers walk the blocks instead of skipping the section.
+                .putLong(-1L);
+        putOption(SHB_USERAPPL, USER_APPLICATION);
+        buffer.putShort((short) OPT_ENDOFOPT).putShort((short) 0);
+        buffer.putInt(totalLength);
+        bytesWritten += totalLength;
+    }
+
+    private void putOption(int code, byte[] value) {
+        ensureRoom(4);
+        buffer.putShort((short) code).putShort((short) value.length);
+        putBytes(value, 0, value.length);
+        putPadding(value.length);
+    }
+
+    private void putBytes(byte[] source, int offset, int length) {
+        while (length > 0) {
+            if (!buffer.hasRemaining()) {
+                drain();
+            }
+            int n = Math.min(length, buffer.remaining());
+            buffer.put(source, offset, n);
+            offset += n;
+            length -= n;
+        }
+    }
+
+    private void putBytes(ByteBuffer source, int offset, int length) {
+        while (length > 0) {
+            if (!buffer.hasRemaining()) {
+                drain();
+            }
+            int n = Math.min(length, buffer.remaining());
+            buffer.put(buffer.position(), source, offset, n);
+            buffer.position(buffer.position() + n);
+            offset += n;
+            length -= n;
+        }
+    }
+
+    /** Zeros that bring a field of {@code length} bytes to the next 32-bit boundary, as pcapng requires. */
+    private void putPadding(int length) {
+        int pad = padded(length) - length;
+        ensureRoom(pad);
+        for (int i = 0; i < pad; i++) {
+            buffer.put((byte) 0);
+        }
+    }
+
+    private void ensureRoom(int bytes) {
+        if (buffer.remaining() < bytes) {
+            drain();
+        }
+    }
+
+    private void drain() {
+        if (buffer.position() == 0) {
+            return;
+        }
+        try {
+            out.write(buffer.array(), 0, buffer.position());
+        } catch (IOException e) {
+            throw writeFailed(e);
+        } finally {
+            buffer.clear();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the pcapng writer for " + target + " is closed");
+        }
+    }
+
+    private CaptureException writeFailed(IOException e) {
+        return new CaptureException("cannot write capture " + target + ": " + describe(e), e);
+    }
+
+    private static byte[] optionValue(String what, String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > MAX_OPTION_LENGTH) {
+            throw new IllegalArgumentException(what + " is " + bytes.length + " bytes in UTF-8; a pcapng option holds at most "
+                    + MAX_OPTION_LENGTH);
+        }
+        return bytes;
+    }
+
+    /** An option's code and length fields plus its value padded to 32 bits. */
+    private static int optionLength(int valueLength) {
+        return 4 + padded(valueLength);
+    }
+
+    private static int padded(int length) {
+        return (length + 3) & ~3;
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+}

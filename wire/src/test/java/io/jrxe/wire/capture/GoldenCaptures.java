@@ -1,0 +1,72 @@
+package io.jrxe.wire.capture;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where the golden captures of real kernel rxe traffic are: the system property
+ * {@value #PROPERTY} (surefire sets it), else the environment variable {@value #ENVIRONMENT},
+ * else {@code ../shared/golden} next to the repository root (for a test started from an IDE).
+ */
+public final class GoldenCaptures {
+    public static final String PROPERTY = "jrxe.golden.dir";
+    public static final String ENVIRONMENT = "JRXE_GOLDEN_DIR";
+
+    private GoldenCaptures() {
+    }
+
+    public static Path directory() {
+        String configured = System.getProperty(PROPERTY);
+        if (configured == null || configured.isBlank()) {
+            configured = System.getenv(ENVIRONMENT);
+        }
+        Path directory = configured != null && !configured.isBlank()
+                ? Path.of(configured)
+                : repositoryRoot().resolve("../shared/golden");
+        directory = directory.toAbsolutePath().normalize();
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalStateException("golden captures not found at " + directory + ": set -D" + PROPERTY
+                    + " or " + ENVIRONMENT + " to the folder that holds them");
+        }
+        return directory;
+    }
+
+    /** Every golden capture (*.pcap), sorted by name; never empty. */
+    public static List<Path> files() {
+        Path directory = directory();
+        try (Stream<Path> entries = Files.list(directory)) {
+            List<Path> files = entries.filter(p -> p.getFileName().toString().endsWith(".pcap")).sorted().toList();
+            if (files.isEmpty()) {
+                throw new IllegalStateException("no *.pcap golden captures in " + directory);
+            }
+            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+    }
+
+    /** One golden capture by file name, e.g. {@code guest_pingpong.pcap}. */
+    public static Path file(String name) {
+        Path file = directory().resolve(name);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException("no golden capture " + name + " in " + file.getParent());
+        }
+        return file;
+    }
+
+    // The repository root is the first folder upwards with the Maven wrapper: tests run in a module folder.
+    private static Path repositoryRoot() {
+        Path start = Path.of("").toAbsolutePath();
+        for (Path p = start; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("mvnw")) && Files.isRegularFile(p.resolve("pom.xml"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("cannot find the jrxe repository root above " + start
+                + ": set -D" + PROPERTY + " or " + ENVIRONMENT);
+    }
+}
