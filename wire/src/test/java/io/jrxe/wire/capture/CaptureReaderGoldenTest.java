@@ -1,5 +1,6 @@
 package io.jrxe.wire.capture;
 
+import io.jrxe.wire.framing.LinkType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
