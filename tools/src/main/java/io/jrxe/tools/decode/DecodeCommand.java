@@ -19,11 +19,9 @@ import java.util.concurrent.Callable;
 
 /** `jrxe decode FILE`: dissects every packet of a pcap or pcapng capture and checks each RoCEv2 ICRC. */
 @Command(name = "decode", mixinStandardHelpOptions = true,
-        description = {
-            "Dissects a pcap or pcapng capture (from jrxe, tcpdump, Wireshark, ...): one summary line per packet,",
-            "then one line 'packets=N roce=N icrc_ok=N icrc_bad=N other=N'. RoCEv2 packets are those sent to",
-            "UDP port 4791; every one has its ICRC checked.",
-        },
+        description = "Dissects a pcap or pcapng capture (from jrxe, tcpdump, Wireshark, ...): one summary line per "
+                + "packet, then one line 'packets=N roce=N icrc_ok=N icrc_bad=N other=N'. RoCEv2 packets are those sent "
+                + "to UDP port 4791; every one has its ICRC checked.",
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {
             "0:the capture was read",

@@ -8,12 +8,45 @@ final class Formats {
     private Formats() {
     }
 
+    /** An IPv4 address dotted, an IPv6 address in RFC 5952's short form (fd77::2), as tshark prints them. */
     static String ip(byte[] address) {
-        try {
-            return InetAddress.getByAddress(address).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("bad address length " + address.length, e);
+        if (address.length == 4) {
+            try {
+                return InetAddress.getByAddress(address).getHostAddress();
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("bad address length " + address.length, e);
+            }
         }
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = (address[2 * i] & 0xFF) << 8 | (address[2 * i + 1] & 0xFF);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder sb = new StringBuilder(39);
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(groups[i]));
+        }
+        return sb.toString();
     }
 
     static String mac(long mac) {
