@@ -12,14 +12,9 @@ public final class PacketSummary {
         StringBuilder sb = new StringBuilder(160);
         sb.append(String.format("%6d  ", p.frame()));
         if (p.ip() != null) {
-            sb.append(Formats.ip(p.ip().src()));
-            if (p.udp() != null) {
-                sb.append(':').append(p.udp().srcPort());
-            }
-            sb.append(" -> ").append(Formats.ip(p.ip().dst()));
-            if (p.udp() != null) {
-                sb.append(':').append(p.udp().dstPort());
-            }
+            endpoint(sb, p.ip().src(), p.udp() == null ? -1 : p.udp().srcPort());
+            sb.append(" -> ");
+            endpoint(sb, p.ip().dst(), p.udp() == null ? -1 : p.udp().dstPort());
             sb.append("  ");
         }
         if (!p.isRoce()) {
@@ -46,6 +41,15 @@ public final class PacketSummary {
             sb.append("  MALFORMED: ").append(p.malformedReason());
         }
         return sb.toString();
+    }
+
+    /** 10.0.0.1:4791, or [fd77::2]:4791 so that an IPv6 address and its port stay apart. */
+    private static void endpoint(StringBuilder sb, byte[] address, int port) {
+        boolean v6 = address.length == 16 && port >= 0;
+        sb.append(v6 ? "[" : "").append(Formats.ip(address)).append(v6 ? "]" : "");
+        if (port >= 0) {
+            sb.append(':').append(port);
+        }
     }
 
     static String extension(Record r) {
