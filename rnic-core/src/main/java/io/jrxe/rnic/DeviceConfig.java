@@ -1,0 +1,35 @@
+package io.jrxe.rnic;
+
+import io.jrxe.rnic.device.DeviceAttributes;
+
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * What a device is made from: its name (jrxe0, ...), its addresses (the first one is the one it
+ * sends from; each gives a GID), the MTU of the interface it sits on (the active path MTU
+ * follows from it as in rxe) and its attributes.
+ */
+public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
+    public DeviceConfig {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a device needs a name");
+        }
+        if (addresses == null || addresses.isEmpty()) {
+            throw new IllegalArgumentException("device " + name + " needs at least one address");
+        }
+        addresses = List.copyOf(addresses);
+    }
+
+    public static DeviceConfig of(String name, InetAddress address) {
+        return new DeviceConfig(name, List.of(address), 1500, DeviceAttributes.rxeDefaults());
+    }
+
+    public DeviceConfig withInterfaceMtu(int mtu) {
+        return new DeviceConfig(name, addresses, mtu, attributes);
+    }
+
+    public DeviceConfig withAttributes(DeviceAttributes a) {
+        return new DeviceConfig(name, addresses, interfaceMtu, a);
+    }
+}

@@ -1,0 +1,47 @@
+package io.jrxe.rnic.device;
+
+/**
+ * The device's counters: rxe's hw_counters under their names, then jrxe's own, one for every
+ * reason a packet is dropped, so that no drop goes unexplained.
+ */
+public enum Counter {
+    SENT_PKTS("sent_pkts"),
+    RCVD_PKTS("rcvd_pkts"),
+    DUPLICATE_REQUEST("duplicate_request"),
+    OUT_OF_SEQ_REQUEST("out_of_seq_request"),
+    RCVD_RNR_ERR("rcvd_rnr_err"),
+    SEND_RNR_ERR("send_rnr_err"),
+    RCVD_SEQ_ERR("rcvd_seq_err"),
+    ACK_DEFERRED("ack_deferred"),
+    RETRY_EXCEEDED_ERR("retry_exceeded_err"),
+    RETRY_RNR_EXCEEDED_ERR("retry_rnr_exceeded_err"),
+    COMPLETER_RETRY_ERR("completer_retry_err"),
+    SEND_ERR("send_err"),
+    LINK_DOWNED("link_downed"),
+    RDMA_SENDS("rdma_sends"),
+    RDMA_RECVS("rdma_recvs"),
+
+    DROP_BAD_ICRC("jrxe_drop_bad_icrc"),
+    DROP_MALFORMED("jrxe_drop_malformed"),
+    DROP_UNKNOWN_OPCODE("jrxe_drop_unknown_opcode"),
+    DROP_UNKNOWN_QPN("jrxe_drop_unknown_qpn"),
+    DROP_BAD_PKEY("jrxe_drop_bad_pkey"),
+    DROP_BAD_QKEY("jrxe_drop_bad_qkey"),
+    DROP_WRONG_TRANSPORT("jrxe_drop_wrong_transport"),
+    DROP_QP_STATE("jrxe_drop_qp_state"),
+    DROP_PSN_OUT_OF_WINDOW("jrxe_drop_psn_out_of_window"),
+    DROP_GHOST_ACK("jrxe_drop_ghost_ack"),
+    DROP_NO_RESOURCES("jrxe_drop_no_resources"),
+    CQ_OVERFLOW("jrxe_cq_overflow");
+
+    private final String label;
+
+    Counter(String label) {
+        this.label = label;
+    }
+
+    /** The name as rxe's sysfs (or jrxe) shows it. */
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,38 @@
+package io.jrxe.rnic.device;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The device's counter values. Only the NIC thread increments them (plain single-writer
+ * increments published with opaque stores); anyone may read them at any time and sees a
+ * recent value. No lock, no allocation.
+ */
+public final class Counters {
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+    private final long[] values = new long[Counter.values().length];
+
+    public void increment(Counter c) {
+        add(c, 1);
+    }
+
+    public void add(Counter c, long n) {
+        int i = c.ordinal();
+        SLOTS.setOpaque(values, i, (long) SLOTS.getOpaque(values, i) + n);
+    }
+
+    public long get(Counter c) {
+        return (long) SLOTS.getOpaque(values, c.ordinal());
+    }
+
+    /** Every counter by its label, in a stable order. */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (Counter c : Counter.values()) {
+            m.put(c.label(), get(c));
+        }
+        return m;
+    }
+}

@@ -1,0 +1,115 @@
+package io.jrxe.rnic.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.IntFunction;
+
+/**
+ * A ring of preallocated work queue entries shared by the application (which posts) and the
+ * NIC thread (which consumes), like a hardware send or receive queue. The two sides meet only
+ * at the producer and consumer counters (release/acquire); posters serialise among themselves
+ * on a producer lock that the NIC thread never takes. No allocation per work request.
+ */
+public final class WorkQueue<E> {
+    private static final VarHandle PRODUCED;
+    private static final VarHandle CONSUMED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PRODUCED = lookup.findVarHandle(WorkQueue.class, "produced", long.class);
+            CONSUMED = lookup.findVarHandle(WorkQueue.class, "consumed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final E[] slots;
+    private final int capacity;
+    private final Object producerLock = new Object();
+    @SuppressWarnings("unused") // through PRODUCED
+    private volatile long produced;
+    @SuppressWarnings("unused") // through CONSUMED
+    private volatile long consumed;
+    private long claimed;
+
+    @SuppressWarnings("unchecked")
+    public WorkQueue(int capacity, IntFunction<E> factory) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a work queue needs at least 1 entry");
+        }
+        this.capacity = capacity;
+        this.slots = (E[]) new Object[capacity];
+        for (int i = 0; i < capacity; i++) {
+            slots[i] = factory.apply(i);
+        }
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Entries posted and not yet consumed. */
+    public int depth() {
+        return (int) ((long) PRODUCED.getAcquire(this) - (long) CONSUMED.getAcquire(this));
+    }
+
+    public Object producerLock() {
+        return producerLock;
+    }
+
+    /**
+     * Producer side, holding {@link #producerLock()}: the next free slot to fill, or null when
+     * the queue is full. Fill it, then {@link #publish()}.
+     */
+    public E claim() {
+        long next = claimed;
+        if (next - (long) CONSUMED.getAcquire(this) >= capacity) {
+            return null;
+        }
+        claimed = next + 1;
+        return slots[(int) (next % capacity)];
+    }
+
+    /** Producer side: makes every claimed entry visible to the consumer. */
+    public void publish() {
+        PRODUCED.setRelease(this, claimed);
+    }
+
+    /** Producer side: forgets the entries claimed since the last publish (a chain with a bad WR). */
+    public void abandonClaims() {
+        claimed = (long) PRODUCED.getOpaque(this);
+    }
+
+    /** Consumer side (NIC thread): the oldest posted entry, not yet removed, or null. */
+    public E peek() {
+        long c = (long) CONSUMED.getOpaque(this);
+        if (c >= (long) PRODUCED.getAcquire(this)) {
+            return null;
+        }
+        return slots[(int) (c % capacity)];
+    }
+
+    /** Consumer side: the posted entry {@code ahead} places after the oldest, or null. */
+    public E peek(int ahead) {
+        long c = (long) CONSUMED.getOpaque(this) + ahead;
+        if (c >= (long) PRODUCED.getAcquire(this)) {
+            return null;
+        }
+        return slots[(int) (c % capacity)];
+    }
+
+    /** Consumer side: gives the oldest entry's slot back to the producers. */
+    public void remove() {
+        CONSUMED.setRelease(this, (long) CONSUMED.getOpaque(this) + 1);
+    }
+
+    /** Drops everything (QP reset; NIC thread, with posters excluded by the QP state). */
+    public void clear() {
+        synchronized (producerLock) {
+            long p = (long) PRODUCED.getAcquire(this);
+            claimed = p;
+            CONSUMED.setRelease(this, p);
+        }
+    }
+}
