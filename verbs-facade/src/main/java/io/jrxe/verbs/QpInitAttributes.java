@@ -1,0 +1,13 @@
+package io.jrxe.verbs;
+
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpType;
+
+/** What ibv_create_qp takes (ibv_qp_init_attr); {@code srq} may be null. */
+public record QpInitAttributes(QpType type, Cq sendCq, Cq recvCq, Srq srq, QpCapabilities caps, boolean sqSigAll) {
+    public QpInitAttributes {
+        if (type == null || sendCq == null || recvCq == null || caps == null) {
+            throw new IllegalArgumentException("a QP needs a type, a send CQ, a receive CQ and capabilities");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.Rnic;
+import io.jrxe.verbs.VerbsException;
+
+/** Runs a control verb on the device's NIC thread and turns a refusal into a {@link VerbsException}. */
+final class Commands {
+    private Commands() {
+    }
+
+    static <T> T call(Rnic rnic, NicExecutor.Command<T> command) throws VerbsException {
+        try {
+            return rnic.executor().call(command);
+        } catch (RnicException e) {
+            throw new VerbsException(e);
+        }
+    }
+
+    static void run(Rnic rnic, Action action) throws VerbsException {
+        call(rnic, () -> {
+            action.run();
+            return null;
+        });
+    }
+
+    @FunctionalInterface
+    interface Action {
+        void run() throws RnicException;
+    }
+
+    /** The emulated object behind a facade object, or a clear refusal when it comes from elsewhere. */
+    static <T> T own(Object facadeObject, Class<T> type, String what) throws VerbsException {
+        if (!type.isInstance(facadeObject)) {
+            throw new VerbsException(RnicException.Errno.EINVAL, what + " " + facadeObject
+                    + " does not belong to an emulated jrxe device");
+        }
+        return type.cast(facadeObject);
+    }
+}

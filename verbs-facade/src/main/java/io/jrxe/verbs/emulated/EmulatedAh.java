@@ -1,0 +1,31 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.AddressHandle;
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.VerbsException;
+
+final class EmulatedAh implements Ah {
+    private final Rnic rnic;
+    private final AddressHandle ah;
+
+    EmulatedAh(Rnic rnic, AddressHandle ah) {
+        this.rnic = rnic;
+        this.ah = ah;
+    }
+
+    AddressHandle ah() {
+        return ah;
+    }
+
+    @Override
+    public AddressVector av() {
+        return ah.av();
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        Commands.run(rnic, () -> rnic.destroyAh(ah));
+    }
+}

@@ -1,0 +1,114 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.device.Port;
+import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.verbs.CompChannel;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.PortInfo;
+import io.jrxe.verbs.VerbsException;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+final class EmulatedContext implements Context {
+    private final EmulatedDevice device;
+    private final Rnic rnic;
+
+    EmulatedContext(EmulatedDevice device) {
+        this.device = device;
+        this.rnic = device.rnic();
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public DeviceAttributes queryDevice() {
+        return rnic.attributes();
+    }
+
+    @Override
+    public PortInfo queryPort(int port) throws VerbsException {
+        checkPort(port);
+        Port p = rnic.port();
+        return new PortInfo(p.state().name(), p.maxMtu(), p.activeMtu(), p.linkLayer(), p.gids().size(), p.pkeyTableLength());
+    }
+
+    @Override
+    public GidEntry queryGid(int port, int index) throws VerbsException {
+        checkPort(port);
+        try {
+            return rnic.port().gid(index);
+        } catch (IllegalArgumentException e) {
+            throw new VerbsException(RnicException.Errno.EINVAL, e.getMessage());
+        }
+    }
+
+    @Override
+    public List<GidEntry> gidTable(int port) throws VerbsException {
+        checkPort(port);
+        return rnic.port().gids();
+    }
+
+    @Override
+    public int queryPkey(int port, int index) throws VerbsException {
+        checkPort(port);
+        try {
+            return rnic.port().pkey(index);
+        } catch (IllegalArgumentException e) {
+            throw new VerbsException(RnicException.Errno.EINVAL, e.getMessage());
+        }
+    }
+
+    private static void checkPort(int port) throws VerbsException {
+        if (port != Port.NUMBER) {
+            throw new VerbsException(RnicException.Errno.EINVAL, "port " + port + " does not exist; the device has port 1");
+        }
+    }
+
+    @Override
+    public Pd allocPd() throws VerbsException {
+        return new EmulatedPd(rnic, Commands.call(rnic, rnic::allocatePd));
+    }
+
+    @Override
+    public CompChannel createCompChannel() {
+        return new EmulatedCompChannel(rnic.createCompletionChannel());
+    }
+
+    @Override
+    public Cq createCq(int entries, CompChannel channel) throws VerbsException {
+        EmulatedCompChannel ch = channel == null ? null : Commands.own(channel, EmulatedCompChannel.class, "completion channel");
+        return new EmulatedCq(rnic, Commands.call(rnic, () -> rnic.createCq(entries, ch == null ? null : ch.channel())), ch);
+    }
+
+    @Override
+    public AsyncEvent pollAsyncEvent() {
+        return rnic.events().poll();
+    }
+
+    @Override
+    public AsyncEvent awaitAsyncEvent(long timeout, TimeUnit unit) throws InterruptedException {
+        return rnic.events().await(timeout, unit);
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        return rnic.counters().snapshot();
+    }
+
+    @Override
+    public void close() {
+        // Resources are owned by their own handles; closing the context releases nothing else.
+    }
+}

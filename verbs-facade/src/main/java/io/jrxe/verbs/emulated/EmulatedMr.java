@@ -1,0 +1,77 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.rnic.memory.Translation;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.VerbsException;
+
+import java.lang.foreign.MemorySegment;
+
+final class EmulatedMr implements Mr {
+    private final Rnic rnic;
+    private final MptEntry entry;
+    private volatile int lkey;
+    private volatile int rkey;
+
+    EmulatedMr(Rnic rnic, MptEntry entry) {
+        this.rnic = rnic;
+        this.entry = entry;
+        this.lkey = entry.key();
+        this.rkey = entry.rkey();
+    }
+
+    @Override
+    public int lkey() {
+        return lkey;
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    @Override
+    public long iova() {
+        return entry.iova();
+    }
+
+    @Override
+    public long length() {
+        return entry.length();
+    }
+
+    @Override
+    public int access() {
+        return entry.access();
+    }
+
+    @Override
+    public MemorySegment memory() {
+        return entry.segment();
+    }
+
+    @Override
+    public void rereg(Pd pd, MemorySegment memory, Integer access) throws VerbsException {
+        EmulatedPd newPd = pd == null ? null : Commands.own(pd, EmulatedPd.class, "PD");
+        Commands.run(rnic, () -> rnic.memory().reregisterMr(lkey, newPd == null ? null : newPd.pd(), memory, null, access));
+        lkey = entry.key();
+        rkey = entry.rkey();
+    }
+
+    @Override
+    public Translation translate(long iova) throws VerbsException {
+        return Commands.call(rnic, () -> rnic.memory().inspect(lkey, iova));
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        Commands.run(rnic, () -> rnic.memory().deregisterMr(lkey));
+    }
+
+    @Override
+    public String toString() {
+        return String.format("MR lkey 0x%08x", lkey);
+    }
+}

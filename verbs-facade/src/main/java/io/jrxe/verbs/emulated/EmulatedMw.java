@@ -1,0 +1,50 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Mw;
+import io.jrxe.verbs.VerbsException;
+
+final class EmulatedMw implements Mw {
+    private final Rnic rnic;
+    private final MptEntry entry;
+    private volatile int rkey;
+
+    EmulatedMw(Rnic rnic, MptEntry entry) {
+        this.rnic = rnic;
+        this.entry = entry;
+        this.rkey = entry.key();
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    @Override
+    public int type() {
+        return entry.kind() == MptEntry.Kind.MW_TYPE_1 ? 1 : 2;
+    }
+
+    @Override
+    public int bind(Mr mr, long addr, long length, int access) throws VerbsException {
+        if (type() != 1) {
+            throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL,
+                    "a type 2 memory window is bound by a BIND_MW work request, not by ibv_bind_mw");
+        }
+        int mrKey = mr.lkey();
+        rkey = Commands.call(rnic, () -> rnic.memory().bindMw(rkey, null, mrKey, addr, length, access, -1));
+        return rkey;
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        Commands.run(rnic, () -> rnic.memory().deallocateMw(rkey));
+    }
+
+    @Override
+    public String toString() {
+        return String.format("MW type %d rkey 0x%08x", type(), rkey);
+    }
+}

@@ -1,0 +1,73 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.memory.ProtectionDomain;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Mw;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Srq;
+import io.jrxe.verbs.VerbsException;
+
+import java.lang.foreign.MemorySegment;
+
+final class EmulatedPd implements Pd {
+    private final Rnic rnic;
+    private final ProtectionDomain pd;
+
+    EmulatedPd(Rnic rnic, ProtectionDomain pd) {
+        this.rnic = rnic;
+        this.pd = pd;
+    }
+
+    ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public Mr regMr(MemorySegment memory, int access) throws VerbsException {
+        return regMr(memory, memory.address(), access);
+    }
+
+    @Override
+    public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
+        return new EmulatedMr(rnic, Commands.call(rnic, () -> rnic.memory().registerMr(pd, memory, iova, access)));
+    }
+
+    @Override
+    public Mw allocMw(int type) throws VerbsException {
+        return new EmulatedMw(rnic, Commands.call(rnic, () -> rnic.memory().allocateMw(pd, type)));
+    }
+
+    @Override
+    public Qp createQp(QpInitAttributes init) throws VerbsException {
+        EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
+        EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
+        EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
+        return new EmulatedQp(rnic, Commands.call(rnic, () -> rnic.createQp(pd, init.type(), send.cq(), recv.cq(),
+                srq == null ? null : srq.srq(), init.caps(), init.sqSigAll())));
+    }
+
+    @Override
+    public Srq createSrq(int maxWr, int maxSge) throws VerbsException {
+        return new EmulatedSrq(rnic, Commands.call(rnic, () -> rnic.createSrq(pd, maxWr, maxSge)));
+    }
+
+    @Override
+    public Ah createAh(AddressVector av) throws VerbsException {
+        return new EmulatedAh(rnic, Commands.call(rnic, () -> rnic.createAh(pd, av)));
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        Commands.run(rnic, () -> rnic.deallocatePd(pd));
+    }
+
+    @Override
+    public String toString() {
+        return pd.toString();
+    }
+}

@@ -1,0 +1,52 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.queue.SharedReceiveQueue;
+import io.jrxe.verbs.Srq;
+import io.jrxe.verbs.VerbsException;
+
+final class EmulatedSrq implements Srq {
+    private final Rnic rnic;
+    private final SharedReceiveQueue srq;
+
+    EmulatedSrq(Rnic rnic, SharedReceiveQueue srq) {
+        this.rnic = rnic;
+        this.srq = srq;
+    }
+
+    SharedReceiveQueue srq() {
+        return srq;
+    }
+
+    @Override
+    public int maxWr() {
+        return srq.maxWr();
+    }
+
+    @Override
+    public int maxSge() {
+        return srq.maxSge();
+    }
+
+    @Override
+    public void armLimit(int limit) throws VerbsException {
+        Commands.run(rnic, () -> {
+            try {
+                srq.arm(limit);
+            } catch (IllegalArgumentException e) {
+                throw RnicException.invalid(e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        Commands.run(rnic, () -> rnic.destroySrq(srq));
+    }
+
+    @Override
+    public String toString() {
+        return srq.toString();
+    }
+}
