@@ -1,0 +1,23 @@
+package io.jrxe.wire.port;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A device's attachment to a network: sends RoCEv2 packets (UDP payloads) and delivers the
+ * ones it receives to a {@link PacketSink}. The port owns the IP and UDP headers, so it computes
+ * the ICRC on send (the packet's last four bytes are reserved for it) and checks it on receive.
+ */
+public interface PacketPort extends AutoCloseable {
+    PeerAddress localAddress();
+
+    /**
+     * Sends packet[offset, offset+length) to {@code to} from UDP source port {@code srcPort}.
+     * The buffer is only read during the call; the port writes the ICRC into its last 4 bytes.
+     */
+    void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort);
+
+    void receiver(PacketSink sink);
+
+    @Override
+    void close();
+}

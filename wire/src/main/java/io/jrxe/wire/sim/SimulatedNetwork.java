@@ -1,0 +1,134 @@
+package io.jrxe.wire.sim;
+
+import io.jrxe.wire.port.PeerAddress;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A deterministic network for tests: ports attached at addresses, packets delivered in virtual
+ * time with the faults configured per direction, all decisions drawn from one seeded Random.
+ * The same seed and the same sends give the same deliveries, so a failing seed replays. It
+ * keeps a running hash of every delivery and drop as a trace fingerprint.
+ */
+public final class SimulatedNetwork {
+    private final VirtualTime time = new VirtualTime();
+    private final Random random;
+    private final long seed;
+    private final Map<PeerAddress, SimulatedPort> ports = new HashMap<>();
+    private final Map<String, LinkFaults> faults = new HashMap<>();
+    private LinkFaults defaultFaults = LinkFaults.NONE;
+    private long sent;
+    private long delivered;
+    private long lost;
+    private long duplicated;
+    private long corrupted;
+    private long reordered;
+    private long unroutable;
+    private long fingerprint = 1125899906842597L;
+
+    public SimulatedNetwork(long seed) {
+        this.seed = seed;
+        this.random = new Random(seed);
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public VirtualTime time() {
+        return time;
+    }
+
+    public SimulatedPort attach(PeerAddress address) {
+        if (ports.containsKey(address)) {
+            throw new IllegalArgumentException("address " + address + " is already attached to the simulated network");
+        }
+        SimulatedPort port = new SimulatedPort(this, address);
+        ports.put(address, port);
+        return port;
+    }
+
+    void detach(SimulatedPort port) {
+        ports.remove(port.localAddress());
+    }
+
+    /** Faults for every direction that has none of its own. */
+    public void faults(LinkFaults f) {
+        defaultFaults = f;
+    }
+
+    /** Faults for packets from one address to another. */
+    public void faults(PeerAddress from, PeerAddress to, LinkFaults f) {
+        faults.put(from + ">" + to, f);
+    }
+
+    /** A frame leaves a port: decide its fate and schedule its delivery. */
+    void carry(SimulatedPort from, PeerAddress to, byte[] datagram, int srcPort, int identification) {
+        sent++;
+        LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + to, defaultFaults);
+        if (random.nextDouble() < f.loss()) {
+            lost++;
+            trace(1, datagram);
+            return;
+        }
+        int copies = random.nextDouble() < f.duplicate() ? 2 : 1;
+        if (copies == 2) {
+            duplicated++;
+        }
+        for (int c = 0; c < copies; c++) {
+            byte[] bytes = c == 0 ? datagram : datagram.clone();
+            if (random.nextDouble() < f.corrupt()) {
+                int bit = random.nextInt(bytes.length * 8);
+                bytes[bit >>> 3] ^= (byte) (1 << (bit & 7));
+                corrupted++;
+            }
+            long delay = f.delayNanos();
+            if (f.reorderNanos() > 0 && random.nextDouble() < f.reorder()) {
+                delay += 1 + (long) (random.nextDouble() * f.reorderNanos());
+                reordered++;
+            }
+            PeerAddress source = from.localAddress();
+            time.schedule(delay, () -> deliver(source, to, bytes, srcPort, identification));
+        }
+    }
+
+    private void deliver(PeerAddress source, PeerAddress to, byte[] bytes, int srcPort, int identification) {
+        SimulatedPort port = ports.get(to);
+        if (port == null) {
+            unroutable++;
+            trace(2, bytes);
+            return;
+        }
+        delivered++;
+        trace(3, bytes);
+        port.receive(source, bytes, srcPort, identification);
+    }
+
+    private void trace(int kind, byte[] bytes) {
+        long h = fingerprint * 31 + kind;
+        h = h * 31 + time.nanoTime();
+        h = h * 31 + java.util.Arrays.hashCode(bytes);
+        fingerprint = h;
+    }
+
+    /** A hash over every delivery and loss, in order, with its time: equal traces have equal fingerprints. */
+    public long fingerprint() {
+        return fingerprint;
+    }
+
+    public long sent() { return sent; }
+    public long delivered() { return delivered; }
+    public long lost() { return lost; }
+    public long duplicated() { return duplicated; }
+    public long corrupted() { return corrupted; }
+    public long reordered() { return reordered; }
+    public long unroutable() { return unroutable; }
+
+    @Override
+    public String toString() {
+        return String.format("seed=%d sent=%d delivered=%d lost=%d duplicated=%d reordered=%d corrupted=%d",
+                seed, sent, delivered, lost, duplicated, reordered, corrupted);
+    }
+}

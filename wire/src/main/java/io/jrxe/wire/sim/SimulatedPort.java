@@ -1,0 +1,94 @@
+package io.jrxe.wire.sim;
+
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.header.BthFlyweight;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A device's port on the {@link SimulatedNetwork}. It plays the kernel's part: each datagram
+ * gets an IP identification (incrementing, as Linux gives DF datagrams), the ICRC is computed
+ * over the headers it would have, and on receive it is checked before the NIC sees the packet.
+ */
+public final class SimulatedPort implements PacketPort {
+    private final SimulatedNetwork network;
+    private final PeerAddress local;
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final PacketInfo info = new PacketInfo();
+    private PacketSink sink;
+    private int identification;
+    private boolean closed;
+
+    SimulatedPort(SimulatedNetwork network, PeerAddress local) {
+        this.network = network;
+        this.local = local;
+    }
+
+    @Override
+    public PeerAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public void receiver(PacketSink sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        if (closed) {
+            return;
+        }
+        if (to.ipv6() != local.ipv6()) {
+            throw new IllegalArgumentException("cannot send from " + local + " to " + to + ": IP versions differ");
+        }
+        int id = identification = (identification + 1) & 0xFFFF;
+        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, packet, offset, length));
+        byte[] datagram = new byte[length];
+        packet.get(offset, datagram);
+        network.carry(this, to, datagram, srcPort, id);
+    }
+
+    private int icrc(PeerAddress src, PeerAddress dst, int id, int srcPort, ByteBuffer packet, int offset, int length) {
+        if (src.ipv6()) {
+            return icrc.ipv6(src.ipBytes(), dst.ipBytes(), srcPort, PeerAddress.ROCE_PORT, packet, offset, length);
+        }
+        return icrc.ipv4(src.ipv4(), dst.ipv4(), id, 0x4000, srcPort, PeerAddress.ROCE_PORT, packet, offset, length);
+    }
+
+    void receive(PeerAddress source, byte[] datagram, int srcPort, int id) {
+        if (closed || sink == null) {
+            return;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(datagram);
+        info.source = source;
+        info.destination = local;
+        info.sourcePort = srcPort;
+        info.identification = id;
+        info.ttl = 64;
+        info.trafficClass = 0;
+        info.flowLabel = 0;
+        info.timestampNanos = network.time().nanoTime();
+        if (datagram.length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH) {
+            sink.dropped(buffer, 0, datagram.length, info, DropReason.TOO_SHORT);
+            return;
+        }
+        int expected = icrc(source, local, id, srcPort, buffer, 0, datagram.length);
+        if (IcrcCalculator.read(buffer, datagram.length - IcrcCalculator.LENGTH) != expected) {
+            sink.dropped(buffer, 0, datagram.length, info, DropReason.BAD_ICRC);
+            return;
+        }
+        sink.packet(buffer, 0, datagram.length, info);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        network.detach(this);
+    }
+}

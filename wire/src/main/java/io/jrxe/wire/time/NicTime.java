@@ -1,0 +1,21 @@
+package io.jrxe.wire.time;
+
+/**
+ * The only way engines see time: a clock and a scheduler. The simulated network implements
+ * it with virtual time (a failing seed replays exactly); the UDP transport with its event
+ * loop's timers. Engines never read the wall clock and never sleep.
+ */
+public interface NicTime {
+    /** Monotonic nanoseconds. */
+    long nanoTime();
+
+    /**
+     * Runs the task on the NIC thread after the delay. There is no cancel: engines keep a
+     * deadline and check it when the task runs (a lazy timer), so re-arming a timer for every
+     * packet costs a field write, not a scheduled task.
+     */
+    void schedule(long delayNanos, Runnable task);
+
+    /** Runs the task on the NIC thread as soon as possible (a doorbell). */
+    void execute(Runnable task);
+}
