@@ -72,8 +72,10 @@ class PsnTest {
     }
 
     /**
-     * At exactly 2^23 apart each PSN counts as before the other: the IBTA puts the PSN 2^23
-     * behind the expected one in the duplicate region, and Linux's psn_compare agrees.
+     * At exactly 2^23 apart each PSN counts as before the other: the space splits into the
+     * 2^23 PSNs before a reference PSN and the 2^23 from it on, so the PSN 2^23 away falls in
+     * the "before" half seen from either side. Linux's psn_compare ((a - b) << 8 as s32) does
+     * the same, and a responder relies on it to call that PSN a duplicate.
      */
     @Test
     void atExactlyHalfTheSpaceEachIsBeforeTheOther() {
