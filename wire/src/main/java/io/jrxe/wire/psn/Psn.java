@@ -3,7 +3,8 @@ package io.jrxe.wire.psn;
 /**
  * Packet sequence numbers: 24-bit counters that wrap. Comparisons use the serial-number rule
  * (the IBTA's "half the PSN space" window): a is before b when b - a, taken modulo 2^24, is
- * between 1 and 2^23 - 1.
+ * between 1 and 2^23. At exactly 2^23 apart each is before the other, as with Linux's
+ * psn_compare: {@link #compare} is not antisymmetric there.
  */
 public final class Psn {
     public static final int BITS = 24;
