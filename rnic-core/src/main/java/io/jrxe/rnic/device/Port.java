@@ -13,6 +13,8 @@ import java.util.List;
 public final class Port {
     public static final int NUMBER = 1;
     public static final int DEFAULT_PKEY = 0xFFFF;
+    /** The largest message, as rxe's port reports it (max_msg_sz 0x800000). */
+    public static final long MAX_MESSAGE_SIZE = 0x800000;
 
     public enum State { DOWN, INIT, ARMED, ACTIVE }
 

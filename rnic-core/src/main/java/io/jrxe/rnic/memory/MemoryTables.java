@@ -213,6 +213,32 @@ public final class MemoryTables {
     }
 
     /**
+     * Fast registration (the REG_MR work request): an MR whose key was invalidated gets a new
+     * variant, range and rights over the memory it was registered with.
+     */
+    public AccessError fastRegister(int mrKey, ProtectionDomain qpPd, int newVariant, long iova, long length, int access) {
+        MptEntry e = mpt[Math.max(0, Math.min(MemoryKey.index(mrKey), nextIndex - 1))];
+        if (e == null || e.kind != MptEntry.Kind.MR || MemoryKey.index(mrKey) >= nextIndex || MemoryKey.index(mrKey) <= 0) {
+            return AccessError.KEY_NOT_FOUND;
+        }
+        if (e.state != MptEntry.State.INVALID) {
+            return AccessError.NO_PERMISSION;
+        }
+        if (e.pd != qpPd) {
+            return AccessError.WRONG_PD;
+        }
+        if (Access.checkRegistration(access) != null || length < 0 || length > e.segment.byteSize()) {
+            return AccessError.OUT_OF_RANGE;
+        }
+        e.setVariant(newVariant);
+        e.iova = (access & Access.ZERO_BASED) != 0 ? 0 : iova;
+        e.length = length;
+        e.access = access;
+        e.state = MptEntry.State.VALID;
+        return AccessError.NONE;
+    }
+
+    /**
      * Invalidates a key (LOCAL_INV, or SEND_WITH_INV from the peer): an MR that allows it, or a
      * type 2 memory window, becomes unusable until re-registered or bound again.
      *

@@ -37,9 +37,56 @@ public final class SendWqe {
     public long bindLength;
     public int bindAccess;
 
+    // The requester's and completer's progress through this WQE (engine state, NIC thread only).
+    public int engineState;
+    public int firstPsn;
+    public int lastPsn;
+    /** Where a READ's responses (re)start: its first PSN, or the PSN it was resumed from. */
+    public int responseStartPsn;
+    /** Bytes of the message already put in packets. */
+    public long sentBytes;
+    /** Completion status decided early (local operations, send-side errors), or null. */
+    public WcStatus earlyStatus;
+    public int vendorErr;
+
     public SendWqe(int maxSge, int maxInline) {
         sgl = new ScatterGatherList(maxSge);
         inline = new byte[maxInline];
+    }
+
+    /** Copies a work request in (post_send); the caller has validated it. */
+    public void copyFrom(SendWr wr) {
+        wrId = wr.wrId;
+        opcode = wr.opcode;
+        flags = wr.flags;
+        if ((wr.flags & INLINE) != 0) {
+            inlineLength = wr.inlineLength;
+            System.arraycopy(wr.inlineData, 0, inline, 0, wr.inlineLength);
+            sgl.clear();
+        } else {
+            inlineLength = 0;
+            sgl.copyFrom(wr.sgl);
+        }
+        immOrInvalidate = wr.opcode == WrOpcode.SEND_WITH_INV || wr.opcode == WrOpcode.LOCAL_INV ? wr.invalidateRkey : wr.immData;
+        remoteAddr = wr.remoteAddr;
+        rkey = wr.rkey;
+        compareAdd = wr.compareAdd;
+        swap = wr.swap;
+        ahHandle = wr.ahHandle;
+        remoteQpn = wr.remoteQpn;
+        remoteQkey = wr.remoteQkey;
+        mwKey = wr.mwRkey;
+        newKey = wr.newRkey;
+        mrKey = wr.mrLkey;
+        bindAddr = wr.bindAddr;
+        bindLength = wr.bindLength;
+        bindAccess = wr.bindAccess;
+        engineState = 0;
+        firstPsn = 0;
+        lastPsn = 0;
+        sentBytes = 0;
+        earlyStatus = null;
+        vendorErr = 0;
     }
 
     public boolean signaled() {

@@ -1,0 +1,423 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.wire.header.AethFlyweight;
+import io.jrxe.wire.header.AethSyndrome;
+import io.jrxe.wire.header.AtomicAckEthFlyweight;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.header.NakCode;
+import io.jrxe.wire.header.RnrTimer;
+import io.jrxe.wire.opcode.ExtensionHeader;
+import io.jrxe.wire.opcode.MessagePosition;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.opcode.Operation;
+import io.jrxe.wire.psn.Psn;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The completer: turns ACKs, NAKs, READ responses and atomic ACKs into completions, in order.
+ * A later ACK or response acknowledges every earlier PSN; a PSN sequence NAK, an implied NAK (a
+ * READ response beyond the expected PSN) or the local ACK timeout rewinds the requester
+ * (go-back-N, resuming a READ in the middle of its response) and costs one of retry_cnt; an RNR
+ * NAK waits its timer and costs one of rnr_retry (7: forever); any other NAK fails the work
+ * request and moves the QP to the error state.
+ */
+final class Completer {
+    private final DataPath dp;
+    private final BthFlyweight bth = new BthFlyweight();
+    private final AethFlyweight aeth = new AethFlyweight();
+    private final AtomicAckEthFlyweight atomicAck = new AtomicAckEthFlyweight();
+    private final ByteBuffer scratch8 = ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder());
+
+    Completer(DataPath dp) {
+        this.dp = dp;
+    }
+
+    void response(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength) {
+        bth.wrap(buf, offset);
+        int psn = bth.psn();
+        QueuePair qp = e.qp;
+        if (!outstanding(e)) {
+            dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
+            return;
+        }
+        int syndrome = AethSyndrome.ack(AethSyndrome.CREDITS_INVALID);
+        if (op.has(ExtensionHeader.AETH)) {
+            syndrome = aeth.wrap(buf, offset + op.offsetOf(ExtensionHeader.AETH)).syndrome();
+        }
+        // A response for a PSN never sent, or for one already acknowledged, changes nothing.
+        if (!Psn.before(psn, e.psn)) {
+            dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
+            return;
+        }
+        if (op.operation() == Operation.RDMA_READ_RESPONSE) {
+            readResponse(e, op, psn, buf, payloadOffset, payloadLength);
+        } else if (op.operation() == Operation.ATOMIC_ACKNOWLEDGE) {
+            atomicAck(e, psn, buf, offset + op.offsetOf(ExtensionHeader.ATOMIC_ACK_ETH));
+        } else {
+            ack(e, psn, syndrome);
+        }
+    }
+
+    private void ack(QpEngine e, int psn, int syndrome) {
+        QueuePair qp = e.qp;
+        switch (AethSyndrome.type(syndrome)) {
+            case AethSyndrome.TYPE_ACK -> {
+                if (Psn.before(psn, e.compPsn) && Psn.diff(e.compPsn, psn) > 1) {
+                    return; // duplicate ACK
+                }
+                dp.trace(TraceEvent.ACK_RECEIVED, qp.qpn(), 0, psn, -1, syndrome);
+                acknowledgeThrough(e, psn);
+            }
+            case AethSyndrome.TYPE_RNR_NAK -> {
+                dp.trace(TraceEvent.NAK_RECEIVED, qp.qpn(), 0, psn, -1, syndrome);
+                dp.rnic.counters().increment(Counter.RCVD_RNR_ERR);
+                acknowledgeThrough(e, Psn.add(psn, -1));
+                if (qp.state() != QpState.RTS) {
+                    return;
+                }
+                if (e.rnrRetryLeft == 0) {
+                    dp.rnic.counters().increment(Counter.RETRY_RNR_EXCEEDED_ERR);
+                    failFront(e, WcStatus.RNR_RETRY_EXC_ERR, 0);
+                    return;
+                }
+                if (qp.rnrRetry() != 7) {
+                    e.rnrRetryLeft--;
+                }
+                rewind(e, psn);
+                long wait = RnrTimer.nanos(AethSyndrome.value(syndrome));
+                e.rnrResumeAt = dp.time.nanoTime() + wait;
+                e.retransmitDeadline = Long.MAX_VALUE;
+                if (!e.rnrTimerPending) {
+                    e.rnrTimerPending = true;
+                    dp.time.schedule(wait, e.rnrResume);
+                }
+            }
+            case AethSyndrome.TYPE_NAK -> {
+                dp.trace(TraceEvent.NAK_RECEIVED, qp.qpn(), 0, psn, -1, syndrome);
+                NakCode code = NakCode.of(AethSyndrome.value(syndrome));
+                if (code == NakCode.PSN_SEQUENCE_ERROR) {
+                    dp.rnic.counters().increment(Counter.RCVD_SEQ_ERR);
+                    acknowledgeThrough(e, Psn.add(psn, -1));
+                    if (qp.state() == QpState.RTS && outstanding(e)) {
+                        retry(e, psn);
+                    }
+                    return;
+                }
+                acknowledgeThrough(e, Psn.add(psn, -1));
+                WcStatus status = code == null ? WcStatus.BAD_RESP_ERR : switch (code) {
+                    case INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
+                    case REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
+                    case REMOTE_OPERATIONAL_ERROR -> WcStatus.REM_OP_ERR;
+                    case INVALID_RD_REQUEST -> WcStatus.REM_INV_RD_REQ_ERR;
+                    case PSN_SEQUENCE_ERROR -> throw new IllegalStateException();
+                };
+                failFront(e, status, AethSyndrome.value(syndrome));
+            }
+            default -> failFront(e, WcStatus.BAD_RESP_ERR, syndrome);
+        }
+    }
+
+    /** Every WQE whose packets all lie at or before psn is acknowledged (READs and atomics need their responses). */
+    private void acknowledgeThrough(QpEngine e, int psn) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        boolean progress = false;
+        for (int i = 0; i < e.reqIndex + 1; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
+                break;
+            }
+            if (w.engineState == QpEngine.WQE_DONE) {
+                continue;
+            }
+            if (Psn.after(w.firstPsn, psn)) {
+                break;
+            }
+            if (Requester.isReadOrAtomic(w.opcode)) {
+                // An ACK beyond a READ or atomic whose response never came: the response was lost (implied NAK).
+                if (Psn.after(Psn.add(psn, 1), w.firstPsn) && Psn.before(e.compPsn, Psn.add(w.lastPsn, 1))) {
+                    if (Psn.after(psn, w.lastPsn)) {
+                        retry(e, e.compPsn);
+                        return;
+                    }
+                }
+                break;
+            }
+            if (!Psn.after(w.lastPsn, psn) && w.engineState == QpEngine.WQE_SENT) {
+                w.engineState = QpEngine.WQE_DONE;
+                progress = true;
+            } else {
+                break;
+            }
+        }
+        if (Psn.after(Psn.add(psn, 1), e.compPsn)) {
+            e.compPsn = Psn.add(psn, 1);
+            progress = true;
+        }
+        if (progress) {
+            madeProgress(e);
+        }
+        drain(e);
+        dp.requester.run(e);
+    }
+
+    private void readResponse(QpEngine e, Opcode op, int psn, ByteBuffer buf, int payloadOffset, int payloadLength) {
+        QueuePair qp = e.qp;
+        if (Psn.before(psn, e.compPsn)) {
+            return; // duplicate response
+        }
+        if (psn != e.compPsn) {
+            retry(e, e.compPsn); // implied NAK: a response went missing
+            return;
+        }
+        SendWqe w = wqeAt(e, psn);
+        if (w == null || w.opcode != WrOpcode.RDMA_READ) {
+            failFront(e, WcStatus.BAD_RESP_ERR, op.code());
+            return;
+        }
+        int mtu = Requester.mtu(qp);
+        long offset = (long) Psn.distance(w.firstPsn, psn) * mtu;
+        long expected = Math.min(mtu, w.length() - offset);
+        boolean last = psn == w.lastPsn;
+        boolean first = psn == w.responseStartPsn;
+        MessagePosition expectedPosition = first && last ? MessagePosition.ONLY
+                : first ? MessagePosition.FIRST : last ? MessagePosition.LAST : MessagePosition.MIDDLE;
+        boolean positionOk = op.position() == expectedPosition;
+        if (!positionOk || payloadLength != expected) {
+            failFront(e, WcStatus.BAD_RESP_ERR, op.code());
+            return;
+        }
+        acknowledgeBefore(e, w);
+        if (payloadLength > 0) {
+            AccessError err = dp.dma.scatter(qp.pd(), w.sgl, offset, buf, payloadOffset, payloadLength);
+            if (err != AccessError.NONE) {
+                w.vendorErr = err.code();
+                failFront(e, WcStatus.LOC_PROT_ERR, err.code());
+                return;
+            }
+        }
+        e.compPsn = Psn.next(psn);
+        if (last) {
+            w.engineState = QpEngine.WQE_DONE;
+        }
+        madeProgress(e);
+        drain(e);
+        dp.requester.run(e);
+    }
+
+    private void atomicAck(QpEngine e, int psn, ByteBuffer buf, int at) {
+        if (Psn.before(psn, e.compPsn)) {
+            return;
+        }
+        if (psn != e.compPsn) {
+            retry(e, e.compPsn);
+            return;
+        }
+        SendWqe w = wqeAt(e, psn);
+        if (w == null || (w.opcode != WrOpcode.ATOMIC_CMP_AND_SWP && w.opcode != WrOpcode.ATOMIC_FETCH_AND_ADD)) {
+            failFront(e, WcStatus.BAD_RESP_ERR, Opcode.RC_ATOMIC_ACKNOWLEDGE.code());
+            return;
+        }
+        acknowledgeBefore(e, w);
+        scratch8.putLong(0, atomicAck.wrap(buf, at).originalData());
+        AccessError err = dp.dma.scatter(e.qp.pd(), w.sgl, 0, scratch8, 0, 8);
+        if (err != AccessError.NONE) {
+            failFront(e, WcStatus.LOC_PROT_ERR, err.code());
+            return;
+        }
+        e.compPsn = Psn.next(psn);
+        w.engineState = QpEngine.WQE_DONE;
+        madeProgress(e);
+        drain(e);
+        dp.requester.run(e);
+    }
+
+    /** The WQE (sent, not done) whose PSN range holds psn. */
+    private SendWqe wqeAt(QpEngine e, int psn) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
+                return null;
+            }
+            if (w.engineState != QpEngine.WQE_DONE && !Psn.before(psn, w.firstPsn) && !Psn.after(psn, w.lastPsn)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** A response for w implicitly acknowledges the SENDs and WRITEs before it. */
+    private void acknowledgeBefore(QpEngine e, SendWqe target) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w == target) {
+                return;
+            }
+            if (w.engineState == QpEngine.WQE_SENT && !Requester.isReadOrAtomic(w.opcode)) {
+                w.engineState = QpEngine.WQE_DONE;
+            }
+        }
+    }
+
+    private void madeProgress(QpEngine e) {
+        e.retryLeft = e.qp.retryCnt();
+        e.rnrRetryLeft = e.qp.rnrRetry();
+        if (outstanding(e)) {
+            e.retransmitDeadline = dp.time.nanoTime() + Requester.ackTimeout(e.qp);
+        } else {
+            e.retransmitDeadline = Long.MAX_VALUE;
+        }
+    }
+
+    /** Packets were sent: make sure the local ACK timer runs. */
+    void armTimer(QpEngine e) {
+        long timeout = Requester.ackTimeout(e.qp);
+        if (timeout == Long.MAX_VALUE) {
+            return;
+        }
+        if (e.retransmitDeadline == Long.MAX_VALUE) {
+            e.retransmitDeadline = dp.time.nanoTime() + timeout;
+        }
+        if (!e.retransmitTimerPending) {
+            e.retransmitTimerPending = true;
+            dp.time.schedule(e.retransmitDeadline - dp.time.nanoTime(), e.retransmitCheck);
+        }
+    }
+
+    void timerFired(QpEngine e) {
+        e.retransmitTimerPending = false;
+        QueuePair qp = e.qp;
+        if (qp.state() != QpState.RTS || !outstanding(e) || e.retransmitDeadline == Long.MAX_VALUE) {
+            return;
+        }
+        long now = dp.time.nanoTime();
+        if (now < e.retransmitDeadline) {
+            e.retransmitTimerPending = true;
+            dp.time.schedule(e.retransmitDeadline - now, e.retransmitCheck);
+            return;
+        }
+        if (now < e.rnrResumeAt) {
+            return;
+        }
+        retry(e, e.compPsn);
+    }
+
+    /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
+    void retry(QpEngine e, int psn) {
+        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
+        if (e.retryLeft == 0) {
+            dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
+            failFront(e, WcStatus.RETRY_EXC_ERR, 0);
+            return;
+        }
+        e.retryLeft--;
+        rewind(e, psn);
+        e.retransmitDeadline = Long.MAX_VALUE;
+        dp.trace(TraceEvent.RETRANSMIT, e.qp.qpn(), 0, psn, -1, e.qp.retryCnt() - e.retryLeft);
+        dp.requester.run(e);
+    }
+
+    /** Points the requester back at psn: the WQE holding it resumes there, the later ones start over. */
+    private void rewind(QpEngine e, int psn) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        int mtu = Requester.mtu(e.qp);
+        int target = -1;
+        int readsAtomics = 0;
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
+                break;
+            }
+            if (target < 0 && w.engineState != QpEngine.WQE_DONE && !Psn.after(psn, w.lastPsn) && !Psn.before(psn, w.firstPsn)) {
+                target = i;
+                w.engineState = QpEngine.WQE_SENDING;
+                w.sentBytes = Math.min(w.length(), (long) Psn.distance(w.firstPsn, psn) * mtu);
+                if (w.opcode == WrOpcode.RDMA_READ) {
+                    w.responseStartPsn = psn;
+                }
+                if (Requester.isReadOrAtomic(w.opcode)) {
+                    readsAtomics++;
+                }
+            } else if (target >= 0 && w.engineState != QpEngine.WQE_DONE) {
+                w.engineState = QpEngine.WQE_POSTED;
+            } else if (target < 0 && w.engineState != QpEngine.WQE_DONE && Requester.isReadOrAtomic(w.opcode)) {
+                readsAtomics++;
+            }
+        }
+        if (target < 0) {
+            return;
+        }
+        e.reqIndex = target;
+        e.psn = psn;
+        e.outstandingReadsAtomics = readsAtomics;
+        e.packetsSinceAckRequest = 0;
+    }
+
+    /** Completes the WQEs at the front of the send queue that are done, in order. */
+    void drain(QpEngine e) {
+        QueuePair qp = e.qp;
+        WorkQueue<SendWqe> sq = qp.sendQueue();
+        SendWqe w;
+        while ((w = sq.peek()) != null && w.engineState == QpEngine.WQE_DONE) {
+            WcStatus status = w.earlyStatus == null ? WcStatus.SUCCESS : w.earlyStatus;
+            if (status != WcStatus.SUCCESS || w.signaled() || qp.sqSigAll()) {
+                long bytes = w.opcode == WrOpcode.RDMA_READ || w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM
+                        || w.opcode == WrOpcode.SEND_WITH_INV || w.opcode == WrOpcode.RDMA_WRITE
+                        || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM ? w.length()
+                        : Requester.isReadOrAtomic(w.opcode) ? 8 : 0;
+                dp.complete(qp.sendCq(), w.wrId, status, w.opcode.completion(), w.vendorErr, bytes, 0, qp.qpn(), 0, 0, false);
+            }
+            if (status == WcStatus.SUCCESS && (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM
+                    || w.opcode == WrOpcode.SEND_WITH_INV) && qp.type() == io.jrxe.rnic.qp.QpType.RC) {
+                dp.rnic.counters().increment(Counter.RDMA_SENDS);
+            }
+            if (Requester.isReadOrAtomic(w.opcode) && e.outstandingReadsAtomics > 0) {
+                e.outstandingReadsAtomics--;
+            }
+            sq.remove();
+            if (e.reqIndex > 0) {
+                e.reqIndex--;
+            }
+            if (status != WcStatus.SUCCESS) {
+                dp.error(e, null);
+                return;
+            }
+        }
+    }
+
+    /** Fails the oldest outstanding WQE with this status; the QP goes to the error state. */
+    private void failFront(QpEngine e, WcStatus status, int vendorErr) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null) {
+                break;
+            }
+            if (w.engineState != QpEngine.WQE_DONE) {
+                w.engineState = QpEngine.WQE_DONE;
+                w.earlyStatus = status;
+                w.vendorErr = vendorErr;
+                break;
+            }
+        }
+        drain(e);
+        if (e.qp.state() != QpState.ERR) {
+            dp.error(e, null);
+        }
+    }
+
+    /** True while some sent packet still waits for its acknowledgement. */
+    static boolean outstanding(QpEngine e) {
+        return e.psn != e.compPsn;
+    }
+}

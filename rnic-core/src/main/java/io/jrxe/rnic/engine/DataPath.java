@@ -1,0 +1,285 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.CompletionQueue;
+import io.jrxe.rnic.queue.ReceiveWqe;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.WcOpcode;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.opcode.Transport;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.RoceSourcePort;
+import io.jrxe.wire.time.NicTime;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The data path of one device: the receive dispatch (BTH, then the QP by number, then the
+ * responder for requests or the completer for responses), the three engines, and what they
+ * share: the transmit buffer, the DMA engine, completions, the error flush and the trace.
+ * Everything here runs on the NIC thread.
+ */
+public final class DataPath implements PacketSink {
+    /** The requester sends at most this many packets per turn, so that receives and other QPs get theirs. */
+    static final int PACKETS_PER_TURN = 64;
+
+    final Rnic rnic;
+    final PacketPort port;
+    final NicTime time;
+    final Dma dma;
+    final ByteBuffer tx = ByteBuffer.allocateDirect(4096 + 256);
+    final BthFlyweight txBth = new BthFlyweight();
+    private final BthFlyweight rxBth = new BthFlyweight();
+    private final Map<Integer, QpEngine> engines = new HashMap<>();
+    final Requester requester;
+    final Completer completer;
+    final Responder responder;
+    private TraceListener trace;
+
+    public DataPath(Rnic rnic, PacketPort port, NicTime time) {
+        this.rnic = rnic;
+        this.port = port;
+        this.time = time;
+        this.dma = new Dma(rnic.memory());
+        this.requester = new Requester(this);
+        this.completer = new Completer(this);
+        this.responder = new Responder(this);
+        port.receiver(this);
+    }
+
+    public void trace(TraceListener listener) {
+        trace = listener;
+    }
+
+    void trace(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value) {
+        TraceListener t = trace;
+        if (t != null) {
+            t.event(event, qpn, wrId, psn, opcode, value);
+        }
+    }
+
+    public NicTime time() {
+        return time;
+    }
+
+    public PacketPort port() {
+        return port;
+    }
+
+    /** Starts moving a QP's traffic (after create_qp). */
+    public void attach(QueuePair qp) {
+        engines.put(qp.qpn(), new QpEngine(qp, rnic.attributes().maxQpRdAtom(), this));
+    }
+
+    public void detach(QueuePair qp) {
+        engines.remove(qp.qpn());
+    }
+
+    /**
+     * Called after every successful modify-QP: entering RTR sets the responder's expected PSN
+     * and the peer, entering RTS the requester's PSN; entering ERR flushes; RESET forgets.
+     */
+    public void modified(QueuePair qp, QpState from) {
+        QpEngine e = engines.get(qp.qpn());
+        if (e == null) {
+            return;
+        }
+        QpState to = qp.state();
+        if (to == QpState.RTR && from != QpState.RTR) {
+            e.resetReceive(qp.rqPsn());
+            if (qp.av() != null) {
+                e.peer = PeerAddress.ofGid(qp.av().dgid());
+            }
+            e.srcPort = qp.type() == QpType.UD ? RoceSourcePort.datagram(qp.qpn())
+                    : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
+        } else if (to == QpState.RTS && from == QpState.RTR) {
+            e.resetSend(qp.sqPsn());
+        } else if (to == QpState.RTS && from == QpState.SQD) {
+            doorbell(qp.qpn());
+        } else if (to == QpState.ERR && from != QpState.ERR) {
+            flush(e);
+        } else if (to == QpState.RESET) {
+            e.resetReceive(0);
+            e.resetSend(0);
+        }
+    }
+
+    /** post_send rang the doorbell (any thread): run the requester on the NIC thread, once per burst. */
+    public void doorbell(int qpn) {
+        QpEngine e = engines.get(qpn);
+        if (e != null && e.doorbellPending.compareAndSet(false, true)) {
+            time.execute(e.requesterRun);
+        }
+    }
+
+    /** post_recv on a QP in ERR: its receives are flushed right away. */
+    public void receivePosted(int qpn) {
+        QpEngine e = engines.get(qpn);
+        if (e != null && e.qp.state() == QpState.ERR) {
+            time.execute(() -> flush(e));
+        }
+    }
+
+    void runRequester(QpEngine e) {
+        requester.run(e);
+    }
+
+    void retransmitTimerFired(QpEngine e) {
+        completer.timerFired(e);
+    }
+
+    void rnrTimerFired(QpEngine e) {
+        e.rnrTimerPending = false;
+        requester.run(e);
+    }
+
+    @Override
+    public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+        rnic.counters().increment(Counter.RCVD_PKTS);
+        BthFlyweight bth = rxBth.wrap(buffer, offset);
+        Opcode opcode = Opcode.of(bth.opcode());
+        if (opcode == null) {
+            drop(Counter.DROP_UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
+            return;
+        }
+        int payloadAndPad = length - opcode.headerLength() - IcrcCalculator.LENGTH;
+        if (payloadAndPad < 0 || (!opcode.hasPayload() && payloadAndPad != 0) || bth.padCount() > payloadAndPad) {
+            drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        if (opcode.transport() == Transport.CNP) {
+            return; // congestion notification: jrxe does no rate control, and a CNP needs no answer
+        }
+        QpEngine e = engines.get(bth.destQpn());
+        if (e == null) {
+            drop(Counter.DROP_UNKNOWN_QPN, bth.destQpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        QueuePair qp = e.qp;
+        if (!transportMatches(opcode.transport(), qp.type())) {
+            drop(Counter.DROP_WRONG_TRANSPORT, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        if ((bth.pkey() & 0x7FFF) != 0x7FFF) {
+            drop(Counter.DROP_BAD_PKEY, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        QpState state = qp.state();
+        if (state == QpState.RESET || state == QpState.INIT || state == QpState.ERR) {
+            drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        int payloadOffset = offset + opcode.headerLength();
+        int payloadLength = payloadAndPad - bth.padCount();
+        trace(TraceEvent.PACKET_RECEIVED, qp.qpn(), 0, bth.psn(), bth.opcode(), length);
+        if (opcode.isResponse()) {
+            if (state == QpState.RTR) {
+                drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+                return;
+            }
+            completer.response(e, opcode, buffer, offset, payloadOffset, payloadLength);
+        } else {
+            responder.request(e, opcode, buffer, offset, payloadOffset, payloadLength, info);
+        }
+    }
+
+    private static boolean transportMatches(Transport t, QpType type) {
+        return switch (type) {
+            case RC -> t == Transport.RC;
+            case UC -> t == Transport.UC;
+            case UD -> t == Transport.UD;
+        };
+    }
+
+    @Override
+    public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+        rnic.counters().increment(Counter.RCVD_PKTS);
+        drop(reason == DropReason.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED, -1, -1, -1);
+    }
+
+    void drop(Counter why, int qpn, int psn, int opcode) {
+        rnic.counters().increment(why);
+        trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
+    }
+
+    /** Sends tx[0, length) plus room for the ICRC to the QP's peer. */
+    void send(QpEngine e, PeerAddress to, int lengthWithoutIcrc) {
+        port.send(tx, 0, lengthWithoutIcrc + IcrcCalculator.LENGTH, to, e.srcPort);
+        rnic.counters().increment(Counter.SENT_PKTS);
+    }
+
+    /** Adds a completion, handling a full CQ as real devices do (CQ error, its QPs to error). */
+    void complete(CompletionQueue cq, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, long byteLen, int imm,
+                  int qpn, int srcQp, int flags, boolean solicited) {
+        if (!cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited)) {
+            rnic.cqOverflowed(cq);
+            for (QpEngine e : engines.values()) {
+                if ((e.qp.sendCq() == cq || e.qp.recvCq() == cq) && e.qp.state() == QpState.ERR) {
+                    flushLater(e);
+                }
+            }
+        }
+        trace(TraceEvent.COMPLETED, qpn, wrId, -1, opcode.ordinal(), status.ordinal());
+    }
+
+    private void flushLater(QpEngine e) {
+        time.execute(() -> flush(e));
+    }
+
+    /**
+     * The QP goes to the error state: the send queue's and the receive queue's outstanding work
+     * requests complete with WR_FLUSH_ERR, in order.
+     */
+    void error(QpEngine e, String reason) {
+        QueuePair qp = e.qp;
+        if (qp.state() != QpState.ERR) {
+            qp.forceState(QpState.ERR);
+            if (reason != null) {
+                rnic.events().post(new AsyncEvent(AsyncEventType.QP_FATAL, qp.qpn(), reason));
+            }
+        }
+        flush(e);
+    }
+
+    void flush(QpEngine e) {
+        QueuePair qp = e.qp;
+        WorkQueue<SendWqe> sq = qp.sendQueue();
+        SendWqe w;
+        while ((w = sq.peek()) != null) {
+            complete(qp.sendCq(), w.wrId, WcStatus.WR_FLUSH_ERR, w.opcode.completion(), 0, 0, 0, qp.qpn(), 0, 0, false);
+            sq.remove();
+        }
+        e.reqIndex = 0;
+        e.outstandingReadsAtomics = 0;
+        e.retransmitDeadline = Long.MAX_VALUE;
+        WorkQueue<ReceiveWqe> rq = qp.recvQueue();
+        if (rq != null) {
+            ReceiveWqe r;
+            while ((r = rq.peek()) != null) {
+                complete(qp.recvCq(), r.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
+                rq.remove();
+            }
+        }
+        if (e.recvFromSrq && e.recvWqe != null) {
+            complete(qp.recvCq(), e.recvWqe.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
+        }
+        e.recvWqe = null;
+        e.inMessage = -1;
+    }
+}

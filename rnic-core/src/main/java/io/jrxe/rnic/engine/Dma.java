@@ -1,0 +1,112 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.memory.MemoryTables;
+import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.rnic.memory.ProtectionDomain;
+import io.jrxe.rnic.queue.ScatterGatherList;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+
+/**
+ * The NIC's DMA engine: moves bytes between packet buffers and registered memory, one page at a
+ * time through the MTT, after the key checks. Local memory is named by scatter/gather lists
+ * (L_Keys), remote memory by an already checked MPT entry (R_Key). NIC thread only.
+ */
+final class Dma {
+    private final MemoryTables memory;
+    private ByteBuffer cachedBuffer;
+    private MemorySegment cachedSegment;
+
+    Dma(MemoryTables memory) {
+        this.memory = memory;
+    }
+
+    /**
+     * Copies {@code length} bytes of the message described by {@code sgl}, starting at byte
+     * {@code from} of the message, into the packet buffer.
+     */
+    AccessError gather(ProtectionDomain pd, ScatterGatherList sgl, long from, ByteBuffer dst, int dstPos, int length) {
+        return walk(pd, sgl, from, dst, dstPos, length, false);
+    }
+
+    /** Copies packet bytes into the message described by {@code sgl} at byte {@code to} (needs LOCAL_WRITE). */
+    AccessError scatter(ProtectionDomain pd, ScatterGatherList sgl, long to, ByteBuffer src, int srcPos, int length) {
+        return walk(pd, sgl, to, src, srcPos, length, true);
+    }
+
+    private AccessError walk(ProtectionDomain pd, ScatterGatherList sgl, long start, ByteBuffer buf, int pos, int length,
+                             boolean toMemory) {
+        long skip = start;
+        int done = 0;
+        for (int i = 0; i < sgl.count() && done < length; i++) {
+            long sgeLength = sgl.length(i);
+            if (skip >= sgeLength) {
+                skip -= sgeLength;
+                continue;
+            }
+            int n = (int) Math.min(sgeLength - skip, length - done);
+            long addr = sgl.addr(i) + skip;
+            AccessError e = memory.check(sgl.lkey(i), pd, addr, n, toMemory ? Access.LOCAL_WRITE : 0, false);
+            if (e != AccessError.NONE) {
+                return e;
+            }
+            copy(memory.lastChecked(), addr, buf, pos + done, n, toMemory);
+            done += n;
+            skip = 0;
+        }
+        return done == length ? AccessError.NONE : AccessError.OUT_OF_RANGE;
+    }
+
+    /** Copies between a checked MPT entry's memory at iova and a packet buffer, page by page through the MTT. */
+    void copy(MptEntry entry, long iova, ByteBuffer buf, int pos, int length, boolean toMemory) {
+        MemorySegment memorySegment = entry.segment();
+        long base = memorySegment.address();
+        int done = 0;
+        while (done < length) {
+            long va = iova + done;
+            long address = memory.address(entry, va);
+            int inPage = (int) Math.min(length - done, MptEntry.PAGE_SIZE - (address & (MptEntry.PAGE_SIZE - 1)));
+            long offset = address - base;
+            if (buf.hasArray()) {
+                int at = buf.arrayOffset() + pos + done;
+                if (toMemory) {
+                    MemorySegment.copy(buf.array(), at, memorySegment, ValueLayout.JAVA_BYTE, offset, inPage);
+                } else {
+                    MemorySegment.copy(memorySegment, ValueLayout.JAVA_BYTE, offset, buf.array(), at, inPage);
+                }
+            } else {
+                MemorySegment packet = segmentOf(buf);
+                if (toMemory) {
+                    MemorySegment.copy(packet, pos + done, memorySegment, offset, inPage);
+                } else {
+                    MemorySegment.copy(memorySegment, offset, packet, pos + done, inPage);
+                }
+            }
+            done += inPage;
+        }
+    }
+
+    /** 8 bytes of host memory at a checked iova, in the host's byte order, as an atomic sees them. */
+    long readLong(MptEntry entry, long iova) {
+        long address = memory.address(entry, iova);
+        return entry.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address());
+    }
+
+    void writeLong(MptEntry entry, long iova, long value) {
+        long address = memory.address(entry, iova);
+        entry.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address(), value);
+    }
+
+    /** Packet buffers are few and reused (the NIC's own, the transport's pooled ones): keep the last view. */
+    private MemorySegment segmentOf(ByteBuffer buf) {
+        if (buf != cachedBuffer) {
+            cachedBuffer = buf;
+            cachedSegment = MemorySegment.ofBuffer(buf.duplicate().clear());
+        }
+        return cachedSegment;
+    }
+}

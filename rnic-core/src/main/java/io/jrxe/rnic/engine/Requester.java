@@ -1,0 +1,326 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.AddressHandle;
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.wire.header.AtomicEthFlyweight;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.header.DethFlyweight;
+import io.jrxe.wire.header.FethFlyweight;
+import io.jrxe.wire.header.IethFlyweight;
+import io.jrxe.wire.header.ImmDtFlyweight;
+import io.jrxe.wire.header.RethFlyweight;
+import io.jrxe.wire.opcode.ExtensionHeader;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.psn.LocalAckTimeout;
+import io.jrxe.wire.psn.Psn;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The requester: turns send queue entries into packets. It segments messages by the path MTU,
+ * picks FIRST/MIDDLE/LAST/ONLY opcodes, numbers packets, asks for an ACK on each message's last
+ * packet and at least every 64 packets, keeps to max_rd_atomic outstanding READs and atomics and
+ * to a window of unacknowledged PSNs, waits at fences, and runs local operations (LOCAL_INV,
+ * BIND_MW, REG_MR) in order.
+ */
+final class Requester {
+    /** Unacknowledged PSNs a requester may have outstanding (rxe's RXE_MAX_UNACKED_PSNS). */
+    static final int MAX_UNACKED_PSNS = 128;
+    /** The requester asks for an ACK at least this often (rxe's RXE_MAX_PKT_PER_ACK). */
+    static final int MAX_PACKETS_PER_ACK = 64;
+
+    private final DataPath dp;
+    private final RethFlyweight reth = new RethFlyweight();
+    private final ImmDtFlyweight immDt = new ImmDtFlyweight();
+    private final IethFlyweight ieth = new IethFlyweight();
+    private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
+    private final DethFlyweight deth = new DethFlyweight();
+    private final FethFlyweight feth = new FethFlyweight();
+
+    Requester(DataPath dp) {
+        this.dp = dp;
+    }
+
+    void run(QpEngine e) {
+        QueuePair qp = e.qp;
+        if (qp.state() == QpState.ERR) {
+            dp.flush(e);
+            return;
+        }
+        if (qp.state() != QpState.RTS || dp.time.nanoTime() < e.rnrResumeAt) {
+            return;
+        }
+        int budget = DataPath.PACKETS_PER_TURN;
+        while (budget > 0 && qp.state() == QpState.RTS) {
+            SendWqe w = qp.sendQueue().peek(e.reqIndex);
+            if (w == null) {
+                return;
+            }
+            if (w.engineState == QpEngine.WQE_POSTED) {
+                if (!start(e, w)) {
+                    return;
+                }
+                if (w.engineState == QpEngine.WQE_DONE) {
+                    e.reqIndex++;
+                    dp.completer.drain(e);
+                    continue;
+                }
+            }
+            if (qp.type() == QpType.RC && Psn.distance(e.compPsn, e.psn) >= MAX_UNACKED_PSNS) {
+                return;
+            }
+            sendPacket(e, w);
+            budget--;
+        }
+        if (budget == 0 && qp.sendQueue().peek(e.reqIndex) != null) {
+            dp.doorbell(qp.qpn());
+        }
+    }
+
+    /** Prepares a WQE the requester reaches for the first time; false when it must wait. */
+    private boolean start(QpEngine e, SendWqe w) {
+        QueuePair qp = e.qp;
+        boolean readOrAtomic = isReadOrAtomic(w.opcode);
+        if ((w.flags & SendWqe.FENCE) != 0 && e.outstandingReadsAtomics > 0) {
+            return false;
+        }
+        if (readOrAtomic && e.outstandingReadsAtomics >= Math.max(1, qp.maxRdAtomic())) {
+            return false;
+        }
+        dp.trace(TraceEvent.FETCHED, qp.qpn(), w.wrId, e.psn, w.opcode.ordinal(), w.length());
+        switch (w.opcode) {
+            case LOCAL_INV -> {
+                AccessError err = dp.rnic.memory().invalidate(w.immOrInvalidate, qp.pd());
+                finishLocal(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+                return true;
+            }
+            case BIND_MW -> {
+                WcStatus s = WcStatus.SUCCESS;
+                AccessError err = AccessError.NONE;
+                try {
+                    dp.rnic.memory().bindMw(w.mwKey, qp.pd(), w.mrKey, w.bindAddr, w.bindLength, w.bindAccess, w.newKey & 0xFF);
+                } catch (io.jrxe.rnic.RnicException ex) {
+                    s = WcStatus.MW_BIND_ERR;
+                    err = AccessError.NO_PERMISSION;
+                }
+                finishLocal(w, s, err);
+                return true;
+            }
+            case REG_MR -> {
+                AccessError err = dp.rnic.memory().fastRegister(w.mrKey, qp.pd(), w.newKey & 0xFF, w.bindAddr, w.bindLength,
+                        w.bindAccess);
+                finishLocal(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+                return true;
+            }
+            default -> {
+            }
+        }
+        long length = w.length();
+        int mtu = mtu(qp);
+        int packets = readOrAtomic && w.opcode != WrOpcode.RDMA_READ ? 1
+                : w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE ? 1
+                : (int) Math.max(1, (length + mtu - 1) / mtu);
+        w.firstPsn = e.psn;
+        w.lastPsn = Psn.add(e.psn, packets - 1);
+        w.responseStartPsn = e.psn;
+        w.sentBytes = 0;
+        w.engineState = QpEngine.WQE_SENDING;
+        if (readOrAtomic) {
+            e.outstandingReadsAtomics++;
+        }
+        return true;
+    }
+
+    private void finishLocal(SendWqe w, WcStatus status, AccessError err) {
+        w.engineState = QpEngine.WQE_DONE;
+        w.earlyStatus = status;
+        w.vendorErr = err.code();
+    }
+
+    static boolean isReadOrAtomic(WrOpcode op) {
+        return op == WrOpcode.RDMA_READ || op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD;
+    }
+
+    static int mtu(QueuePair qp) {
+        return qp.pathMtu().bytes();
+    }
+
+    /** Builds and sends the WQE's next packet. */
+    private void sendPacket(QpEngine e, SendWqe w) {
+        QueuePair qp = e.qp;
+        int mtu = mtu(qp);
+        long length = w.length();
+        long remaining = length - w.sentBytes;
+        boolean first = w.sentBytes == 0;
+        boolean last = remaining <= mtu;
+        boolean readRequest = w.opcode == WrOpcode.RDMA_READ;
+        int payload = readRequest || isReadOrAtomic(w.opcode) || w.opcode == WrOpcode.FLUSH ? 0 : (int) Math.min(mtu, remaining);
+        if (w.opcode == WrOpcode.ATOMIC_WRITE) {
+            payload = 8;
+            last = true;
+        }
+        Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);
+        boolean ackRequest = qp.type() == QpType.RC
+                && (last || readRequest || ++e.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
+        if (ackRequest) {
+            e.packetsSinceAckRequest = 0;
+        }
+        boolean solicited = last && (w.flags & SendWqe.SOLICITED) != 0;
+        int pad = (4 - (payload & 3)) & 3;
+        PeerAddress to = e.peer;
+        int destQpn = qp.destQpn();
+        if (qp.type() == QpType.UD) {
+            AddressHandle ah = dp.rnic.ah(w.ahHandle);
+            if (ah == null) {
+                fail(e, w, WcStatus.LOC_QP_OP_ERR, AccessError.KEY_NOT_FOUND);
+                return;
+            }
+            to = PeerAddress.ofGid(ah.av().dgid());
+            destQpn = w.remoteQpn;
+        }
+        ByteBuffer tx = dp.tx;
+        dp.txBth.wrap(tx, 0).set(op.code(), solicited, pad, BthFlyweight.DEFAULT_PKEY, destQpn, ackRequest, e.psn);
+        writeExtensions(e, w, op, tx);
+        int at = op.headerLength();
+        if (payload > 0) {
+            if ((w.flags & SendWqe.INLINE) != 0) {
+                tx.put(at, w.inline, (int) w.sentBytes, payload);
+            } else {
+                AccessError err = dp.dma.gather(qp.pd(), w.sgl, w.sentBytes, tx, at, payload);
+                if (err != AccessError.NONE) {
+                    fail(e, w, WcStatus.LOC_PROT_ERR, err);
+                    return;
+                }
+                dp.trace(TraceEvent.TRANSLATED, qp.qpn(), w.wrId, e.psn, op.code(), payload);
+            }
+            at += payload;
+        }
+        for (int i = 0; i < pad; i++) {
+            tx.put(at++, (byte) 0);
+        }
+        dp.send(e, to, at);
+        dp.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, e.psn, op.code(), payload);
+
+        if (readRequest) {
+            e.psn = Psn.add(w.lastPsn, 1);
+            w.sentBytes = length;
+        } else {
+            e.psn = Psn.next(e.psn);
+            w.sentBytes += payload;
+        }
+        if (last || readRequest) {
+            e.reqIndex++;
+            if (qp.type() == QpType.RC) {
+                w.engineState = QpEngine.WQE_SENT;
+            } else {
+                w.engineState = QpEngine.WQE_DONE;
+                if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM) {
+                    dp.rnic.counters().increment(Counter.RDMA_SENDS);
+                }
+                dp.completer.drain(e);
+            }
+        }
+        if (qp.type() == QpType.RC) {
+            dp.completer.armTimer(e);
+        }
+    }
+
+    private void writeExtensions(QpEngine e, SendWqe w, Opcode op, ByteBuffer tx) {
+        QueuePair qp = e.qp;
+        if (op.has(ExtensionHeader.DETH)) {
+            int qkey = w.remoteQkey < 0 ? qp.qkey() : w.remoteQkey; // high bit set: the QP's own Q_Key (IBTA 10.2.5)
+            deth.wrap(tx, op.offsetOf(ExtensionHeader.DETH)).set(qkey, qp.qpn());
+        }
+        if (op.has(ExtensionHeader.FETH)) {
+            feth.wrap(tx, op.offsetOf(ExtensionHeader.FETH)).set(FethFlyweight.SELECTIVITY_RANGE,
+                    FethFlyweight.PLACEMENT_GLOBAL_VISIBILITY);
+        }
+        if (op.has(ExtensionHeader.RETH)) {
+            long length = w.opcode == WrOpcode.ATOMIC_WRITE ? 8 : w.length() - w.sentBytes;
+            reth.wrap(tx, op.offsetOf(ExtensionHeader.RETH)).set(w.remoteAddr + w.sentBytes, w.rkey, length);
+            if (w.opcode != WrOpcode.RDMA_READ && w.opcode != WrOpcode.FLUSH && w.opcode != WrOpcode.ATOMIC_WRITE) {
+                reth.dmaLength(w.length()); // a WRITE's RETH carries the whole message's length
+            }
+        }
+        if (op.has(ExtensionHeader.ATOMIC_ETH)) {
+            boolean cas = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP;
+            atomicEth.wrap(tx, op.offsetOf(ExtensionHeader.ATOMIC_ETH)).set(w.remoteAddr, w.rkey,
+                    cas ? w.swap : w.compareAdd, cas ? w.compareAdd : 0);
+        }
+        if (op.has(ExtensionHeader.IMMDT)) {
+            immDt.wrap(tx, op.offsetOf(ExtensionHeader.IMMDT)).immediate(w.immOrInvalidate);
+        }
+        if (op.has(ExtensionHeader.IETH)) {
+            ieth.wrap(tx, op.offsetOf(ExtensionHeader.IETH)).rkey(w.immOrInvalidate);
+        }
+    }
+
+    /** A send-side error: the WQE completes with it and the QP goes to the error state. */
+    void fail(QpEngine e, SendWqe w, WcStatus status, AccessError why) {
+        w.engineState = QpEngine.WQE_DONE;
+        w.earlyStatus = status;
+        w.vendorErr = why.code();
+        dp.rnic.counters().increment(Counter.SEND_ERR);
+        dp.completer.drain(e);
+    }
+
+    /** The packet opcode for a work request's packet on this transport. */
+    static Opcode opcodeFor(QpType type, WrOpcode wr, boolean first, boolean last) {
+        boolean rc = type == QpType.RC;
+        if (type == QpType.UD) {
+            return wr == WrOpcode.SEND_WITH_IMM ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY;
+        }
+        return switch (wr) {
+            case SEND, SEND_WITH_IMM, SEND_WITH_INV -> {
+                if (first && last) {
+                    yield wr == WrOpcode.SEND_WITH_IMM ? (rc ? Opcode.RC_SEND_ONLY_WITH_IMMEDIATE : Opcode.UC_SEND_ONLY_WITH_IMMEDIATE)
+                            : wr == WrOpcode.SEND_WITH_INV ? Opcode.RC_SEND_ONLY_WITH_INVALIDATE
+                            : rc ? Opcode.RC_SEND_ONLY : Opcode.UC_SEND_ONLY;
+                }
+                if (first) {
+                    yield rc ? Opcode.RC_SEND_FIRST : Opcode.UC_SEND_FIRST;
+                }
+                if (!last) {
+                    yield rc ? Opcode.RC_SEND_MIDDLE : Opcode.UC_SEND_MIDDLE;
+                }
+                yield wr == WrOpcode.SEND_WITH_IMM ? (rc ? Opcode.RC_SEND_LAST_WITH_IMMEDIATE : Opcode.UC_SEND_LAST_WITH_IMMEDIATE)
+                        : wr == WrOpcode.SEND_WITH_INV ? Opcode.RC_SEND_LAST_WITH_INVALIDATE
+                        : rc ? Opcode.RC_SEND_LAST : Opcode.UC_SEND_LAST;
+            }
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMM -> {
+                boolean imm = wr == WrOpcode.RDMA_WRITE_WITH_IMM;
+                if (first && last) {
+                    yield imm ? (rc ? Opcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : Opcode.UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE)
+                            : rc ? Opcode.RC_RDMA_WRITE_ONLY : Opcode.UC_RDMA_WRITE_ONLY;
+                }
+                if (first) {
+                    yield rc ? Opcode.RC_RDMA_WRITE_FIRST : Opcode.UC_RDMA_WRITE_FIRST;
+                }
+                if (!last) {
+                    yield rc ? Opcode.RC_RDMA_WRITE_MIDDLE : Opcode.UC_RDMA_WRITE_MIDDLE;
+                }
+                yield imm ? (rc ? Opcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : Opcode.UC_RDMA_WRITE_LAST_WITH_IMMEDIATE)
+                        : rc ? Opcode.RC_RDMA_WRITE_LAST : Opcode.UC_RDMA_WRITE_LAST;
+            }
+            case RDMA_READ -> Opcode.RC_RDMA_READ_REQUEST;
+            case ATOMIC_CMP_AND_SWP -> Opcode.RC_COMPARE_SWAP;
+            case ATOMIC_FETCH_AND_ADD -> Opcode.RC_FETCH_ADD;
+            case FLUSH -> Opcode.RC_FLUSH;
+            case ATOMIC_WRITE -> Opcode.RC_ATOMIC_WRITE;
+            default -> throw new IllegalStateException(wr + " makes no packets");
+        };
+    }
+
+    /** The local ACK timeout of a QP, in nanoseconds (infinite for timeout 0). */
+    static long ackTimeout(QueuePair qp) {
+        return LocalAckTimeout.nanos(qp.timeout());
+    }
+}
