@@ -459,6 +459,34 @@ class DecodeCommandTest {
         assertThat(paragraphs(detail.out()).get(2)).contains("opcode 0x15 (unknown)", "MALFORMED unknown opcode 0x15");
     }
 
+    /** Packets cut by a capture's snapshot length are still RoCE packets (tshark agrees); their ICRC cannot be checked. */
+    @Test
+    void packetsCutBySnapshotLengthCountAsRoceWithUncheckableIcrc(@TempDir Path dir) {
+        Random random = new Random(13);
+        List<byte[]> frames = List.of(
+                SamplePackets.frame(SamplePackets.roce(Opcode.RC_SEND_ONLY, 4, random), "10.0.0.1", "10.0.0.2", 49152, 1),
+                SamplePackets.frame(SamplePackets.roce(Opcode.RC_SEND_ONLY, 200, random), "10.0.0.1", "10.0.0.2", 49152, 2),
+                SamplePackets.frame(SamplePackets.roce(Opcode.RC_RDMA_WRITE_FIRST, 200, random), "fd77::2", "fd77::3", 49152, 0));
+        Path capture = dir.resolve("snap.pcapng");
+        try (PcapngWriter writer = new PcapngWriter(capture)) {
+            int id = writer.addInterface("snap96", LinkType.ETHERNET, 96);
+            for (byte[] frame : frames) {
+                writer.write(id, 1_700_000_000_000_000_000L, frame, 0, frame.length, null);
+            }
+        }
+        Run run = decode("--verify-icrc", capture);
+        assertThat(run.exit()).isEqualTo(1);
+        List<String> lines = run.outLines();
+        assertThat(lines.get(0)).contains("icrc=ok");
+        assertThat(lines.get(1)).contains("10.0.0.1:49152 -> 10.0.0.2:4791", "MALFORMED: IP packet of 244 bytes, but only 82 captured");
+        assertThat(lines.get(2)).contains("[fd77::2]:49152 -> [fd77::3]:4791", "MALFORMED: IP packet of ");
+        assertThat(lines.getLast()).isEqualTo(totals(3, 3, 1, 2, 0));
+
+        Tshark.assumeInstalled();
+        assertThat(Tshark.fields(capture, "udp.dstport")).as("tshark sees three packets to 4791")
+                .containsExactly(List.of("4791"), List.of("4791"), List.of("4791"));
+    }
+
     // ---- input that is not a readable capture ----
 
     @Test
