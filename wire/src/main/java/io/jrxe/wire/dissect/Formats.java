@@ -8,7 +8,10 @@ final class Formats {
     private Formats() {
     }
 
-    /** An IPv4 address dotted, an IPv6 address in RFC 5952's short form (fd77::2), as tshark prints them. */
+    /**
+     * An IPv4 address dotted, an IPv6 address in RFC 5952's short form (fd77::2, ::ffff:10.77.0.2), as tshark
+     * prints them.
+     */
     static String ip(byte[] address) {
         if (address.length == 4) {
             try {
@@ -33,6 +36,12 @@ final class Formats {
                 bestLength = j - i;
             }
             i = j == i ? i + 1 : j;
+        }
+        if (bestStart == 0 && (bestLength == 6 || bestLength == 5 && groups[5] == 0xFFFF)) {
+            // IPv4-compatible ::a.b.c.d and IPv4-mapped ::ffff:a.b.c.d keep a dotted tail (RFC 5952 section 5),
+            // as tshark and inet_ntop print them.
+            return (bestLength == 6 ? "::" : "::ffff:") + (address[12] & 0xFF) + '.' + (address[13] & 0xFF) + '.'
+                    + (address[14] & 0xFF) + '.' + (address[15] & 0xFF);
         }
         StringBuilder sb = new StringBuilder(39);
         for (int i = 0; i < 8; i++) {

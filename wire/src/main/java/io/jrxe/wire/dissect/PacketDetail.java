@@ -62,7 +62,7 @@ public final class PacketDetail {
                 sb.append("  Pad       ").append(HexFormat.ofDelimiter(" ").formatHex(p.pad())).append('\n');
             }
             sb.append(String.format("  ICRC      0x%08x (%s)%n", p.icrcStored(),
-                    p.icrcOk() ? "correct" : String.format("WRONG, computed 0x%08x", p.icrcComputed())));
+                    p.icrcOk() ? "correct" : String.format("BAD, computed 0x%08x", p.icrcComputed())));
         }
         if (p.malformedReason() != null) {
             sb.append("  MALFORMED ").append(p.malformedReason()).append('\n');

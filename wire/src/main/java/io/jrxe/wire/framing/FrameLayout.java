@@ -86,7 +86,8 @@ public final class FrameLayout {
             }
         }
         if (ip >= end) {
-            return other();
+            return etherType == RoceFramer.ETHERTYPE_IPV4 ? malformed("truncated IPv4 header")
+                    : etherType == RoceFramer.ETHERTYPE_IPV6 ? malformed("truncated IPv6 header") : other();
         }
         int version = (buffer.get(ip) & 0xF0) >>> 4;
         if (etherType == RoceFramer.ETHERTYPE_IPV4 && version != 4 || etherType == RoceFramer.ETHERTYPE_IPV6 && version != 6) {
@@ -124,16 +125,19 @@ public final class FrameLayout {
         if (protocol != IcrcCalculator.IP_PROTO_UDP) {
             return other();
         }
+        udpOffset = ip + ipHeaderLength;
         if (ip + ipPacketLength > end) {
+            if (ipPacketLength - ipHeaderLength >= IcrcCalculator.UDP_HEADER_LENGTH
+                    && udpOffset + IcrcCalculator.UDP_HEADER_LENGTH <= end) {
+                // Cut by the snapshot length: the ports still say whether it was a RoCEv2 packet.
+                readUdpHeader(buffer);
+            }
             return malformed("IP packet of " + ipPacketLength + " bytes, but only " + (end - ip) + " captured");
         }
-        udpOffset = ip + ipHeaderLength;
         if (ipPacketLength - ipHeaderLength < IcrcCalculator.UDP_HEADER_LENGTH) {
             return malformed("truncated UDP header");
         }
-        srcPort = buffer.getShort(udpOffset) & 0xFFFF;
-        dstPort = buffer.getShort(udpOffset + 2) & 0xFFFF;
-        udpLength = buffer.getShort(udpOffset + 4) & 0xFFFF;
+        readUdpHeader(buffer);
         trailerLength = end - (ip + ipPacketLength);
         if (dstPort != RoceFramer.ROCE_V2_PORT) {
             return other();
@@ -148,6 +152,12 @@ public final class FrameLayout {
         }
         kind = Kind.ROCE;
         return kind;
+    }
+
+    private void readUdpHeader(ByteBuffer buffer) {
+        srcPort = buffer.getShort(udpOffset) & 0xFFFF;
+        dstPort = buffer.getShort(udpOffset + 2) & 0xFFFF;
+        udpLength = buffer.getShort(udpOffset + 4) & 0xFFFF;
     }
 
     private Kind malformed(String why) {
