@@ -2,6 +2,8 @@ package io.jrxe.verbs;
 
 import io.jrxe.rnic.qp.QpAttributes;
 import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWr;
 
 /** A queue pair (ibv_qp): modify it through its states, then post work to it. */
 public interface Qp extends AutoCloseable {
@@ -14,6 +16,15 @@ public interface Qp extends AutoCloseable {
 
     /** ibv_query_qp: every attribute. */
     QpAttributes query() throws VerbsException;
+
+    /**
+     * ibv_post_send: posts a chain of work requests (linked with SendWr.next). When one is bad,
+     * the ones before it are posted and the exception's errno and message name it (bad_wr).
+     */
+    void postSend(SendWr wr) throws VerbsException;
+
+    /** ibv_post_recv: like {@link #postSend}, for receive work requests. */
+    void postRecv(RecvWr wr) throws VerbsException;
 
     @Override
     void close() throws VerbsException;

@@ -9,6 +9,9 @@ public interface Srq extends AutoCloseable {
     /** ibv_modify_srq with IBV_SRQ_LIMIT: SRQ_LIMIT_REACHED fires once when fewer WRs are posted; 0 disarms. */
     void armLimit(int limit) throws VerbsException;
 
+    /** ibv_post_srq_recv. */
+    void postRecv(io.jrxe.rnic.queue.RecvWr wr) throws VerbsException;
+
     @Override
     void close() throws VerbsException;
 }

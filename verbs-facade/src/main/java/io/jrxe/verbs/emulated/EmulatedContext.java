@@ -78,7 +78,7 @@ final class EmulatedContext implements Context {
 
     @Override
     public Pd allocPd() throws VerbsException {
-        return new EmulatedPd(rnic, Commands.call(rnic, rnic::allocatePd));
+        return new EmulatedPd(device, Commands.call(rnic, rnic::allocatePd));
     }
 
     @Override

@@ -15,11 +15,13 @@ import io.jrxe.verbs.VerbsException;
 import java.lang.foreign.MemorySegment;
 
 final class EmulatedPd implements Pd {
+    private final EmulatedDevice device;
     private final Rnic rnic;
     private final ProtectionDomain pd;
 
-    EmulatedPd(Rnic rnic, ProtectionDomain pd) {
-        this.rnic = rnic;
+    EmulatedPd(EmulatedDevice device, ProtectionDomain pd) {
+        this.device = device;
+        this.rnic = device.rnic();
         this.pd = pd;
     }
 
@@ -47,13 +49,19 @@ final class EmulatedPd implements Pd {
         EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
         EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
         EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
-        return new EmulatedQp(rnic, Commands.call(rnic, () -> rnic.createQp(pd, init.type(), send.cq(), recv.cq(),
-                srq == null ? null : srq.srq(), init.caps(), init.sqSigAll())));
+        return new EmulatedQp(device, Commands.call(rnic, () -> {
+            var qp = rnic.createQp(pd, init.type(), send.cq(), recv.cq(), srq == null ? null : srq.srq(), init.caps(),
+                    init.sqSigAll());
+            if (device.dataPath() != null) {
+                device.dataPath().attach(qp);
+            }
+            return qp;
+        }));
     }
 
     @Override
     public Srq createSrq(int maxWr, int maxSge) throws VerbsException {
-        return new EmulatedSrq(rnic, Commands.call(rnic, () -> rnic.createSrq(pd, maxWr, maxSge)));
+        return new EmulatedSrq(device, Commands.call(rnic, () -> rnic.createSrq(pd, maxWr, maxSge)));
     }
 
     @Override

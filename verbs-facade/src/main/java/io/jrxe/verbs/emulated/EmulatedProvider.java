@@ -3,6 +3,11 @@ package io.jrxe.verbs.emulated;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.time.NicTime;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.Provider;
 
@@ -25,14 +30,29 @@ public final class EmulatedProvider implements Provider {
         return new ArrayList<>(devices);
     }
 
-    /** Makes a device whose commands run on {@code executor} and lists it. */
-    public synchronized EmulatedDevice create(DeviceConfig config, NicExecutor executor) {
+    /** Makes a device with no network (the control path only) whose commands run on {@code executor}. */
+    public EmulatedDevice create(DeviceConfig config, NicExecutor executor) {
+        return add(new EmulatedDevice(new Rnic(config, executor), null), config);
+    }
+
+    /** Makes a device attached to a port, its engines running on {@code time}'s thread. */
+    public EmulatedDevice create(DeviceConfig config, NicExecutor executor, PacketPort port, NicTime time) {
+        Rnic rnic = new Rnic(config, executor);
+        return add(new EmulatedDevice(rnic, new DataPath(rnic, port, time)), config);
+    }
+
+    /** Makes a device on a simulated network, at its first address; everything runs on the caller's thread. */
+    public EmulatedDevice createSimulated(DeviceConfig config, SimulatedNetwork network) {
+        PacketPort port = network.attach(PeerAddress.of(config.addresses().getFirst()));
+        return create(config, NicExecutor.INLINE, port, network.time());
+    }
+
+    private synchronized EmulatedDevice add(EmulatedDevice device, DeviceConfig config) {
         for (EmulatedDevice d : devices) {
             if (d.name().equals(config.name())) {
                 throw new IllegalArgumentException("a device named " + config.name() + " exists already");
             }
         }
-        EmulatedDevice device = new EmulatedDevice(new Rnic(config, executor));
         devices.add(device);
         return device;
     }

@@ -1,18 +1,27 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.rnic.engine.WorkPoster;
 import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpState;
 import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.PostException;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWr;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedQp implements Qp {
     private final Rnic rnic;
+    private final DataPath dataPath;
     private final QueuePair qp;
 
-    EmulatedQp(Rnic rnic, QueuePair qp) {
-        this.rnic = rnic;
+    EmulatedQp(EmulatedDevice device, QueuePair qp) {
+        this.rnic = device.rnic();
+        this.dataPath = device.dataPath();
         this.qp = qp;
     }
 
@@ -32,7 +41,13 @@ final class EmulatedQp implements Qp {
 
     @Override
     public void modify(QpAttributes attributes) throws VerbsException {
-        Commands.run(rnic, () -> qp.modify(attributes, rnic.attributes(), rnic.port()));
+        Commands.run(rnic, () -> {
+            QpState from = qp.state();
+            qp.modify(attributes, rnic.attributes(), rnic.port());
+            if (dataPath != null) {
+                dataPath.modified(qp, from);
+            }
+        });
     }
 
     @Override
@@ -41,8 +56,39 @@ final class EmulatedQp implements Qp {
     }
 
     @Override
+    public void postSend(SendWr wr) throws VerbsException {
+        try {
+            WorkPoster.postSend(requireDataPath(), qp, wr, qp.type() == QpType.UD ? rnic.port().activeMtu().bytes()
+                    : qp.pathMtu().bytes());
+        } catch (PostException e) {
+            throw new VerbsException(e);
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) throws VerbsException {
+        try {
+            WorkPoster.postRecv(requireDataPath(), qp, wr);
+        } catch (PostException e) {
+            throw new VerbsException(e);
+        }
+    }
+
+    private DataPath requireDataPath() throws VerbsException {
+        if (dataPath == null) {
+            throw new VerbsException(RnicException.Errno.ENOSYS, "device " + rnic.name() + " has no network port: it cannot move data");
+        }
+        return dataPath;
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.destroyQp(qp));
+        Commands.run(rnic, () -> {
+            rnic.destroyQp(qp);
+            if (dataPath != null) {
+                dataPath.detach(qp);
+            }
+        });
     }
 
     @Override

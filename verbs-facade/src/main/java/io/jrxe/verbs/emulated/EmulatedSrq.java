@@ -10,9 +10,18 @@ final class EmulatedSrq implements Srq {
     private final Rnic rnic;
     private final SharedReceiveQueue srq;
 
-    EmulatedSrq(Rnic rnic, SharedReceiveQueue srq) {
-        this.rnic = rnic;
+    EmulatedSrq(EmulatedDevice device, SharedReceiveQueue srq) {
+        this.rnic = device.rnic();
         this.srq = srq;
+    }
+
+    @Override
+    public void postRecv(io.jrxe.rnic.queue.RecvWr wr) throws VerbsException {
+        try {
+            io.jrxe.rnic.engine.WorkPoster.postSrqRecv(srq, wr);
+        } catch (io.jrxe.rnic.queue.PostException e) {
+            throw new VerbsException(e);
+        }
     }
 
     SharedReceiveQueue srq() {

@@ -19,6 +19,7 @@ public final class SimulatedNetwork {
     private final Map<PeerAddress, SimulatedPort> ports = new HashMap<>();
     private final Map<String, LinkFaults> faults = new HashMap<>();
     private LinkFaults defaultFaults = LinkFaults.NONE;
+    private PacketFilter filter;
     private long sent;
     private long delivered;
     private long lost;
@@ -64,9 +65,37 @@ public final class SimulatedNetwork {
         faults.put(from + ">" + to, f);
     }
 
+    /** Installs (or with null removes) the test's packet filter. */
+    public void filter(PacketFilter f) {
+        filter = f;
+    }
+
+    /**
+     * Puts a packet on the wire as if {@code from} had sent it (a ghost ACK, a forged response):
+     * the ICRC is computed for it, then it meets the same faults as any other packet.
+     */
+    public void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
+        SimulatedPort port = ports.get(from);
+        if (port == null) {
+            throw new IllegalArgumentException(from + " is not attached to the simulated network");
+        }
+        port.send(java.nio.ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
+    }
+
     /** A frame leaves a port: decide its fate and schedule its delivery. */
     void carry(SimulatedPort from, PeerAddress to, byte[] datagram, int srcPort, int identification) {
         sent++;
+        if (filter != null) {
+            PacketFilter.Verdict v = filter.inspect(from.localAddress(), to, datagram);
+            if (v == PacketFilter.Verdict.DROP) {
+                lost++;
+                trace(1, datagram);
+                return;
+            }
+            if (v == PacketFilter.Verdict.MODIFIED) {
+                from.refreshIcrc(to, datagram, srcPort, identification);
+            }
+        }
         LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + to, defaultFaults);
         if (random.nextDouble() < f.loss()) {
             lost++;

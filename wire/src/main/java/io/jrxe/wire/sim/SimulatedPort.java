@@ -61,6 +61,12 @@ public final class SimulatedPort implements PacketPort {
         return icrc.ipv4(src.ipv4(), dst.ipv4(), id, 0x4000, srcPort, PeerAddress.ROCE_PORT, packet, offset, length);
     }
 
+    /** A filter changed the packet: its ICRC is made right again for the same headers. */
+    void refreshIcrc(PeerAddress to, byte[] datagram, int srcPort, int id) {
+        ByteBuffer b = ByteBuffer.wrap(datagram);
+        IcrcCalculator.write(b, datagram.length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, b, 0, datagram.length));
+    }
+
     void receive(PeerAddress source, byte[] datagram, int srcPort, int id) {
         if (closed || sink == null) {
             return;
