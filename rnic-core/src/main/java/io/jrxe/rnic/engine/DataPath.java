@@ -26,7 +26,6 @@ import io.jrxe.wire.port.RoceSourcePort;
 import io.jrxe.wire.time.NicTime;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -46,7 +45,7 @@ public final class DataPath implements PacketSink {
     final ByteBuffer tx = ByteBuffer.allocateDirect(4096 + 256);
     final BthFlyweight txBth = new BthFlyweight();
     private final BthFlyweight rxBth = new BthFlyweight();
-    private final Map<Integer, QpEngine> engines = new HashMap<>();
+    private final Map<Integer, QpEngine> engines = new java.util.concurrent.ConcurrentHashMap<>();
     final Requester requester;
     final Completer completer;
     final Responder responder;

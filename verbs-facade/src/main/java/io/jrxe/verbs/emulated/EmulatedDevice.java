@@ -9,11 +9,18 @@ import io.jrxe.verbs.Device;
 public final class EmulatedDevice implements Device {
     private final Rnic rnic;
     private final DataPath dataPath;
+    private final Runnable shutdown;
 
     /** A device with a data path (dataPath may be null for a control-path-only device). */
-    public EmulatedDevice(Rnic rnic, DataPath dataPath) {
+    public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
         this.rnic = rnic;
         this.dataPath = dataPath;
+        this.shutdown = shutdown;
+    }
+
+    /** Releases the port and the NIC thread (from a thread other than the NIC thread). */
+    void shutdown() {
+        shutdown.run();
     }
 
     public Rnic rnic() {

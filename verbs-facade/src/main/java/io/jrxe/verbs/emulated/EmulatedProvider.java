@@ -32,13 +32,44 @@ public final class EmulatedProvider implements Provider {
 
     /** Makes a device with no network (the control path only) whose commands run on {@code executor}. */
     public EmulatedDevice create(DeviceConfig config, NicExecutor executor) {
-        return add(new EmulatedDevice(new Rnic(config, executor), null), config);
+        return add(new EmulatedDevice(new Rnic(config, executor), null, () -> { }), config);
     }
 
     /** Makes a device attached to a port, its engines running on {@code time}'s thread. */
     public EmulatedDevice create(DeviceConfig config, NicExecutor executor, PacketPort port, NicTime time) {
         Rnic rnic = new Rnic(config, executor);
-        return add(new EmulatedDevice(rnic, new DataPath(rnic, port, time)), config);
+        return add(new EmulatedDevice(rnic, new DataPath(rnic, port, time), port::close), config);
+    }
+
+    /**
+     * Makes a device on real UDP: its own NIC thread (an event loop, epoll where available), a
+     * socket on its first address, port 4791.
+     *
+     * @throws io.jrxe.wire.port.udp.PortInUseException when the address cannot be bound (taken, or not local)
+     */
+    public EmulatedDevice createUdp(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
+        io.jrxe.wire.port.udp.UdpTransport transport = io.jrxe.wire.port.udp.UdpTransport.best();
+        io.netty.channel.EventLoopGroup group = transport.newNicThread(config.name());
+        io.netty.channel.EventLoop loop = group.next();
+        io.jrxe.wire.port.udp.UdpPort port;
+        try {
+            port = io.jrxe.wire.port.udp.UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
+        } catch (io.jrxe.wire.port.udp.PortInUseException e) {
+            group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+            throw e;
+        }
+        Rnic rnic = new Rnic(config, new EventLoopExecutor(loop));
+        DataPath dataPath = new DataPath(rnic, port, new io.jrxe.wire.port.udp.EventLoopTime(loop));
+        EmulatedDevice device = new EmulatedDevice(rnic, dataPath, () -> {
+            port.close();
+            group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+        });
+        try {
+            return add(device, config);
+        } catch (IllegalArgumentException e) {
+            device.shutdown();
+            throw e;
+        }
     }
 
     /** Makes a device on a simulated network, at its first address; everything runs on the caller's thread. */
@@ -57,7 +88,10 @@ public final class EmulatedProvider implements Provider {
         return device;
     }
 
+    /** Unlists the device and releases its port and NIC thread. */
     public void remove(EmulatedDevice device) {
-        devices.remove(device);
+        if (devices.remove(device)) {
+            device.shutdown();
+        }
     }
 }

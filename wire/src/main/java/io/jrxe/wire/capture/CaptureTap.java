@@ -1,0 +1,71 @@
+package io.jrxe.wire.capture;
+
+import io.jrxe.wire.framing.LinkType;
+import io.jrxe.wire.framing.RoceFramer;
+import io.jrxe.wire.port.PacketTap;
+import io.jrxe.wire.port.PeerAddress;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Capture mode: frames every packet a port sends, receives or drops in the Ethernet, IP and UDP
+ * headers that went on the wire (as far as the host lets jrxe know them) and writes it to a
+ * pcapng file, one interface per port, a drop's reason as the packet's comment. Bounded by a
+ * packet count and a byte count: past either, packets are counted but not written.
+ * Several NIC threads may share one tap.
+ */
+public final class CaptureTap {
+    private final PcapngWriter writer;
+    private final long maxPackets;
+    private final long maxBytes;
+    private final RoceFramer framer = new RoceFramer();
+    private final ByteBuffer frame = ByteBuffer.allocate(70_000);
+    private long skipped;
+
+    public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes) {
+        this.writer = writer;
+        this.maxPackets = maxPackets;
+        this.maxBytes = maxBytes;
+    }
+
+    /** A tap for one port: its packets go to their own interface of the capture. */
+    public synchronized PacketTap forPort(String name) {
+        int interfaceId = writer.addInterface(name, LinkType.ETHERNET, 0);
+        return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length,
+                timestampNanos, comment) -> write(interfaceId, source, destination, sourcePort, destinationPort,
+                identification, roce, offset, length, comment);
+    }
+
+    private synchronized void write(int interfaceId, PeerAddress source, PeerAddress destination, int sourcePort,
+                                    int destinationPort, int identification, ByteBuffer roce, int offset, int length,
+                                    String comment) {
+        if (writer.packetsWritten() >= maxPackets || writer.bytesWritten() >= maxBytes) {
+            skipped++;
+            return;
+        }
+        framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort)
+                .identification(identification);
+        int n = framer.frame(frame, 0, roce, offset, length, false);
+        try {
+            writer.write(interfaceId, System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L, frame, 0, n,
+                    comment);
+        } catch (UncheckedIOException e) {
+            skipped++;
+        }
+    }
+
+    /** Packets seen but not written because a bound was reached. */
+    public synchronized long skipped() {
+        return skipped;
+    }
+
+    public synchronized long written() {
+        return writer.packetsWritten();
+    }
+
+    public synchronized void close() throws IOException {
+        writer.close();
+    }
+}

@@ -1,0 +1,15 @@
+package io.jrxe.wire.port;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Sees every packet a port sends, receives or drops (capture mode, teaching views). Called on
+ * the NIC thread with the RoCE bytes (BTH to ICRC) and what the port knows of the headers
+ * around them; {@code comment} says why a packet was dropped, or is null.
+ */
+public interface PacketTap {
+    enum Direction { SENT, RECEIVED, DROPPED }
+
+    void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
+                int identification, ByteBuffer roce, int offset, int length, long timestampNanos, String comment);
+}

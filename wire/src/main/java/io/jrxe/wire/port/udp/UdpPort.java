@@ -1,0 +1,266 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PacketTap;
+import io.jrxe.wire.port.PeerAddress;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.DatagramPacket;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A device's RoCEv2 port on real UDP: one socket bound to the device's address on port 4791
+ * receives (recvmmsg with epoll), and each UDP source port a QP sends from gets a socket of its
+ * own (SO_REUSEPORT), so that packets leave from the port rxe would choose. Sends are written
+ * immediately and flushed once per event-loop turn (batched writes).
+ *
+ * <p>ICRC: over IPv6 the socket knows every byte the ICRC covers. Over IPv4 the kernel picks the
+ * IP identification, which the ICRC covers too: jrxe computes its ICRC with identification 0
+ * and, receiving, solves for the identification that makes a packet's ICRC right
+ * ({@link Ipv4IdentificationSolver}). Between jrxe devices this checks every packet; a kernel
+ * rxe peer needs the raw-socket transmit path instead.
+ */
+public final class UdpPort implements PacketPort {
+    /** Room for a 4096-byte MTU packet with every header. */
+    public static final int MAX_DATAGRAM = 4096 + 128;
+
+    private final UdpTransport transport;
+    private final EventLoop loop;
+    private final PeerAddress local;
+    private final Channel receiver;
+    private final Map<Integer, Channel> senders = new HashMap<>();
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
+    private final PacketInfo info = new PacketInfo();
+    private final Runnable flush = this::flushNow;
+    private volatile PacketSink sink;
+    private volatile PacketTap tap;
+    private boolean flushPending;
+    private boolean closed;
+
+    private UdpPort(UdpTransport transport, EventLoop loop, PeerAddress local, Channel receiver) {
+        this.transport = transport;
+        this.loop = loop;
+        this.local = local;
+        this.receiver = receiver;
+    }
+
+    /**
+     * Binds the device's address on port 4791 (or {@code port}, for tests).
+     *
+     * @throws PortInUseException with a sentence for a taken port or an address that is not local
+     */
+    public static UdpPort bind(UdpTransport transport, EventLoop loop, PeerAddress local) throws PortInUseException {
+        Holder holder = new Holder();
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_RCVBUF, 8 << 20)
+                .option(ChannelOption.SO_SNDBUF, 8 << 20)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM * 16))
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>(false) {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
+                        try {
+                            holder.port.received(msg);
+                        } finally {
+                            msg.release();
+                        }
+                    }
+                });
+        if (transport == UdpTransport.EPOLL) {
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM);
+        }
+        InetSocketAddress at = local.socketAddress();
+        try {
+            Channel ch = b.bind(at).sync().channel();
+            holder.port = new UdpPort(transport, loop, local, ch);
+            return holder.port;
+        } catch (Exception e) {
+            throw new PortInUseException(describeBindFailure(at, e), e);
+        }
+    }
+
+    private static final class Holder {
+        volatile UdpPort port;
+    }
+
+    static String describeBindFailure(InetSocketAddress at, Throwable e) {
+        String text = String.valueOf(e.getMessage());
+        String where = at.getAddress().getHostAddress() + ":" + at.getPort();
+        if (e instanceof BindException || text.contains("Address already in use") || text.contains("EADDRINUSE")) {
+            return "another RoCE device, kernel rxe or jrxe, already uses " + where;
+        }
+        if (text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL")) {
+            return at.getAddress().getHostAddress() + " is not an address of this machine (see `ip addr`)";
+        }
+        return "cannot bind " + where + ": " + text;
+    }
+
+    public UdpTransport transport() {
+        return transport;
+    }
+
+    @Override
+    public PeerAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public void receiver(PacketSink sink) {
+        this.sink = sink;
+    }
+
+    public void tap(PacketTap t) {
+        tap = t;
+    }
+
+    @Override
+    public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        if (closed) {
+            return;
+        }
+        int value = local.ipv6()
+                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), srcPort, PeerAddress.ROCE_PORT, packet, offset, length)
+                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, srcPort, PeerAddress.ROCE_PORT, packet, offset, length);
+        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
+        Channel ch = sender(srcPort);
+        ByteBuf buf = ch.alloc().directBuffer(length);
+        buf.writeBytes(packet.duplicate().limit(offset + length).position(offset));
+        ch.write(new DatagramPacket(buf, to.socketAddress()), ch.voidPromise());
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.SENT, local, to, ch == receiver ? PeerAddress.ROCE_PORT : srcPort,
+                    PeerAddress.ROCE_PORT, 0, packet, offset, length, System.nanoTime(), null);
+        }
+        if (!flushPending) {
+            flushPending = true;
+            loop.execute(flush);
+        }
+    }
+
+    private void flushNow() {
+        flushPending = false;
+        receiver.flush();
+        for (Channel ch : senders.values()) {
+            ch.flush();
+        }
+    }
+
+    /** The socket bound to this UDP source port (made on first use); the 4791 socket if it cannot be had. */
+    private Channel sender(int srcPort) {
+        Channel ch = senders.get(srcPort);
+        if (ch != null) {
+            return ch;
+        }
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                .handler(new io.netty.channel.ChannelInboundHandlerAdapter());
+        if (transport == UdpTransport.EPOLL) {
+            b.option(EpollChannelOption.SO_REUSEPORT, true);
+        }
+        try {
+            ch = b.bind(new InetSocketAddress(local.address(), srcPort)).sync().channel();
+        } catch (Exception e) {
+            ch = receiver;
+        }
+        senders.put(srcPort, ch);
+        return ch;
+    }
+
+    private void received(DatagramPacket msg) {
+        PacketSink s = sink;
+        if (s == null || closed) {
+            return;
+        }
+        ByteBuf content = msg.content();
+        int length = content.readableBytes();
+        ByteBuffer buffer = content.nioBufferCount() == 1 ? content.internalNioBuffer(content.readerIndex(), length)
+                : ByteBuffer.wrap(io.netty.buffer.ByteBufUtil.getBytes(content));
+        int offset = buffer.position();
+        InetSocketAddress sender = msg.sender();
+        info.source = sourceOf(sender);
+        info.destination = local;
+        info.sourcePort = sender.getPort();
+        info.ttl = 64;
+        info.trafficClass = 0;
+        info.flowLabel = 0;
+        info.timestampNanos = System.nanoTime();
+        if (length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH) {
+            deliverDrop(s, buffer, offset, length, DropReason.TOO_SHORT);
+            return;
+        }
+        if (local.ipv6()) {
+            int expected = icrc.ipv6(info.source.ipBytes(), local.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+                    offset, length);
+            if (IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH) != expected) {
+                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
+                return;
+            }
+            info.identification = 0;
+        } else {
+            int id = solver.solve(info.source.ipv4(), local.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+                    offset, length);
+            if (id == Ipv4IdentificationSolver.NO_SOLUTION) {
+                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
+                return;
+            }
+            info.identification = id;
+        }
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.RECEIVED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT,
+                    info.identification, buffer, offset, length, info.timestampNanos, null);
+        }
+        s.packet(buffer, offset, length, info);
+    }
+
+    private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.DROPPED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
+                    offset, length, info.timestampNanos, "dropped: " + reason.description());
+        }
+        s.dropped(buffer, offset, length, info, reason);
+    }
+
+    /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
+    private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
+
+    private PeerAddress sourceOf(InetSocketAddress sender) {
+        PeerAddress p = sources.get(sender);
+        if (p == null) {
+            p = PeerAddress.of(sender.getAddress());
+            if (sources.size() > 4096) {
+                sources.clear();
+            }
+            sources.put(sender, p);
+        }
+        return p;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        receiver.close().syncUninterruptibly();
+        for (Channel ch : senders.values()) {
+            ch.close().syncUninterruptibly();
+        }
+    }
+}

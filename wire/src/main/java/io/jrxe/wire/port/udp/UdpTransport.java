@@ -1,0 +1,55 @@
+package io.jrxe.wire.port.udp;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Which of Netty's transports carries RoCEv2: epoll (recvmmsg, batched writes, SO_REUSEPORT)
+ * where its native library loads, NIO otherwise. Each device gets an event loop of its own,
+ * the device's NIC thread.
+ */
+public enum UdpTransport {
+    EPOLL,
+    NIO;
+
+    /** The best transport this machine offers. */
+    public static UdpTransport best() {
+        return Epoll.isAvailable() ? EPOLL : NIO;
+    }
+
+    /** Why epoll is not used, or null when it is available. */
+    public static String epollUnavailableReason() {
+        Throwable t = Epoll.unavailabilityCause();
+        return t == null ? null : t.getMessage();
+    }
+
+    /** A single-threaded event loop: the NIC thread of one device. */
+    public EventLoopGroup newNicThread(String deviceName) {
+        IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        ThreadFactory threads = r -> {
+            Thread t = new Thread(r, "jrxe-nic-" + deviceName);
+            t.setDaemon(true);
+            return t;
+        };
+        return new MultiThreadIoEventLoopGroup(1, threads, factory);
+    }
+
+    public Class<? extends DatagramChannel> channelClass() {
+        return this == EPOLL ? EpollDatagramChannel.class : NioDatagramChannel.class;
+    }
+
+    /** What devinfo prints. */
+    public String describe() {
+        return this == EPOLL ? "epoll (recvmmsg)" : "NIO" + (epollUnavailableReason() == null ? "" : " (epoll unavailable: "
+                + epollUnavailableReason() + ")");
+    }
+}
