@@ -146,6 +146,20 @@ class DestructionRulesTest {
     }
 
     @Test
+    void aLongListOfHoldersIsCutAfterEight() throws RnicException {
+        ProtectionDomain pd = rnic.allocatePd();
+        CompletionQueue cq = rnic.createCq(8, null);
+        StringBuilder firstEight = new StringBuilder();
+        for (int i = 0; i < 11; i++) {
+            QueuePair qp = rnic.createQp(pd, QpType.UD, cq, cq, null, CAPS, false);
+            if (i < 8) {
+                firstEight.append(i == 0 ? "" : ", ").append(qp);
+            }
+        }
+        busy(() -> rnic.destroyCq(cq), "cannot destroy " + cq + ": still in use by " + firstEight + " and 3 more");
+    }
+
+    @Test
     void anotherDevicesObjectsAreRefused() throws Exception {
         Rnic other = new Rnic(DeviceConfig.of("jrxe1", InetAddress.getByName("127.0.0.2")), NicExecutor.INLINE);
         ProtectionDomain theirs = other.allocatePd();

@@ -86,6 +86,16 @@ class MemoryWindowTest {
     }
 
     @Test
+    void aRefusedRebindKeepsTheOldBinding() throws RnicException {
+        MptEntry mw = f.tables.allocateMw(f.pd, 1);
+        int rkey = f.tables.bindMw(mw.key(), f.pd, mr.key(), buffer.address(), 64, Access.REMOTE_READ, -1);
+        bindRefused(rkey, f.pd, mr.key(), buffer.address() - 1, 64, Access.REMOTE_READ, -1);
+        assertThat(mw.key()).isEqualTo(rkey);
+        assertThat(mr.boundWindows()).isEqualTo(1);
+        assertThat(f.tables.check(rkey, f.pd, buffer.address(), 64, Access.REMOTE_READ, true)).isEqualTo(AccessError.NONE);
+    }
+
+    @Test
     void aType1WindowCannotBeInvalidated() throws RnicException {
         MptEntry mw = f.tables.allocateMw(f.pd, 1);
         int rkey = f.tables.bindMw(mw.key(), f.pd, mr.key(), buffer.address(), 64, Access.REMOTE_READ, -1);
