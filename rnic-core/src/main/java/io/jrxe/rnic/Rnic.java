@@ -155,7 +155,7 @@ public final class Rnic {
         limit(qps.size(), attributes.maxQp(), "QP", "max_qp");
         checkCap(caps.maxSendWr(), 1, attributes.maxQpWr(), "max_send_wr", "max_qp_wr");
         checkCap(caps.maxSendSge(), 0, attributes.maxSge(), "max_send_sge", "max_sge");
-        checkCap(caps.maxInlineData(), 0, attributes.maxInlineData(), "max_inline_data", "its max_inline_data");
+        checkCap(caps.maxInlineData(), 0, attributes.maxInlineData(), "max_inline_data", "max_inline_data");
         if (srq == null) {
             checkCap(caps.maxRecvWr(), 1, attributes.maxQpWr(), "max_recv_wr", "max_qp_wr");
             checkCap(caps.maxRecvSge(), 0, attributes.maxSge(), "max_recv_sge", "max_sge");

@@ -346,9 +346,10 @@ public final class MemoryTables {
 
     private AccessError keyError(int key) {
         int index = MemoryKey.index(key);
-        if (index <= 0 || index >= nextIndex || mpt[index] == null || mpt[index].kind == null) {
+        if (index <= 0 || index >= nextIndex || mpt[index] == null) {
             return AccessError.KEY_NOT_FOUND;
         }
+        // The index was handed out before: the key is from an MR/MW since deregistered or re-keyed.
         return AccessError.STALE_KEY;
     }
 

@@ -152,12 +152,15 @@ public final class MptEntry {
 
     @Override
     public String toString() {
+        if (kind == null) {
+            return "free MPT entry " + index;
+        }
         String what = switch (kind) {
             case MR -> "MR";
             case MW_TYPE_1 -> "MW type 1";
             case MW_TYPE_2 -> "MW type 2";
         };
-        return kind == null ? "free MPT entry " + index : String.format("%s key 0x%08x", what, key());
+        return String.format("%s key 0x%08x", what, key());
     }
 
     /** Read access to MTT entries (the table itself, or a test double). */

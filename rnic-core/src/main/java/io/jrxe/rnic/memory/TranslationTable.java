@@ -2,6 +2,7 @@ package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -66,9 +67,9 @@ public final class TranslationTable implements MptEntry.MttView {
             }
         }
         String why = n > freeEntries
-                ? String.format("%s needs %,d MTT entries, but only %,d of %,d are free (%s of translation memory)",
+                ? String.format(Locale.ROOT, "%s needs %,d MTT entries, but only %,d of %,d are free (%s of translation memory)",
                         what, n, freeEntries, capacity, bytes(capacity * ENTRY_BYTES))
-                : String.format("%s needs %,d contiguous MTT entries; %,d are free but the largest free run is %,d",
+                : String.format(Locale.ROOT, "%s needs %,d contiguous MTT entries; %,d are free but the largest free run is %,d",
                         what, n, freeEntries, largestFreeRun());
         throw RnicException.exhausted(why);
     }

@@ -47,6 +47,7 @@ public final class QueuePair {
     private int minRnrTimer;
     private int sqPsn;
     private int maxDestRdAtomic;
+    private int pathMigState;
     private int destQpn;
 
     public QueuePair(int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
@@ -183,6 +184,7 @@ public final class QueuePair {
         if (QpAttr.MIN_RNR_TIMER.in(mask)) minRnrTimer = a.minRnrTimer();
         if (QpAttr.SQ_PSN.in(mask)) sqPsn = a.sqPsn();
         if (QpAttr.MAX_DEST_RD_ATOMIC.in(mask)) maxDestRdAtomic = a.maxDestRdAtomic();
+        if (QpAttr.PATH_MIG_STATE.in(mask)) pathMigState = a.pathMigState();
         if (QpAttr.DEST_QPN.in(mask)) destQpn = a.destQpn();
     }
 
@@ -191,7 +193,7 @@ public final class QueuePair {
         QpAttributes a = new QpAttributes().state(state).curState(state).sqdAsyncNotify(sqdAsyncNotify)
                 .accessFlags(accessFlags).pkeyIndex(pkeyIndex).port(port).qkey(qkey).pathMtu(pathMtu)
                 .timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry).rqPsn(rqPsn).maxRdAtomic(maxRdAtomic)
-                .minRnrTimer(minRnrTimer).sqPsn(sqPsn).maxDestRdAtomic(maxDestRdAtomic).destQpn(destQpn).cap(caps);
+                .minRnrTimer(minRnrTimer).sqPsn(sqPsn).maxDestRdAtomic(maxDestRdAtomic).pathMigState(pathMigState).destQpn(destQpn).cap(caps);
         if (av != null) {
             a.av(av);
         }

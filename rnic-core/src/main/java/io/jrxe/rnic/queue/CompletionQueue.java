@@ -196,14 +196,15 @@ public final class CompletionQueue {
      * Resizes the ring keeping the completions not yet polled (NIC thread, as a command; the
      * application must not poll this CQ meanwhile, as with ibv_resize_cq).
      *
-     * @return false when the new size cannot hold the completions waiting
+     * @return false when the new size is smaller than the completions waiting (as rxe refuses
+     *         cqe &lt; count, even when the rounded-up ring would hold them)
      */
     public boolean resize(int entries) {
         Ring old = ring;
         long h = (long) HEAD.getAcquire(this);
         long t = (long) TAIL.getAcquire(this);
         int size = ringSize(entries);
-        if (t - h > size) {
+        if (t - h > entries) {
             return false;
         }
         Ring r = new Ring(size);

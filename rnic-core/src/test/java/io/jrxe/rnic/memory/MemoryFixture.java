@@ -1,0 +1,62 @@
+package io.jrxe.rnic.memory;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.device.DeviceAttributes;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * A device with two PDs and a confined arena of native memory for the memory tests. Close it
+ * after the test (the arena frees the memory).
+ */
+final class MemoryFixture implements AutoCloseable {
+    static final long PAGE = MptEntry.PAGE_SIZE;
+
+    final Rnic rnic;
+    final MemoryTables tables;
+    final ProtectionDomain pd;
+    final ProtectionDomain otherPd;
+    final Arena arena = Arena.ofConfined();
+
+    MemoryFixture() {
+        this(DeviceAttributes.rxeDefaults());
+    }
+
+    MemoryFixture(DeviceAttributes attributes) {
+        try {
+            rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes),
+                    NicExecutor.INLINE);
+            tables = rnic.memory();
+            pd = rnic.executor().call(rnic::allocatePd);
+            otherPd = rnic.executor().call(rnic::allocatePd);
+        } catch (UnknownHostException | RnicException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** {@code n} whole pages, page-aligned. */
+    MemorySegment pages(long n) {
+        return arena.allocate(n * PAGE, PAGE);
+    }
+
+    /** {@code size} bytes starting {@code offset} bytes into a page. */
+    MemorySegment unaligned(long size, long offset) {
+        return arena.allocate(size + offset, PAGE).asSlice(offset, size);
+    }
+
+    /** ibv_reg_mr: the iova is the buffer's address. */
+    MptEntry register(MemorySegment segment, int access) throws RnicException {
+        return tables.registerMr(pd, segment, segment.address(), access);
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}
