@@ -40,8 +40,8 @@ import java.util.Map;
 /**
  * Which QP state transitions exist, and for each QP type the attributes a transition requires
  * and the ones it also allows (IBTA 11.2.4.2 / table 91, the rules Linux keeps in
- * ib_modify_qp_is_ok). Every state may go to RESET with no attributes, and every state but RESET
- * to ERR: ib_modify_qp_is_ok refuses RESET -> ERR (rxe answers EINVAL), so jrxe does too.
+ * ib_modify_qp_is_ok). Every state may go to RESET and to ERR with no attributes (RESET -> ERR
+ * too: the IBTA state diagram draws it, and Linux's table has allowed it since 2017).
  */
 public final class QpTransitionTable {
     /** The rules of one transition for one QP type. */
@@ -54,9 +54,7 @@ public final class QpTransitionTable {
         for (QpState from : QpState.values()) {
             TABLE.put(from, new EnumMap<>(QpState.class));
             allTypes(from, RESET, 0, 0, 0, 0, 0, 0);
-            if (from != RESET) {
-                allTypes(from, ERR, 0, 0, 0, 0, 0, 0);
-            }
+            allTypes(from, ERR, 0, 0, 0, 0, 0, 0);
         }
         allTypes(RESET, INIT,
                 mask(PKEY_INDEX, PORT, ACCESS_FLAGS), 0,

@@ -15,8 +15,8 @@ import java.util.Set;
  * is what rxe enforces. Two decisions follow the kernel or the spec where they differ from a
  * naive reading:
  * <ul>
- *   <li>RESET may go to RESET and INIT only. The IBTA state diagram also draws RESET -> ERR,
- *       but ib_modify_qp_is_ok refuses it (EINVAL on rxe), and jrxe must answer as rxe does.</li>
+ *   <li>RESET may go to ERR: the IBTA state diagram draws RESET -> ERR, and current Linux
+ *       (ib_modify_qp_is_ok's table, since 2017) allows it.</li>
  *   <li>SQE -> RTS exists for UC and UD only: IBTA 10.3.1 has the send queue error state for
  *       UC and UD QPs, an RC QP's errors take it to ERR, so an RC QP in SQE (which only a
  *       forced state can make) may only be reset or errored.</li>
@@ -38,6 +38,7 @@ final class IbtaQpTransitions {
 
     private static final String TABLE = """
             RESET RESET RC UC UD |                                                               |
+            RESET ERR   RC UC UD |                                                               |
             RESET INIT  RC UC    | PKEY_INDEX PORT ACCESS_FLAGS                                  |
             RESET INIT  UD       | PKEY_INDEX PORT QKEY                                          |
 
