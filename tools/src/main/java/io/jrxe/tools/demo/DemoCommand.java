@@ -1,17 +1,62 @@
 package io.jrxe.tools.demo;
 
+import io.jrxe.tools.UserError;
+import io.jrxe.wire.port.udp.PortInUseException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** `jrxe demo`: the README's main job. Until the data path runs over UDP it says so. */
+/** `jrxe demo`: the README's main job. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Two NICs on 127.0.0.1 and 127.0.0.2 doing RDMA, step by step (not built yet).")
+        description = "Two software RDMA NICs in this process, on two loopback addresses, doing one RDMA operation of "
+                + "each kind over real UDP (RoCEv2): SEND/RECV, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ, "
+                + "the two atomics, a message of several packets, and a deliberate mistake. Each step tells the work "
+                + "request, the packets that crossed the wire and the completions; the packets go to a capture file.",
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:every step behaved as expected", "1:a step did not, or bad options",
+            "2:the demo could not start (an address or port is taken, ...)"})
 public final class DemoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--capture", paramLabel = "FILE", defaultValue = "jrxe-demo.pcapng",
+            description = "where to write the packets (pcapng; default: ${DEFAULT-VALUE})")
+    Path capture;
+
+    @Option(names = "--no-capture", description = "write no capture file")
+    boolean noCapture;
+
+    @Option(names = "--addr-a", paramLabel = "IP", defaultValue = "127.0.0.1", description = "jrxe0's address (default: ${DEFAULT-VALUE})")
+    String addressA;
+
+    @Option(names = "--addr-b", paramLabel = "IP", defaultValue = "127.0.0.2", description = "jrxe1's address (default: ${DEFAULT-VALUE})")
+    String addressB;
+
     @Override
-    public Integer call() {
-        System.out.println("jrxe demo is not built yet: it arrives with the data path over real UDP.");
-        System.out.println("What works today: ./jrxe decode CAPTURE (try it on ../shared/golden/guest_write_bw.pcap).");
-        return 0;
+    public Integer call() throws Exception {
+        InetAddress a = address(addressA);
+        InetAddress b = address(addressB);
+        if (a.equals(b)) {
+            throw new UserError("the two devices need two addresses, not both " + addressA);
+        }
+        try {
+            return new Demo(spec.commandLine().getOut(), a, b, noCapture ? null : capture).run() ? 0 : 1;
+        } catch (PortInUseException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    private static InetAddress address(String literal) {
+        try {
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
+            throw new UserError("not an IP address: " + literal);
+        }
     }
 }

@@ -18,6 +18,9 @@ public interface PacketPort extends AutoCloseable {
 
     void receiver(PacketSink sink);
 
+    /** Shows every packet sent, received or dropped to the tap (capture mode); null removes it. */
+    void tap(PacketTap tap);
+
     @Override
     void close();
 }

@@ -10,6 +10,14 @@ import java.nio.ByteBuffer;
 public interface PacketTap {
     enum Direction { SENT, RECEIVED, DROPPED }
 
+    /** Both taps, in order (a capture file and a live log, say). */
+    static PacketTap both(PacketTap first, PacketTap second) {
+        return (d, s, t, sp, dp, id, roce, off, len, ts, c) -> {
+            first.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
+            second.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
+        };
+    }
+
     void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
                 int identification, ByteBuffer roce, int offset, int length, long timestampNanos, String comment);
 }

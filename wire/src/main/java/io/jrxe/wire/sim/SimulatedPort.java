@@ -21,6 +21,7 @@ public final class SimulatedPort implements PacketPort {
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final PacketInfo info = new PacketInfo();
     private PacketSink sink;
+    private io.jrxe.wire.port.PacketTap tap;
     private int identification;
     private boolean closed;
 
@@ -40,6 +41,11 @@ public final class SimulatedPort implements PacketPort {
     }
 
     @Override
+    public void tap(io.jrxe.wire.port.PacketTap t) {
+        tap = t;
+    }
+
+    @Override
     public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
         if (closed) {
             return;
@@ -51,6 +57,10 @@ public final class SimulatedPort implements PacketPort {
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, packet, offset, length));
         byte[] datagram = new byte[length];
         packet.get(offset, datagram);
+        if (tap != null) {
+            tap.packet(io.jrxe.wire.port.PacketTap.Direction.SENT, local, to, srcPort, PeerAddress.ROCE_PORT, id, packet,
+                    offset, length, network.time().nanoTime(), null);
+        }
         network.carry(this, to, datagram, srcPort, id);
     }
 
@@ -88,6 +98,10 @@ public final class SimulatedPort implements PacketPort {
         if (IcrcCalculator.read(buffer, datagram.length - IcrcCalculator.LENGTH) != expected) {
             sink.dropped(buffer, 0, datagram.length, info, DropReason.BAD_ICRC);
             return;
+        }
+        if (tap != null) {
+            tap.packet(io.jrxe.wire.port.PacketTap.Direction.RECEIVED, source, local, srcPort, PeerAddress.ROCE_PORT, id,
+                    buffer, 0, datagram.length, info.timestampNanos, null);
         }
         sink.packet(buffer, 0, datagram.length, info);
     }

@@ -127,6 +127,7 @@ public final class UdpPort implements PacketPort {
         this.sink = sink;
     }
 
+    @Override
     public void tap(PacketTap t) {
         tap = t;
     }
@@ -136,17 +137,18 @@ public final class UdpPort implements PacketPort {
         if (closed) {
             return;
         }
-        int value = local.ipv6()
-                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), srcPort, PeerAddress.ROCE_PORT, packet, offset, length)
-                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, srcPort, PeerAddress.ROCE_PORT, packet, offset, length);
-        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
         Channel ch = sender(srcPort);
+        int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
+        int value = local.ipv6()
+                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
+                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
+        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
         ByteBuf buf = ch.alloc().directBuffer(length);
         buf.writeBytes(packet.duplicate().limit(offset + length).position(offset));
         ch.write(new DatagramPacket(buf, to.socketAddress()), ch.voidPromise());
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, ch == receiver ? PeerAddress.ROCE_PORT : srcPort,
+            t.packet(PacketTap.Direction.SENT, local, to, sourcePort,
                     PeerAddress.ROCE_PORT, 0, packet, offset, length, System.nanoTime(), null);
         }
         if (!flushPending) {
@@ -159,15 +161,21 @@ public final class UdpPort implements PacketPort {
         flushPending = false;
         receiver.flush();
         for (Channel ch : senders.values()) {
-            ch.flush();
+            if (ch != receiver && ch.isActive()) {
+                ch.flush();
+            }
         }
     }
 
-    /** The socket bound to this UDP source port (made on first use); the 4791 socket if it cannot be had. */
+    /**
+     * The socket bound to this UDP source port. It is bound on first use, asynchronously (this
+     * runs on the event loop, which must not block); until it is ready, and if it cannot be had,
+     * packets leave from the 4791 socket, and their ICRC is computed for that port.
+     */
     private Channel sender(int srcPort) {
         Channel ch = senders.get(srcPort);
         if (ch != null) {
-            return ch;
+            return ch.isActive() ? ch : receiver;
         }
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
@@ -175,13 +183,14 @@ public final class UdpPort implements PacketPort {
         if (transport == UdpTransport.EPOLL) {
             b.option(EpollChannelOption.SO_REUSEPORT, true);
         }
-        try {
-            ch = b.bind(new InetSocketAddress(local.address(), srcPort)).sync().channel();
-        } catch (Exception e) {
-            ch = receiver;
-        }
-        senders.put(srcPort, ch);
-        return ch;
+        io.netty.channel.ChannelFuture f = b.bind(new InetSocketAddress(local.address(), srcPort));
+        senders.put(srcPort, f.channel());
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                senders.put(srcPort, receiver);
+            }
+        });
+        return receiver;
     }
 
     private void received(DatagramPacket msg) {
@@ -260,7 +269,9 @@ public final class UdpPort implements PacketPort {
         closed = true;
         receiver.close().syncUninterruptibly();
         for (Channel ch : senders.values()) {
-            ch.close().syncUninterruptibly();
+            if (ch != receiver) {
+                ch.close().syncUninterruptibly();
+            }
         }
     }
 }

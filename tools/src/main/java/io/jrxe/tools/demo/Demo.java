@@ -1,0 +1,275 @@
+package io.jrxe.tools.demo;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WcOpcode;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.capture.CaptureTap;
+import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.port.PacketTap;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.udp.PortInUseException;
+
+import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The demo: two NICs in one process talking RoCEv2 over real UDP on loopback, one work request
+ * of each kind, each step told as a story (the WR, the packets that crossed, the completion).
+ */
+final class Demo {
+    private static final long STEP_TIMEOUT = 5_000_000_000L;
+
+    private final PrintWriter out;
+    private final InetAddress addressA;
+    private final InetAddress addressB;
+    private final Path capture;
+    private final PacketLog log = new PacketLog();
+    private int failures;
+    private long wrIds;
+
+    Demo(PrintWriter out, InetAddress a, InetAddress b, Path capture) {
+        this.out = out;
+        this.addressA = a;
+        this.addressB = b;
+        this.capture = capture;
+    }
+
+    /** Runs every step; true when each behaved as expected. */
+    boolean run() throws Exception {
+        EmulatedDevice devA = null;
+        EmulatedDevice devB = null;
+        CaptureTap tap = capture == null ? null : new CaptureTap(new PcapngWriter(capture), 100_000, 256L << 20);
+        try (Arena arena = Arena.ofShared()) {
+            devA = create("jrxe0", addressA);
+            devB = create("jrxe1", addressB);
+            DemoSide a = new DemoSide("jrxe0", devA, arena);
+            DemoSide b = new DemoSide("jrxe1", devB, arena);
+            install(devA, "jrxe0", devB, "jrxe1", tap);
+            install(devB, "jrxe1", devA, "jrxe0", tap);
+            out.printf("jrxe demo: two software RDMA NICs on one host, RoCEv2 over UDP port 4791%n");
+            out.printf("  jrxe0 at %s, jrxe1 at %s, transport %s, path MTU %d%n", addressA.getHostAddress(),
+                    addressB.getHostAddress(), devA.dataPath().port().getClass().getSimpleName().equals("UdpPort")
+                            ? ((io.jrxe.wire.port.udp.UdpPort) devA.dataPath().port()).transport().describe() : "?",
+                    devA.rnic().port().activeMtu().bytes());
+            a.connectTo(b, 0x1000, 0x2000);
+            b.connectTo(a, 0x2000, 0x1000);
+            out.printf("  RC QP 0x%06x (jrxe0) <-> RC QP 0x%06x (jrxe1), both in RTS%n%n", a.qp.qpNum(), b.qp.qpNum());
+            log.drain();
+
+            sendRecv(a, b);
+            sendWithImm(a, b);
+            write(a, b);
+            writeWithImm(a, b);
+            read(a, b);
+            compareSwap(a, b);
+            fetchAdd(a, b);
+            multiPacket(a, b);
+            wrongRkey(a, b);
+
+            out.println("Counters (non-zero):");
+            counters(a);
+            counters(b);
+        } finally {
+            if (devA != null) {
+                Verbs.emulated().remove(devA);
+            }
+            if (devB != null) {
+                Verbs.emulated().remove(devB);
+            }
+            if (tap != null) {
+                tap.close();
+            }
+        }
+        if (capture != null) {
+            out.printf("%nCapture: %s (%d packets: each one as sent and as received). Open it with:%n  tshark -r %s%n  wireshark %s%n  ./jrxe decode %s%n",
+                    capture, tap.written(), capture, capture, capture);
+        }
+        out.println(failures == 0 ? "\nAll steps behaved as expected." : "\n" + failures + " step(s) did not behave as expected.");
+        return failures == 0;
+    }
+
+    private EmulatedDevice create(String name, InetAddress address) throws PortInUseException {
+        return Verbs.emulated().createUdp(DeviceConfig.of(name, address));
+    }
+
+    private void install(EmulatedDevice dev, String name, EmulatedDevice peer, String peerName, CaptureTap capture) {
+        PacketTap logTap = log.tap(name, PeerAddress.of(peer.rnic().config().addresses().getFirst()), peerName);
+        dev.dataPath().port().tap(capture == null ? logTap : PacketTap.both(capture.forPort(name), logTap));
+    }
+
+    private void sendRecv(DemoSide a, DemoSide b) throws VerbsException {
+        byte[] text = "hello from jrxe0".getBytes(StandardCharsets.US_ASCII);
+        a.memory.asSlice(0, text.length).copyFrom(MemorySegment.ofArray(text));
+        postRecv(b, 0, 256);
+        SendWr wr = send(a, WrOpcode.SEND, 0, text.length);
+        step("1. SEND / RECV: jrxe0 sends 16 bytes into a receive buffer jrxe1 posted", a, b, wr,
+                WcStatus.SUCCESS, WcOpcode.SEND, WcOpcode.RECV,
+                () -> new String(b.memory.asSlice(0, text.length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII)
+                        .equals("hello from jrxe0"), "jrxe1's buffer now holds \"hello from jrxe0\"");
+    }
+
+    private void sendWithImm(DemoSide a, DemoSide b) throws VerbsException {
+        postRecv(b, 1024, 256);
+        SendWr wr = send(a, WrOpcode.SEND_WITH_IMM, 0, 8);
+        wr.immData = 0xC0FFEE;
+        step("2. SEND_WITH_IMM: 8 bytes plus 32 bits of immediate data for the receiver's completion", a, b, wr,
+                WcStatus.SUCCESS, WcOpcode.SEND, WcOpcode.RECV, () -> lastRecvImm == 0xC0FFEE,
+                "jrxe1's completion carries imm_data 0x00c0ffee");
+    }
+
+    private void write(DemoSide a, DemoSide b) throws VerbsException {
+        a.memory.asSlice(4096, 64).fill((byte) 0x5A);
+        SendWr wr = send(a, WrOpcode.RDMA_WRITE, 4096, 64);
+        wr.remoteAddr = b.memory.address() + 8192;
+        wr.rkey = b.mr.rkey();
+        step("3. RDMA_WRITE: 64 bytes straight into jrxe1's memory (rkey 0x" + Integer.toHexString(b.mr.rkey())
+                + "), no receive, no CPU on jrxe1", a, null, wr, WcStatus.SUCCESS, WcOpcode.RDMA_WRITE, null,
+                () -> b.memory.get(ValueLayout.JAVA_BYTE, 8192 + 63) == 0x5A, "jrxe1's memory at +8192 holds 64 x 0x5a");
+    }
+
+    private void writeWithImm(DemoSide a, DemoSide b) throws VerbsException {
+        postRecv(b, 2048, 256);
+        SendWr wr = send(a, WrOpcode.RDMA_WRITE_WITH_IMM, 4096, 32);
+        wr.remoteAddr = b.memory.address() + 12288;
+        wr.rkey = b.mr.rkey();
+        wr.immData = 42;
+        step("4. RDMA_WRITE_WITH_IMM: a write that also consumes a receive to tell jrxe1 it happened", a, b, wr,
+                WcStatus.SUCCESS, WcOpcode.RDMA_WRITE, WcOpcode.RECV_RDMA_WITH_IMM, () -> lastRecvImm == 42,
+                "jrxe1 got RECV_RDMA_WITH_IMM with imm_data 42");
+    }
+
+    private void read(DemoSide a, DemoSide b) throws VerbsException {
+        byte[] text = "read me, jrxe0!".getBytes(StandardCharsets.US_ASCII);
+        b.memory.asSlice(16384, text.length).copyFrom(MemorySegment.ofArray(text));
+        SendWr wr = send(a, WrOpcode.RDMA_READ, 20480, text.length);
+        wr.remoteAddr = b.memory.address() + 16384;
+        wr.rkey = b.mr.rkey();
+        step("5. RDMA_READ: jrxe0 fetches 15 bytes from jrxe1's memory", a, null, wr, WcStatus.SUCCESS,
+                WcOpcode.RDMA_READ, null,
+                () -> new String(a.memory.asSlice(20480, text.length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII)
+                        .equals("read me, jrxe0!"), "jrxe0's buffer now holds \"read me, jrxe0!\"");
+    }
+
+    private void compareSwap(DemoSide a, DemoSide b) throws VerbsException {
+        b.memory.set(ValueLayout.JAVA_LONG, 24576, 7);
+        SendWr wr = send(a, WrOpcode.ATOMIC_CMP_AND_SWP, 28672, 8);
+        wr.remoteAddr = b.memory.address() + 24576;
+        wr.rkey = b.mr.rkey();
+        wr.compareAdd = 7;
+        wr.swap = 99;
+        step("6. ATOMIC_CMP_AND_SWP: if jrxe1's word is 7, make it 99, atomically", a, null, wr, WcStatus.SUCCESS,
+                WcOpcode.COMP_SWAP, null,
+                () -> b.memory.get(ValueLayout.JAVA_LONG, 24576) == 99 && a.memory.get(ValueLayout.JAVA_LONG, 28672) == 7,
+                "jrxe1's word is 99; jrxe0 got the old value 7");
+    }
+
+    private void fetchAdd(DemoSide a, DemoSide b) throws VerbsException {
+        SendWr wr = send(a, WrOpcode.ATOMIC_FETCH_AND_ADD, 28672, 8);
+        wr.remoteAddr = b.memory.address() + 24576;
+        wr.rkey = b.mr.rkey();
+        wr.compareAdd = 1;
+        step("7. ATOMIC_FETCH_AND_ADD: add 1 to jrxe1's word, get the old value back", a, null, wr, WcStatus.SUCCESS,
+                WcOpcode.FETCH_ADD, null,
+                () -> b.memory.get(ValueLayout.JAVA_LONG, 24576) == 100 && a.memory.get(ValueLayout.JAVA_LONG, 28672) == 99,
+                "jrxe1's word is 100; jrxe0 got the old value 99");
+    }
+
+    private void multiPacket(DemoSide a, DemoSide b) throws VerbsException {
+        int length = 3 * a.device.rnic().port().activeMtu().bytes() + 100;
+        for (int i = 0; i < length; i++) {
+            a.memory.set(ValueLayout.JAVA_BYTE, 32768 + i, (byte) (i * 7));
+        }
+        SendWr wr = send(a, WrOpcode.RDMA_WRITE, 32768, length);
+        wr.remoteAddr = b.memory.address() + 32768;
+        wr.rkey = b.mr.rkey();
+        step("8. A message of several packets: a " + length + "-byte RDMA_WRITE, cut at the path MTU (FIRST, MIDDLE, LAST)",
+                a, null, wr, WcStatus.SUCCESS, WcOpcode.RDMA_WRITE, null,
+                () -> b.memory.asSlice(32768, length).mismatch(a.memory.asSlice(32768, length)) == -1,
+                "all " + length + " bytes arrived in order");
+    }
+
+    private void wrongRkey(DemoSide a, DemoSide b) throws VerbsException {
+        SendWr wr = send(a, WrOpcode.RDMA_WRITE, 4096, 64);
+        wr.remoteAddr = b.memory.address();
+        wr.rkey = b.mr.rkey() + 1;
+        step("9. A deliberate mistake: an RDMA_WRITE with a wrong rkey (0x" + Integer.toHexString(wr.rkey) + ")", a, null,
+                wr, WcStatus.REM_ACCESS_ERR, WcOpcode.RDMA_WRITE, null, () -> {
+                    try {
+                        return a.qp.query().state() == QpState.ERR;
+                    } catch (VerbsException e) {
+                        return false;
+                    }
+                }, "jrxe1 answered NAK (remote access error); jrxe0's QP went to the error state, as IBTA requires");
+    }
+
+    private int lastRecvImm;
+
+    private void step(String title, DemoSide sender, DemoSide receiver, SendWr wr, WcStatus expected, WcOpcode sendOpcode,
+                      WcOpcode recvOpcode, java.util.function.BooleanSupplier check, String outcome) throws VerbsException {
+        out.println(title);
+        out.printf("  WR posted on jrxe0: %s wr_id=%d, %d bytes%s%n", wr.opcode, wr.wrId, wr.sgl.totalLength(),
+                wr.rkey != 0 ? String.format(", remote 0x%x rkey 0x%x", wr.remoteAddr, wr.rkey) : "");
+        sender.qp.postSend(wr);
+        WorkCompletion sc = sender.await(STEP_TIMEOUT);
+        WorkCompletion rc = receiver == null ? null : receiver.await(STEP_TIMEOUT);
+        for (String line : log.drain()) {
+            out.println("  packet: " + line);
+        }
+        boolean ok = sc != null && sc.status() == expected && sc.opcode() == sendOpcode && sc.wrId() == wr.wrId;
+        out.printf("  completion on jrxe0: %s%n", sc == null ? "none within 5 s" : sc);
+        if (receiver != null) {
+            out.printf("  completion on jrxe1: %s%n", rc == null ? "none within 5 s" : rc);
+            ok &= rc != null && rc.status() == WcStatus.SUCCESS && rc.opcode() == recvOpcode;
+            if (rc != null) {
+                lastRecvImm = rc.immData();
+            }
+        }
+        ok &= check.getAsBoolean();
+        out.printf("  %s %s%n%n", ok ? "ok:" : "UNEXPECTED:", ok ? outcome : "expected " + expected + " and: " + outcome);
+        if (!ok) {
+            failures++;
+        }
+        out.flush();
+    }
+
+    private SendWr send(DemoSide s, WrOpcode op, long offset, int length) {
+        SendWr wr = new SendWr(2);
+        wr.wrId = ++wrIds;
+        wr.opcode = op;
+        wr.flags = SendWqe.SIGNALED;
+        wr.sgl.add(s.memory.address() + offset, length, s.mr.lkey());
+        return wr;
+    }
+
+    private void postRecv(DemoSide s, long offset, int length) throws VerbsException {
+        RecvWr r = new RecvWr(2);
+        r.wrId = 1000 + (++wrIds);
+        r.sgl.add(s.memory.address() + offset, length, s.mr.lkey());
+        s.qp.postRecv(r);
+    }
+
+    private void counters(DemoSide s) throws VerbsException {
+        StringBuilder sb = new StringBuilder("  " + s.name + ":");
+        for (Map.Entry<String, Long> c : s.ctx.counters().entrySet()) {
+            if (c.getValue() != 0) {
+                sb.append(' ').append(c.getKey()).append('=').append(c.getValue());
+            }
+        }
+        out.println(sb);
+    }
+}

@@ -1,0 +1,74 @@
+package io.jrxe.tools.demo;
+
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
+
+/** One of the demo's two NICs: its context, PD, CQ, RC QP and one registered buffer. */
+final class DemoSide {
+    static final int BUFFER = 64 * 1024;
+
+    final String name;
+    final EmulatedDevice device;
+    final Context ctx;
+    final Pd pd;
+    final Cq cq;
+    final Qp qp;
+    final MemorySegment memory;
+    final Mr mr;
+    private final WorkCompletion[] wc = {new WorkCompletion()};
+
+    DemoSide(String name, EmulatedDevice device, Arena arena) throws VerbsException {
+        this.name = name;
+        this.device = device;
+        this.ctx = device.open();
+        this.pd = ctx.allocPd();
+        this.cq = ctx.createCq(64, null);
+        this.qp = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(16, 16, 2, 2, 64), false));
+        this.memory = arena.allocate(BUFFER, 4096);
+        this.mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+    }
+
+    /** RESET -> INIT -> RTR -> RTS towards the peer, with the attributes ibv_rc_pingpong uses. */
+    void connectTo(DemoSide peer, int myPsn, int peerPsn) throws VerbsException {
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
+        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1))
+                .pathMtu(device.rnic().port().activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
+                .maxDestRdAtomic(1).minRnrTimer(12));
+        qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
+    }
+
+    /** The next completion, or null when none came within the timeout. */
+    WorkCompletion await(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (System.nanoTime() < deadline) {
+            if (cq.poll(wc) == 1) {
+                WorkCompletion copy = new WorkCompletion();
+                copy.set(wc[0].wrId(), wc[0].status(), wc[0].opcode(), wc[0].vendorErr(), wc[0].byteLen(), wc[0].immData(),
+                        wc[0].qpNum(), wc[0].srcQp(), wc[0].wcFlags(), wc[0].pkeyIndex());
+                return copy;
+            }
+            LockSupport.parkNanos(20_000);
+        }
+        return null;
+    }
+}
