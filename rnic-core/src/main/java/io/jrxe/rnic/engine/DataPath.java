@@ -26,7 +26,6 @@ import io.jrxe.wire.port.RoceSourcePort;
 import io.jrxe.wire.time.NicTime;
 
 import java.nio.ByteBuffer;
-import java.util.Map;
 
 /**
  * The data path of one device: the receive dispatch (BTH, then the QP by number, then the
@@ -45,7 +44,7 @@ public final class DataPath implements PacketSink {
     final ByteBuffer tx = ByteBuffer.allocateDirect(4096 + 256);
     final BthFlyweight txBth = new BthFlyweight();
     private final BthFlyweight rxBth = new BthFlyweight();
-    private final Map<Integer, QpEngine> engines = new java.util.concurrent.ConcurrentHashMap<>();
+    private final QpTable engines = new QpTable();
     final Requester requester;
     final Completer completer;
     final Responder responder;
@@ -81,9 +80,11 @@ public final class DataPath implements PacketSink {
         return port;
     }
 
-    /** Starts moving a QP's traffic (after create_qp). */
-    public void attach(QueuePair qp) {
-        engines.put(qp.qpn(), new QpEngine(qp, rnic.attributes().maxQpRdAtom(), this));
+    /** Starts moving a QP's traffic (after create_qp, on the NIC thread); the handle is its doorbell. */
+    public QpHandle attach(QueuePair qp) {
+        QpEngine e = new QpEngine(qp, rnic.attributes().maxQpRdAtom(), this);
+        engines.put(qp.qpn(), e);
+        return new QpHandle(this, e);
     }
 
     public void detach(QueuePair qp) {
@@ -110,7 +111,7 @@ public final class DataPath implements PacketSink {
         } else if (to == QpState.RTS && from == QpState.RTR) {
             e.resetSend(qp.sqPsn());
         } else if (to == QpState.RTS && from == QpState.SQD) {
-            doorbell(qp.qpn());
+            doorbell(e);
         } else if (to == QpState.ERR && from != QpState.ERR) {
             flush(e);
         } else if (to == QpState.RESET) {
@@ -119,18 +120,16 @@ public final class DataPath implements PacketSink {
         }
     }
 
-    /** post_send rang the doorbell (any thread): run the requester on the NIC thread, once per burst. */
-    public void doorbell(int qpn) {
-        QpEngine e = engines.get(qpn);
-        if (e != null && e.doorbellPending.compareAndSet(false, true)) {
+    /** The doorbell (any thread): run the requester on the NIC thread, once per burst. */
+    void doorbell(QpEngine e) {
+        if (e.doorbellPending.compareAndSet(false, true)) {
             time.execute(e.requesterRun);
         }
     }
 
     /** post_recv on a QP in ERR: its receives are flushed right away. */
-    public void receivePosted(int qpn) {
-        QpEngine e = engines.get(qpn);
-        if (e != null && e.qp.state() == QpState.ERR) {
+    void receivePosted(QpEngine e) {
+        if (e.qp.state() == QpState.ERR) {
             time.execute(() -> flush(e));
         }
     }

@@ -81,7 +81,7 @@ final class Requester {
             budget--;
         }
         if (budget == 0 && qp.sendQueue().peek(e.reqIndex) != null) {
-            dp.doorbell(qp.qpn());
+            dp.doorbell(e);
         }
     }
 

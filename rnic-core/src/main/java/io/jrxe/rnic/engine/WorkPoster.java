@@ -24,7 +24,7 @@ public final class WorkPoster {
     private WorkPoster() {
     }
 
-    public static void postSend(DataPath dataPath, QueuePair qp, SendWr first, int mtu) throws PostException {
+    public static void postSend(QpHandle handle, QueuePair qp, SendWr first, int mtu) throws PostException {
         QpState state = qp.state();
         if (state == QpState.RESET || state == QpState.INIT || state == QpState.RTR) {
             throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
@@ -50,7 +50,7 @@ public final class WorkPoster {
                 sq.publish();
             }
         }
-        dataPath.doorbell(qp.qpn());
+        handle.ringDoorbell();
     }
 
     private static String checkSend(QueuePair qp, SendWr wr, int mtu) {
@@ -101,7 +101,7 @@ public final class WorkPoster {
         return null;
     }
 
-    public static void postRecv(DataPath dataPath, QueuePair qp, RecvWr first) throws PostException {
+    public static void postRecv(QpHandle handle, QueuePair qp, RecvWr first) throws PostException {
         if (qp.srq() != null) {
             throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
                     "QP 0x%06x takes its receives from %s: post them there", qp.qpn(), qp.srq()));
@@ -111,7 +111,7 @@ public final class WorkPoster {
                     "QP 0x%06x is in RESET: post_recv needs INIT or later", qp.qpn()));
         }
         post(qp.recvQueue(), first, qp.caps().maxRecvSge(), String.format("QP 0x%06x", qp.qpn()));
-        dataPath.receivePosted(qp.qpn());
+        handle.receivesPosted();
     }
 
     public static void postSrqRecv(SharedReceiveQueue srq, RecvWr first) throws PostException {

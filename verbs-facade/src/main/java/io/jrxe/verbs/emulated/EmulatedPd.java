@@ -49,14 +49,11 @@ final class EmulatedPd implements Pd {
         EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
         EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
         EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
-        return new EmulatedQp(device, Commands.call(rnic, () -> {
+        return Commands.call(rnic, () -> {
             var qp = rnic.createQp(pd, init.type(), send.cq(), recv.cq(), srq == null ? null : srq.srq(), init.caps(),
                     init.sqSigAll());
-            if (device.dataPath() != null) {
-                device.dataPath().attach(qp);
-            }
-            return qp;
-        }));
+            return new EmulatedQp(device, qp, device.dataPath() == null ? null : device.dataPath().attach(qp));
+        });
     }
 
     @Override

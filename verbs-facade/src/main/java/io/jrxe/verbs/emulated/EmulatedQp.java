@@ -3,6 +3,7 @@ package io.jrxe.verbs.emulated;
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.engine.WorkPoster;
 import io.jrxe.rnic.qp.QpAttributes;
 import io.jrxe.rnic.qp.QpState;
@@ -18,11 +19,13 @@ final class EmulatedQp implements Qp {
     private final Rnic rnic;
     private final DataPath dataPath;
     private final QueuePair qp;
+    private final QpHandle handle;
 
-    EmulatedQp(EmulatedDevice device, QueuePair qp) {
+    EmulatedQp(EmulatedDevice device, QueuePair qp, QpHandle handle) {
         this.rnic = device.rnic();
         this.dataPath = device.dataPath();
         this.qp = qp;
+        this.handle = handle;
     }
 
     QueuePair qp() {
@@ -58,7 +61,8 @@ final class EmulatedQp implements Qp {
     @Override
     public void postSend(SendWr wr) throws VerbsException {
         try {
-            WorkPoster.postSend(requireDataPath(), qp, wr, qp.type() == QpType.UD ? rnic.port().activeMtu().bytes()
+            requireDataPath();
+            WorkPoster.postSend(handle, qp, wr, qp.type() == QpType.UD ? rnic.port().activeMtu().bytes()
                     : qp.pathMtu().bytes());
         } catch (PostException e) {
             throw new VerbsException(e);
@@ -68,7 +72,8 @@ final class EmulatedQp implements Qp {
     @Override
     public void postRecv(RecvWr wr) throws VerbsException {
         try {
-            WorkPoster.postRecv(requireDataPath(), qp, wr);
+            requireDataPath();
+            WorkPoster.postRecv(handle, qp, wr);
         } catch (PostException e) {
             throw new VerbsException(e);
         }

@@ -1,0 +1,25 @@
+package io.jrxe.rnic.engine;
+
+/**
+ * What the verbs layer keeps of a QP's engines: its doorbell. Posting threads ring it without
+ * any lookup; the first ring of a burst queues one requester run on the NIC thread.
+ */
+public final class QpHandle {
+    private final DataPath dataPath;
+    private final QpEngine engine;
+
+    QpHandle(DataPath dataPath, QpEngine engine) {
+        this.dataPath = dataPath;
+        this.engine = engine;
+    }
+
+    /** post_send wrote WQEs: wake the requester. */
+    public void ringDoorbell() {
+        dataPath.doorbell(engine);
+    }
+
+    /** post_recv wrote WQEs (a QP in ERR flushes them at once). */
+    public void receivesPosted() {
+        dataPath.receivePosted(engine);
+    }
+}
