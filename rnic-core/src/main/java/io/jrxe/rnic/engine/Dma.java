@@ -71,7 +71,14 @@ final class Dma {
             long address = memory.address(entry, va);
             int inPage = (int) Math.min(length - done, MptEntry.PAGE_SIZE - (address & (MptEntry.PAGE_SIZE - 1)));
             long offset = address - base;
-            if (buf.hasArray()) {
+            java.nio.ByteBuffer view = entry.bufferView();
+            if (view != null) {
+                if (toMemory) {
+                    view.put((int) offset, buf, pos + done, inPage);
+                } else {
+                    buf.put(pos + done, view, (int) offset, inPage);
+                }
+            } else if (buf.hasArray()) {
                 int at = buf.arrayOffset() + pos + done;
                 if (toMemory) {
                     MemorySegment.copy(buf.array(), at, memorySegment, ValueLayout.JAVA_BYTE, offset, inPage);

@@ -110,15 +110,16 @@ public final class WorkPoster {
             throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
                     "QP 0x%06x is in RESET: post_recv needs INIT or later", qp.qpn()));
         }
-        post(qp.recvQueue(), first, qp.caps().maxRecvSge(), String.format("QP 0x%06x", qp.qpn()));
+        post(qp.recvQueue(), first, qp.caps().maxRecvSge(), qp);
         handle.receivesPosted();
     }
 
     public static void postSrqRecv(SharedReceiveQueue srq, RecvWr first) throws PostException {
-        post(srq.queue(), first, srq.maxSge(), srq.toString());
+        post(srq.queue(), first, srq.maxSge(), srq);
     }
 
-    private static void post(WorkQueue<ReceiveWqe> rq, RecvWr first, int maxSge, String owner) throws PostException {
+    /** @param owner the QP or SRQ, named in an error message (only then turned into text) */
+    private static void post(WorkQueue<ReceiveWqe> rq, RecvWr first, int maxSge, Object owner) throws PostException {
         int index = 0;
         synchronized (rq.producerLock()) {
             try {

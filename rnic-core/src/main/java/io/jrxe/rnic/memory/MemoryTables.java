@@ -400,6 +400,9 @@ public final class MemoryTables {
         e.state = MptEntry.State.VALID;
         e.pd = pd;
         e.access = access;
+        if (e.segment != segment) {
+            e.bufferView = null;
+        }
         e.segment = segment;
         e.iova = (access & Access.ZERO_BASED) != 0 ? 0 : iova;
         e.length = segment.byteSize();
@@ -456,6 +459,7 @@ public final class MemoryTables {
         e.state = MptEntry.State.FREE;
         e.pd = null;
         e.segment = null;
+        e.bufferView = null;
         e.boundMr = null;
         if (freeCount == freeIndexes.length) {
             freeIndexes = java.util.Arrays.copyOf(freeIndexes, freeCount * 2);

@@ -33,6 +33,8 @@ public final class MptEntry {
     long length;
     // MR only
     MemorySegment segment;
+    /** The segment as a ByteBuffer (MRs under 2 GiB), made once: copies to and from packets allocate nothing. */
+    java.nio.ByteBuffer bufferView;
     long mttOffset;
     long pageCount;
     int firstPageOffset;
@@ -102,6 +104,18 @@ public final class MptEntry {
 
     public MemorySegment segment() {
         return kind == Kind.MR ? segment : boundMr == null ? null : boundMr.segment;
+    }
+
+    /** The memory as a ByteBuffer, or null when it is 2 GiB or larger. */
+    public java.nio.ByteBuffer bufferView() {
+        MptEntry mr = kind == Kind.MR ? this : boundMr;
+        if (mr == null || mr.segment == null || mr.segment.byteSize() > Integer.MAX_VALUE) {
+            return null;
+        }
+        if (mr.bufferView == null) {
+            mr.bufferView = mr.segment.asByteBuffer();
+        }
+        return mr.bufferView;
     }
 
     public long mttOffset() {

@@ -1,0 +1,141 @@
+package io.jrxe.verbs.alloc;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.device.Mtu;
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.port.PeerAddress;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The data path allocates nothing per work request or per packet in steady state: post_send,
+ * the requester, the responder's DMA and ACK, the completer and poll_cq, measured with the
+ * JVM's per-thread allocation counter over a network that allocates nothing itself.
+ */
+class DataPathAllocationTest {
+    private static final int ROUNDS = 20_000;
+
+    @Test
+    void steadyStateWritesAndSendsAllocateNothing() throws Exception {
+        InetAddress ia = InetAddress.getByName("10.9.0.1");
+        InetAddress ib = InetAddress.getByName("10.9.0.2");
+        DirectLink link = new DirectLink(PeerAddress.of(ia), PeerAddress.of(ib));
+        EmulatedDevice da = Verbs.emulated().create(DeviceConfig.of("alloc-a" + System.nanoTime(), ia).withInterfaceMtu(4200),
+                NicExecutor.INLINE, link.a, link);
+        EmulatedDevice db = Verbs.emulated().create(DeviceConfig.of("alloc-b" + System.nanoTime(), ib).withInterfaceMtu(4200),
+                NicExecutor.INLINE, link.b, link);
+        try (Arena arena = Arena.ofConfined()) {
+            Side a = new Side(da, arena);
+            Side b = new Side(db, arena);
+            a.connect(b, ib);
+            b.connect(a, ia);
+
+            SendWr write = new SendWr(1);
+            write.opcode = WrOpcode.RDMA_WRITE;
+            write.flags = SendWqe.SIGNALED;
+            write.sgl.add(a.memory.address(), 8192, a.mr.lkey());
+            write.remoteAddr = b.memory.address();
+            write.rkey = b.mr.rkey();
+            SendWr send = new SendWr(1);
+            send.opcode = WrOpcode.SEND;
+            send.flags = SendWqe.SIGNALED;
+            send.sgl.add(a.memory.address(), 64, a.mr.lkey());
+            RecvWr recv = new RecvWr(1);
+            recv.sgl.add(b.memory.address() + 65536, 256, b.mr.lkey());
+            WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
+
+            Runnable round = () -> {
+                try {
+                    a.qp.postSend(write);
+                    b.qp.postRecv(recv);
+                    a.qp.postSend(send);
+                    link.runUntilIdle();
+                    int n = 0;
+                    while (n < 2) {
+                        int got = a.cq.poll(wcs);
+                        for (int i = 0; i < got; i++) {
+                            if (wcs[i].status() != WcStatus.SUCCESS) {
+                                throw new AssertionError(wcs[i].toString());
+                            }
+                        }
+                        n += got;
+                    }
+                    if (b.cq.poll(wcs) != 1 || wcs[0].status() != WcStatus.SUCCESS) {
+                        throw new AssertionError("the receive did not complete");
+                    }
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            for (int i = 0; i < ROUNDS; i++) {
+                round.run(); // warm-up: let the JIT compile and escape-analyse the hot path
+            }
+            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < ROUNDS; i++) {
+                round.run();
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            double perWorkRequest = allocated / (3.0 * ROUNDS);
+            System.out.printf("data path allocation: %d bytes over %d work requests (%.3f bytes/WR)%n", allocated,
+                    3 * ROUNDS, perWorkRequest);
+            // 3 x 20,000 WRs and 5 x 20,000 packets: a single object per WR or packet would be >= 16 bytes/WR.
+            assertThat(perWorkRequest).isLessThan(1.0);
+        } finally {
+            Verbs.emulated().remove(da);
+            Verbs.emulated().remove(db);
+        }
+    }
+
+    private static final class Side {
+        final Context ctx;
+        final Pd pd;
+        final Cq cq;
+        final Qp qp;
+        final MemorySegment memory;
+        final Mr mr;
+
+        Side(EmulatedDevice d, Arena arena) throws Exception {
+            ctx = d.open();
+            pd = ctx.allocPd();
+            cq = ctx.createCq(1024, null);
+            qp = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(64, 64, 1, 1, 0), false));
+            memory = arena.allocate(1 << 17, 4096);
+            mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        }
+
+        void connect(Side peer, InetAddress peerAddress) throws Exception {
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(Access.REMOTE_WRITE));
+            qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(GidEntry.gidOf(peerAddress), 1))
+                    .pathMtu(Mtu.MTU_4096).destQpn(peer.qp.qpNum()).rqPsn(0).maxDestRdAtomic(1).minRnrTimer(1));
+            qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(0).maxRdAtomic(1));
+        }
+    }
+}
