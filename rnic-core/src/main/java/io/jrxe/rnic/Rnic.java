@@ -56,6 +56,8 @@ public final class Rnic {
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
         this.memory = new MemoryTables(attributes);
         this.executor = executor;
+        // The link is up from the start, as rxe reports once its netdev is up.
+        events.post(new AsyncEvent(AsyncEventType.PORT_ACTIVE, Port.NUMBER, "link up on " + config.name()));
     }
 
     /** An EUI-64 from the MAC (ff:fe inserted, universal/local bit flipped), as rxe derives its node GUID. */

@@ -32,7 +32,9 @@ public enum Counter {
     DROP_PSN_OUT_OF_WINDOW("jrxe_drop_psn_out_of_window"),
     DROP_GHOST_ACK("jrxe_drop_ghost_ack"),
     DROP_NO_RESOURCES("jrxe_drop_no_resources"),
-    CQ_OVERFLOW("jrxe_cq_overflow");
+    CQ_OVERFLOW("jrxe_cq_overflow"),
+    /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
+    ENGINE_ERROR("jrxe_engine_errors");
 
     private final String label;
 

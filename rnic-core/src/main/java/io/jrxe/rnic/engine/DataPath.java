@@ -135,20 +135,45 @@ public final class DataPath implements PacketSink {
     }
 
     void runRequester(QpEngine e) {
-        requester.run(e);
+        try {
+            requester.run(e);
+        } catch (RuntimeException ex) {
+            engineError("sending for QP " + e.qp.qpn(), ex);
+        }
     }
 
     void retransmitTimerFired(QpEngine e) {
-        completer.timerFired(e);
+        try {
+            completer.timerFired(e);
+        } catch (RuntimeException ex) {
+            engineError("handling the ACK timer of QP " + e.qp.qpn(), ex);
+        }
     }
 
     void rnrTimerFired(QpEngine e) {
         e.rnrTimerPending = false;
-        requester.run(e);
+        runRequester(e);
     }
 
     @Override
     public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+        try {
+            receive(buffer, offset, length, info);
+        } catch (RuntimeException e) {
+            engineError("receiving a packet", e);
+        }
+    }
+
+    /**
+     * No exception may escape an engine: the NIC thread serves every QP. One that does is a jrxe
+     * bug; it is counted and reported as a DEVICE_FATAL event with its text, and the NIC goes on.
+     */
+    void engineError(String during, RuntimeException e) {
+        rnic.counters().increment(Counter.ENGINE_ERROR);
+        rnic.events().post(new AsyncEvent(AsyncEventType.DEVICE_FATAL, 0, "jrxe bug while " + during + ": " + e));
+    }
+
+    private void receive(ByteBuffer buffer, int offset, int length, PacketInfo info) {
         rnic.counters().increment(Counter.RCVD_PKTS);
         BthFlyweight bth = rxBth.wrap(buffer, offset);
         Opcode opcode = Opcode.of(bth.opcode());
