@@ -30,6 +30,8 @@ class CqOverflowTest {
 
     CqOverflowTest() throws Exception {
         rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
+        assertThat(rnic.events().poll().type()).as("a new device reports its port up first")
+                .isEqualTo(io.jrxe.rnic.event.AsyncEventType.PORT_ACTIVE);
         pd = rnic.allocatePd();
     }
 
