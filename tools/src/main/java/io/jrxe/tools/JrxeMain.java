@@ -12,7 +12,8 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, DecodeCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class,
+            CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

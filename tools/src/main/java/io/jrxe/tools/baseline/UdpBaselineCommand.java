@@ -1,0 +1,192 @@
+package io.jrxe.tools.baseline;
+
+import io.jrxe.tools.UserError;
+import io.jrxe.wire.port.udp.UdpTransport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.SegmentedDatagramPacket;
+import io.netty.channel.socket.DatagramPacket;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * `jrxe udp-baseline`: this machine's raw UDP ceiling with the transport and socket options
+ * jrxe uses (Netty epoll with recvmmsg, or NIO), so that every jrxe number can be stated as a
+ * fraction of it: bandwidth with 4 KiB datagrams, with and without UDP GSO, and the ping-pong
+ * round trip of a small datagram.
+ */
+@Command(name = "udp-baseline", mixinStandardHelpOptions = true,
+        description = "Measures raw UDP between two loopback addresses with jrxe's transport: bandwidth with 4 KiB "
+                + "datagrams (plain and with UDP GSO) and the round trip of a small datagram.")
+public final class UdpBaselineCommand implements java.util.concurrent.Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--addr-a", defaultValue = "127.0.0.1", description = "sender's address (default: ${DEFAULT-VALUE})")
+    String addressA;
+
+    @Option(names = "--addr-b", defaultValue = "127.0.0.2", description = "receiver's address (default: ${DEFAULT-VALUE})")
+    String addressB;
+
+    @Option(names = "--port", defaultValue = "14791", description = "UDP port for the test sockets (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--seconds", defaultValue = "2", description = "length of each bandwidth run (default: ${DEFAULT-VALUE})")
+    double seconds;
+
+    @Option(names = "--size", defaultValue = "4096", description = "datagram size for the bandwidth runs (default: ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "20000", description = "ping-pong round trips (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    private final AtomicLong sendErrors = new AtomicLong();
+    private volatile String lastError;
+
+    @Override
+    public Integer call() throws Exception {
+        if (seconds <= 0 || seconds > 600 || size < 16 || size > 65000 || iterations < 1 || iterations > 10_000_000) {
+            throw new UserError("--seconds must be in (0, 600], --size in 16..65000, --iters in 1..10000000");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        UdpTransport transport = UdpTransport.best();
+        out.printf("udp-baseline: %s -> %s, transport %s%n", addressA, addressB, transport.describe());
+        EventLoopGroup sendLoop = transport.newNicThread("baseline-a");
+        EventLoopGroup recvLoop = transport.newNicThread("baseline-b");
+        try {
+            AtomicLong received = new AtomicLong();
+            Channel receiver = bind(transport, recvLoop, addressB, port, (ctx, msg) -> received.addAndGet(msg.content().readableBytes()));
+            Channel sender = bind(transport, sendLoop, addressA, port, (ctx, msg) -> { });
+            InetSocketAddress to = new InetSocketAddress(addressB, port);
+            double plain = bandwidth(sender, to, received, false);
+            out.printf("bandwidth, %d-byte datagrams:            %.2f GB/s%n", size, plain / 1e9);
+            if (transport == UdpTransport.EPOLL) {
+                double gso = bandwidth(sender, to, received, true);
+                out.printf("bandwidth, %d-byte datagrams, UDP GSO:   %.2f GB/s%n", size, gso / 1e9);
+            }
+            sender.close().sync();
+            receiver.close().sync();
+            if (sendErrors.get() > 0) {
+                out.printf("(%d socket errors, the last: %s)%n", sendErrors.get(), lastError);
+            }
+            long[] rtt = pingPong(transport, sendLoop, recvLoop, to);
+            Arrays.sort(rtt);
+            out.printf("ping-pong round trip, 64 bytes, %d iterations: p50 %.2f us, p99 %.2f us, min %.2f us%n", iterations,
+                    rtt[rtt.length / 2] / 1e3, rtt[(int) (rtt.length * 0.99)] / 1e3, rtt[0] / 1e3);
+        } finally {
+            sendLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
+            recvLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
+        }
+        return 0;
+    }
+
+    private interface OnDatagram {
+        void handle(ChannelHandlerContext ctx, DatagramPacket msg);
+    }
+
+    private Channel bind(UdpTransport transport, EventLoopGroup loop, String address, int udpPort, OnDatagram handler)
+            throws InterruptedException {
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_RCVBUF, 8 << 20).option(ChannelOption.SO_SNDBUF, 8 << 20)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((size + 64) * 16))
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
+                        handler.handle(ctx, msg);
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        sendErrors.incrementAndGet();
+                        lastError = cause.getMessage();
+                    }
+                });
+        if (transport == UdpTransport.EPOLL) {
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, size + 64);
+        }
+        try {
+            return b.bind(new InetSocketAddress(address, udpPort)).sync().channel();
+        } catch (Exception e) {
+            throw new UserError("cannot bind " + address + ":" + udpPort + ": " + e.getMessage());
+        }
+    }
+
+    /** Sends as fast as the socket takes datagrams for the run's length; returns bytes/s received. */
+    private double bandwidth(Channel sender, InetSocketAddress to, AtomicLong received, boolean gso) throws Exception {
+        int segmentsPerWrite = gso ? Math.max(1, Math.min(16, 65_000 / size)) : 1; // a GSO write is one UDP datagram to the stack: < 64 KiB
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        CountDownLatch done = new CountDownLatch(1);
+        long startBytes = received.get();
+        long start = System.nanoTime();
+        Runnable burst = new Runnable() {
+            @Override
+            public void run() {
+                for (int i = 0; i < 64 && sender.isWritable(); i++) {
+                    ByteBuf buf = sender.alloc().directBuffer(size * segmentsPerWrite).writeZero(size * segmentsPerWrite);
+                    sender.write(gso ? new SegmentedDatagramPacket(buf, size, to) : new DatagramPacket(buf, to), sender.voidPromise());
+                }
+                sender.flush();
+                if (System.nanoTime() < deadline) {
+                    sender.eventLoop().execute(this);
+                } else {
+                    done.countDown();
+                }
+            }
+        };
+        sender.eventLoop().execute(burst);
+        if (!done.await((long) (seconds * 1000) + 10_000, TimeUnit.MILLISECONDS)) {
+            throw new UserError("the bandwidth run did not finish");
+        }
+        long elapsed = System.nanoTime() - start;
+        return (received.get() - startBytes) * 1e9 / elapsed;
+    }
+
+    /** One datagram at a time, echoed back: the round trip through the transport. */
+    private long[] pingPong(UdpTransport transport, EventLoopGroup loopA, EventLoopGroup loopB, InetSocketAddress to)
+            throws Exception {
+        long[] rtt = new long[iterations];
+        CountDownLatch done = new CountDownLatch(1);
+        int[] count = {0};
+        long[] sentAt = {0};
+        Channel echo = bind(transport, loopB, addressB, port + 1, (ctx, msg) ->
+                ctx.writeAndFlush(new DatagramPacket(msg.content().retain(), msg.sender())));
+        InetSocketAddress echoAt = new InetSocketAddress(to.getAddress(), port + 1);
+        Channel[] pinger = new Channel[1];
+        pinger[0] = bind(transport, loopA, addressA, port + 2, (ctx, msg) -> {
+            rtt[count[0]++] = System.nanoTime() - sentAt[0];
+            if (count[0] == iterations) {
+                done.countDown();
+                return;
+            }
+            sentAt[0] = System.nanoTime();
+            ctx.writeAndFlush(new DatagramPacket(ctx.alloc().directBuffer(64).writeZero(64), echoAt));
+        });
+        pinger[0].eventLoop().execute(() -> {
+            sentAt[0] = System.nanoTime();
+            pinger[0].writeAndFlush(new DatagramPacket(pinger[0].alloc().directBuffer(64).writeZero(64), echoAt));
+        });
+        boolean finished = done.await(60, TimeUnit.SECONDS);
+        echo.close().sync();
+        pinger[0].close().sync();
+        if (!finished) {
+            throw new UserError("the ping-pong did not finish within 60 s (" + count[0] + " of " + iterations + " round trips)");
+        }
+        return rtt;
+    }
+}
