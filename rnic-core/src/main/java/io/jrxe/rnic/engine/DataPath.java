@@ -173,7 +173,25 @@ public final class DataPath implements PacketSink {
         rnic.events().post(new AsyncEvent(AsyncEventType.DEVICE_FATAL, 0, "jrxe bug while " + during + ": " + e));
     }
 
+    // The packet being handled, so that a drop anywhere in the engines reaches the capture.
+    private ByteBuffer rxBuffer;
+    private int rxOffset;
+    private int rxLength;
+    private PacketInfo rxInfo;
+
     private void receive(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+        rxBuffer = buffer;
+        rxOffset = offset;
+        rxLength = length;
+        rxInfo = info;
+        try {
+            dispatch(buffer, offset, length, info);
+        } finally {
+            rxBuffer = null;
+        }
+    }
+
+    private void dispatch(ByteBuffer buffer, int offset, int length, PacketInfo info) {
         rnic.counters().increment(Counter.RCVD_PKTS);
         BthFlyweight bth = rxBth.wrap(buffer, offset);
         Opcode opcode = Opcode.of(bth.opcode());
@@ -238,6 +256,9 @@ public final class DataPath implements PacketSink {
 
     void drop(Counter why, int qpn, int psn, int opcode) {
         rnic.counters().increment(why);
+        if (rxBuffer != null) {
+            port.reportDrop(rxBuffer, rxOffset, rxLength, rxInfo, "dropped: " + why.label().replace("jrxe_drop_", "").replace('_', ' '));
+        }
         trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
     }
 

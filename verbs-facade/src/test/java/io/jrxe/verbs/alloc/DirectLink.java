@@ -78,6 +78,10 @@ final class DirectLink implements NicTime {
         }
 
         @Override
+        public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo i, String reason) {
+        }
+
+        @Override
         public void close() {
         }
     }

@@ -21,6 +21,12 @@ public interface PacketPort extends AutoCloseable {
     /** Shows every packet sent, received or dropped to the tap (capture mode); null removes it. */
     void tap(PacketTap tap);
 
+    /**
+     * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
+     * records it with the reason as its comment.
+     */
+    void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason);
+
     @Override
     void close();
 }
