@@ -160,6 +160,7 @@ final class Completer {
         }
         if (Psn.after(Psn.add(psn, 1), e.compPsn)) {
             e.compPsn = Psn.add(psn, 1);
+            dp.window.update(e);
             progress = true;
         }
         if (progress) {
@@ -205,6 +206,7 @@ final class Completer {
             }
         }
         e.compPsn = Psn.next(psn);
+        dp.window.update(e);
         if (last) {
             w.engineState = QpEngine.WQE_DONE;
         }
@@ -234,6 +236,7 @@ final class Completer {
             return;
         }
         e.compPsn = Psn.next(psn);
+        dp.window.update(e);
         w.engineState = QpEngine.WQE_DONE;
         madeProgress(e);
         drain(e);
@@ -273,10 +276,28 @@ final class Completer {
         e.retryLeft = e.qp.retryCnt();
         e.rnrRetryLeft = e.qp.rnrRetry();
         if (outstanding(e)) {
-            e.retransmitDeadline = dp.time.nanoTime() + Requester.ackTimeout(e.qp);
+            e.retransmitDeadline = dp.time.nanoTime() + timeout(e);
         } else {
             e.retransmitDeadline = Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * The local ACK timeout, stretched by up to a half at random: when many QPs lose packets to
+     * one overflowing receive buffer, their retransmissions spread out instead of overflowing it
+     * again all at once. (IBTA sets the timeout's floor, not its exact value.)
+     */
+    private static long timeout(QpEngine e) {
+        long t = Requester.ackTimeout(e.qp);
+        if (t == Long.MAX_VALUE) {
+            return t;
+        }
+        long x = e.timerJitter;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        e.timerJitter = x;
+        return t + ((x >>> 1) % (t / 2 + 1));
     }
 
     /** Packets were sent: make sure the local ACK timer runs. */
@@ -286,7 +307,7 @@ final class Completer {
             return;
         }
         if (e.retransmitDeadline == Long.MAX_VALUE) {
-            e.retransmitDeadline = dp.time.nanoTime() + timeout;
+            e.retransmitDeadline = dp.time.nanoTime() + timeout(e);
         }
         if (!e.retransmitTimerPending) {
             e.retransmitTimerPending = true;
@@ -359,6 +380,7 @@ final class Completer {
         }
         e.reqIndex = target;
         e.psn = psn;
+        dp.window.update(e);
         e.outstandingReadsAtomics = readsAtomics;
         e.packetsSinceAckRequest = 0;
     }

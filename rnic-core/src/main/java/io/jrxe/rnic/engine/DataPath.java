@@ -48,6 +48,7 @@ public final class DataPath implements PacketSink {
     final Requester requester;
     final Completer completer;
     final Responder responder;
+    final DeviceWindow window = new DeviceWindow(this);
     private TraceListener trace;
 
     public DataPath(Rnic rnic, PacketPort port, NicTime time) {
@@ -88,6 +89,11 @@ public final class DataPath implements PacketSink {
     }
 
     public void detach(QueuePair qp) {
+        QpEngine e = engines.get(qp.qpn());
+        if (e != null) {
+            e.compPsn = e.psn;
+            window.update(e);
+        }
         engines.remove(qp.qpn());
     }
 
@@ -110,6 +116,7 @@ public final class DataPath implements PacketSink {
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
         } else if (to == QpState.RTS && from == QpState.RTR) {
             e.resetSend(qp.sqPsn());
+            window.update(e);
         } else if (to == QpState.RTS && from == QpState.SQD) {
             doorbell(e);
         } else if (to == QpState.ERR && from != QpState.ERR) {
@@ -117,6 +124,7 @@ public final class DataPath implements PacketSink {
         } else if (to == QpState.RESET) {
             e.resetReceive(0);
             e.resetSend(0);
+            window.update(e);
         }
     }
 
@@ -312,6 +320,8 @@ public final class DataPath implements PacketSink {
         e.reqIndex = 0;
         e.outstandingReadsAtomics = 0;
         e.retransmitDeadline = Long.MAX_VALUE;
+        e.compPsn = e.psn;
+        window.update(e);
         WorkQueue<ReceiveWqe> rq = qp.recvQueue();
         if (rq != null) {
             ReceiveWqe r;

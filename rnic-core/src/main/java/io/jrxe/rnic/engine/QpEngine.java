@@ -30,7 +30,13 @@ final class QpEngine {
     long rnrResumeAt = Long.MIN_VALUE;
     boolean rnrTimerPending;
 
+    /** This QP's share of the device's packets in flight, as last counted by {@link DeviceWindow}. */
+    int countedInFlight;
+    boolean waitingForWindow;
+
     // completer
+    /** State of the per-QP generator that spreads ACK timeouts (seeded by the QPN: runs replay exactly). */
+    long timerJitter;
     int compPsn;
     int retryLeft;
     int rnrRetryLeft;
@@ -73,6 +79,7 @@ final class QpEngine {
 
     QpEngine(QueuePair qp, int maxResources, DataPath dataPath) {
         this.qp = qp;
+        this.timerJitter = 0x9E3779B97F4A7C15L * (qp.qpn() + 1);
         this.resources = new ResponderResource[Math.max(1, maxResources)];
         for (int i = 0; i < resources.length; i++) {
             resources[i] = new ResponderResource();

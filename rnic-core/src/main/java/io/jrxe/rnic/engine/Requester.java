@@ -77,6 +77,9 @@ final class Requester {
             if (qp.type() == QpType.RC && Psn.distance(e.compPsn, e.psn) >= MAX_UNACKED_PSNS) {
                 return;
             }
+            if (qp.type() == QpType.RC && !dp.window.open(e)) {
+                return;
+            }
             sendPacket(e, w);
             budget--;
         }
@@ -216,6 +219,7 @@ final class Requester {
             e.psn = Psn.next(e.psn);
             w.sentBytes += payload;
         }
+        dp.window.update(e);
         if (last || readRequest) {
             e.reqIndex++;
             if (qp.type() == QpType.RC) {

@@ -1,0 +1,129 @@
+package io.jrxe.it;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.device.Mtu;
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** 1,000 RC QP pairs between two devices on real UDP, every one moving data; prints the memory per QP. */
+class ThousandQpsTest {
+    private static final int QPS = 1000;
+    private static final int SIZE = 4096;
+
+    @Test
+    void everyOneOfAThousandQpsMovesData() throws Exception {
+        InetAddress ia = InetAddress.getByName("127.0.3.1");
+        InetAddress ib = InetAddress.getByName("127.0.3.2");
+        EmulatedDevice da = Verbs.emulated().createUdp(DeviceConfig.of("kqp-a", ia));
+        EmulatedDevice db = Verbs.emulated().createUdp(DeviceConfig.of("kqp-b", ib));
+        try (Arena arena = Arena.ofShared()) {
+            Context ca = da.open();
+            Context cb = db.open();
+            Pd pa = ca.allocPd();
+            Pd pb = cb.allocPd();
+            Cq cqa = ca.createCq(QPS * 2, null);
+            Cq cqb = cb.createCq(QPS * 2, null);
+            MemorySegment ma = arena.allocate((long) QPS * SIZE, 4096);
+            MemorySegment mb = arena.allocate((long) QPS * SIZE, 4096);
+            Mr mra = pa.regMr(ma, Access.LOCAL_WRITE);
+            Mr mrb = pb.regMr(mb, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+
+            System.gc();
+            long heapBefore = usedHeap();
+            List<Qp> qa = new ArrayList<>();
+            List<Qp> qb = new ArrayList<>();
+            QpCapabilities caps = new QpCapabilities(16, 16, 1, 1, 0);
+            for (int i = 0; i < QPS; i++) {
+                qa.add(pa.createQp(new QpInitAttributes(QpType.RC, cqa, cqa, null, caps, false)));
+                qb.add(pb.createQp(new QpInitAttributes(QpType.RC, cqb, cqb, null, caps, false)));
+            }
+            for (int i = 0; i < QPS; i++) {
+                connect(qa.get(i), qb.get(i), ib);
+                connect(qb.get(i), qa.get(i), ia);
+            }
+            System.gc();
+            long perQp = (usedHeap() - heapBefore) / (2L * QPS);
+            System.out.printf("%d RC QPs per device: about %d bytes of heap per QP (16 send and 16 receive WRs, 1 SGE)%n",
+                    QPS, perQp);
+
+            for (int i = 0; i < QPS; i++) {
+                ma.asSlice((long) i * SIZE, SIZE).fill((byte) i);
+                SendWr wr = new SendWr(1);
+                wr.wrId = i;
+                wr.opcode = WrOpcode.RDMA_WRITE;
+                wr.flags = SendWqe.SIGNALED;
+                wr.sgl.add(ma.address() + (long) i * SIZE, SIZE, mra.lkey());
+                wr.remoteAddr = mb.address() + (long) i * SIZE;
+                wr.rkey = mrb.rkey();
+                qa.get(i).postSend(wr);
+            }
+            WorkCompletion[] wcs = new WorkCompletion[64];
+            for (int i = 0; i < wcs.length; i++) {
+                wcs[i] = new WorkCompletion();
+            }
+            boolean[] done = new boolean[QPS];
+            int completed = 0;
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (completed < QPS && System.nanoTime() < deadline) {
+                int n = cqa.poll(wcs);
+                for (int k = 0; k < n; k++) {
+                    assertThat(wcs[k].status()).as("%s; counters a=%s b=%s", wcs[k], ca.counters(), cb.counters())
+                            .isEqualTo(WcStatus.SUCCESS);
+                    assertThat(done[(int) wcs[k].wrId()]).as("completed twice: " + wcs[k]).isFalse();
+                    done[(int) wcs[k].wrId()] = true;
+                    completed++;
+                }
+                if (n == 0) {
+                    Thread.onSpinWait();
+                }
+            }
+            assertThat(completed).as("completions; counters a=%s b=%s", ca.counters(), cb.counters()).isEqualTo(QPS);
+            for (int i = 0; i < QPS; i++) {
+                assertThat(mb.get(ValueLayout.JAVA_BYTE, (long) i * SIZE + SIZE - 1)).as("QP %d's data", i).isEqualTo((byte) i);
+            }
+        } finally {
+            Verbs.emulated().remove(da);
+            Verbs.emulated().remove(db);
+        }
+    }
+
+    private static long usedHeap() {
+        Runtime r = Runtime.getRuntime();
+        return r.totalMemory() - r.freeMemory();
+    }
+
+    private static void connect(Qp self, Qp peer, InetAddress peerAddress) throws Exception {
+        self.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(Access.REMOTE_WRITE));
+        self.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(GidEntry.gidOf(peerAddress), 1))
+                .pathMtu(Mtu.MTU_1024).destQpn(peer.qpNum()).rqPsn(0).maxDestRdAtomic(1).minRnrTimer(12));
+        self.modify(new QpAttributes().state(QpState.RTS).timeout(18).retryCnt(7).rnrRetry(7).sqPsn(0).maxRdAtomic(1));
+    }
+}
