@@ -1,0 +1,105 @@
+package io.jrxe.verbs;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.device.DeviceAttributes;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Devices described in a small text file, one `device.key = value` per line (# starts a
+ * comment):
+ * <pre>
+ * jrxe0.addr = 127.0.0.1        # required; more addresses: addr2, addr3 (each gives GIDs)
+ * jrxe0.mtu = 1500              # the interface MTU; the active path MTU follows as in rxe
+ * jrxe0.max_qp = 16             # any limit: max_qp, max_mr, max_cq, max_cqe, max_pd,
+ * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries
+ * </pre>
+ * Every mistake is reported with its line number.
+ */
+public final class DeviceConfigFile {
+    private DeviceConfigFile() {
+    }
+
+    public static List<DeviceConfig> load(Path file) throws IOException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("no such device configuration file: " + file);
+        }
+        Map<String, Map<String, String>> devices = new LinkedHashMap<>();
+        Map<String, Integer> lineOf = new LinkedHashMap<>();
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n);
+            int hash = line.indexOf('#');
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            line = line.strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            int dot = line.indexOf('.');
+            if (eq < 0 || dot < 0 || dot > eq) {
+                throw new IllegalArgumentException(file + ":" + (n + 1) + ": expected `device.key = value`, found `" + line + "`");
+            }
+            String device = line.substring(0, dot).strip();
+            String key = line.substring(dot + 1, eq).strip();
+            devices.computeIfAbsent(device, d -> new LinkedHashMap<>()).put(key, line.substring(eq + 1).strip());
+            lineOf.put(device + "." + key, n + 1);
+        }
+        List<DeviceConfig> configs = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> d : devices.entrySet()) {
+            configs.add(toConfig(file, d.getKey(), d.getValue(), lineOf));
+        }
+        return configs;
+    }
+
+    private static DeviceConfig toConfig(Path file, String name, Map<String, String> keys, Map<String, Integer> lineOf) {
+        List<InetAddress> addresses = new ArrayList<>();
+        int mtu = 1500;
+        DeviceAttributes.Builder a = DeviceAttributes.builder();
+        for (Map.Entry<String, String> kv : keys.entrySet()) {
+            String key = kv.getKey();
+            String value = kv.getValue();
+            String where = file + ":" + lineOf.get(name + "." + key) + ": " + name + "." + key;
+            try {
+                switch (key) {
+                    case "addr", "addr2", "addr3", "addr4" -> addresses.add(InetAddress.getByName(value));
+                    case "mtu" -> mtu = Integer.parseInt(value);
+                    case "max_qp" -> a.maxQp(Integer.parseInt(value));
+                    case "max_qp_wr" -> a.maxQpWr(Integer.parseInt(value));
+                    case "max_sge" -> a.maxSge(Integer.parseInt(value));
+                    case "max_mr" -> a.maxMr(Integer.parseInt(value));
+                    case "max_cq" -> a.maxCq(Integer.parseInt(value));
+                    case "max_cqe" -> a.maxCqe(Integer.parseInt(value));
+                    case "max_pd" -> a.maxPd(Integer.parseInt(value));
+                    case "max_srq" -> a.maxSrq(Integer.parseInt(value));
+                    case "max_mw" -> a.maxMw(Integer.parseInt(value));
+                    case "max_ah" -> a.maxAh(Integer.parseInt(value));
+                    case "mtt_entries" -> a.mttEntries(Long.parseLong(value));
+                    default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
+                            + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries)");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(where + ": not a number: " + value);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException(where + ": not an IP address: " + value);
+            }
+        }
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
+        }
+        return new DeviceConfig(name, addresses, mtu, a.build());
+    }
+}

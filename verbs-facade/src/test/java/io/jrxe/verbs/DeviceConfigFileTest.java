@@ -1,0 +1,52 @@
+package io.jrxe.verbs;
+
+import io.jrxe.rnic.DeviceConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DeviceConfigFileTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsDevicesAddressesMtuAndLimits() throws Exception {
+        Path f = dir.resolve("devices.conf");
+        Files.writeString(f, """
+                # two tiny NICs for a lesson
+                jrxe0.addr = 127.0.0.1
+                jrxe0.mtu = 4200
+                jrxe0.max_qp = 4     # show what happens at the fifth
+                jrxe1.addr = 127.0.0.2
+                jrxe1.addr2 = ::1
+                jrxe1.mtt_entries = 1024
+                """);
+        List<DeviceConfig> configs = DeviceConfigFile.load(f);
+        assertThat(configs).extracting(DeviceConfig::name).containsExactly("jrxe0", "jrxe1");
+        assertThat(configs.get(0).interfaceMtu()).isEqualTo(4200);
+        assertThat(configs.get(0).attributes().maxQp()).isEqualTo(4);
+        assertThat(configs.get(1).addresses()).hasSize(2);
+        assertThat(configs.get(1).attributes().mttEntries()).isEqualTo(1024);
+    }
+
+    @Test
+    void mistakesNameTheLine() throws Exception {
+        Path f = dir.resolve("bad.conf");
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.max_qp = lots\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.max_qp: not a number: lots");
+        Files.writeString(f, "jrxe0.colour = blue\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessageStartingWith(f + ":1: jrxe0.colour: unknown key");
+        Files.writeString(f, "jrxe0.mtu = 1500\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ": device jrxe0 has no jrxe0.addr");
+        Files.writeString(f, "just words\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessageContaining(":1: expected `device.key = value`");
+        assertThatThrownBy(() -> DeviceConfigFile.load(dir.resolve("missing.conf")))
+                .hasMessageStartingWith("no such device configuration file");
+    }
+}
