@@ -21,11 +21,20 @@ public interface PacketPort extends AutoCloseable {
     /** Shows every packet sent, received or dropped to the tap (capture mode); null removes it. */
     void tap(PacketTap tap);
 
+    /** The tap in place, or null. */
+    PacketTap tap();
+
     /**
      * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
      * records it with the reason as its comment.
      */
-    void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason);
+    default void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason) {
+        PacketTap t = tap();
+        if (t != null) {
+            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT,
+                    info.identification, buffer, offset, length, info.timestampNanos, reason);
+        }
+    }
 
     @Override
     void close();

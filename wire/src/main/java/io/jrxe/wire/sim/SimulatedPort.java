@@ -107,12 +107,8 @@ public final class SimulatedPort implements PacketPort {
     }
 
     @Override
-    public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason) {
-        io.jrxe.wire.port.PacketTap t = tap;
-        if (t != null) {
-            t.packet(io.jrxe.wire.port.PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort,
-                    PeerAddress.ROCE_PORT, info.identification, buffer, offset, length, info.timestampNanos, reason);
-        }
+    public io.jrxe.wire.port.PacketTap tap() {
+        return tap;
     }
 
     @Override
