@@ -113,6 +113,10 @@ class RcMessageSizesTest {
             if (consumesReceive) {
                 p.awaitOn(p.b, 0, 1, SECOND);
             }
+            if (type == QpType.UC) {
+                // A UC sender completes once its packets are out: let them arrive.
+                assertThat(p.runUntil(() -> p.network.time().idle(), SECOND)).isTrue();
+            }
 
             WorkCompletion s = p.sendCompletions(p.a).getFirst();
             assertThat(s.status()).as("%s", s).isEqualTo(WcStatus.SUCCESS);
