@@ -24,6 +24,7 @@ import io.jrxe.wire.header.IethFlyweight;
 import io.jrxe.wire.header.ImmDtFlyweight;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.header.RethFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.MessagePosition;
 import io.jrxe.wire.opcode.Opcode;
@@ -448,7 +449,9 @@ final class Responder {
             dp.drop(Counter.DROP_NO_RESOURCES, qp.qpn(), bth.psn(), op.code());
             return;
         }
-        writeGrh(info, payloadLength);
+        // The GRH describes the datagram as it came: its UDP payload is the whole RoCE packet
+        // (headers, ImmDt, payload, pad and ICRC), not just the BTH, DETH and payload.
+        writeGrh(info, payloadOffset - offset + payloadLength + bth.padCount() + IcrcCalculator.LENGTH);
         ReceiveWqe wqe = e.recvWqe;
         if (wqe.sgl().totalLength() < GRH_LENGTH + payloadLength
                 || dp.dma.scatter(qp.pd(), wqe.sgl(), 0, grh, 0, GRH_LENGTH) != AccessError.NONE
@@ -467,14 +470,14 @@ final class Responder {
      * The GRH area as rxe fills it for RoCEv2: an IPv6 header fills all 40 bytes; an IPv4
      * header sits in the last 20, after 20 zero bytes.
      */
-    private void writeGrh(PacketInfo info, int payloadLength) {
+    private void writeGrh(PacketInfo info, int rocePacketLength) {
         ByteBuffer g = grh;
         for (int i = 0; i < GRH_LENGTH; i += 4) {
             g.putInt(i, 0);
         }
         PeerAddress src = info.source;
         PeerAddress dst = info.destination;
-        int udpLength = 8 + 12 + 8 + payloadLength + 4;
+        int udpLength = 8 + rocePacketLength;
         if (src.ipv6()) {
             g.putInt(0, 6 << 28 | (info.trafficClass & 0xFF) << 20 | (info.flowLabel & 0xFFFFF));
             g.putInt(4, udpLength << 16 | 17 << 8 | (info.ttl & 0xFF));
@@ -486,6 +489,14 @@ final class Responder {
             g.putInt(28, (info.ttl & 0xFF) << 24 | 17 << 16);
             g.putInt(32, src.ipv4());
             g.putInt(36, dst.ipv4());
+            // rxe copies the received IPv4 header, whose checksum is valid: compute it the same way.
+            int sum = 0;
+            for (int i = 20; i < GRH_LENGTH; i += 2) {
+                sum += g.getShort(i) & 0xFFFF;
+            }
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            sum += sum >>> 16;
+            g.putShort(30, (short) ~sum);
         }
     }
 
