@@ -176,6 +176,11 @@ final class Requester {
             payload = 8;
             last = true;
         }
+        if (w.opcode == WrOpcode.FLUSH) {
+            // One packet whatever the range: with a range over one MTU, "last" stayed false and the
+            // FLUSH (which moves no bytes) was sent again and again at new PSNs, for ever.
+            last = true;
+        }
         Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);
         boolean ackRequest = qp.type() == QpType.RC
                 && (last || readRequest || ++e.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
