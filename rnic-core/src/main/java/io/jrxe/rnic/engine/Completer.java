@@ -58,13 +58,28 @@ final class Completer {
             dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
             return;
         }
-        if (op.operation() == Operation.RDMA_READ_RESPONSE) {
+        if (op.operation() == Operation.RDMA_READ_RESPONSE && answersPlacement(e, op, psn, payloadLength)) {
+            ack(e, psn, syndrome); // a FLUSH's or ATOMIC WRITE's response acknowledges it as an ACK would
+        } else if (op.operation() == Operation.RDMA_READ_RESPONSE) {
             readResponse(e, op, psn, buf, payloadOffset, payloadLength);
         } else if (op.operation() == Operation.ATOMIC_ACKNOWLEDGE) {
             atomicAck(e, psn, buf, offset + op.offsetOf(ExtensionHeader.ATOMIC_ACK_ETH));
         } else {
             ack(e, psn, syndrome);
         }
+    }
+
+    /**
+     * A zero-length RDMA READ response ONLY at the PSN of a FLUSH or ATOMIC WRITE: how rxe (and
+     * the memory placement extensions) answer those; it was taken for a READ's response and
+     * failed the work request with BAD_RESP_ERR.
+     */
+    private boolean answersPlacement(QpEngine e, Opcode op, int psn, int payloadLength) {
+        if (op != Opcode.RC_RDMA_READ_RESPONSE_ONLY || payloadLength != 0) {
+            return false;
+        }
+        SendWqe w = wqeAt(e, psn);
+        return w != null && (w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE);
     }
 
     private void ack(QpEngine e, int psn, int syndrome) {

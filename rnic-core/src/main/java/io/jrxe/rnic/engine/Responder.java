@@ -313,7 +313,7 @@ final class Responder {
         }
         // Host memory is already globally visible once written: the flush has nothing to wait for.
         advance(e, op, psn);
-        acknowledgeIfAsked(e, psn);
+        sendReadResponseAck(e, psn);
     }
 
     private void atomicWrite(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int psn) {
@@ -330,7 +330,7 @@ final class Responder {
         }
         dp.dma.copy(dp.rnic.memory().lastChecked(), va, buf, payloadOffset, 8, true);
         advance(e, op, psn);
-        acknowledgeIfAsked(e, psn);
+        sendReadResponseAck(e, psn);
     }
 
     /** A request at a PSN already executed: acknowledge it again, or replay its READ response or atomic result. */
@@ -352,6 +352,10 @@ final class Responder {
                 }
             }
             return; // too old to replay: the requester's retries will give up
+        }
+        if (op.operation() == Operation.FLUSH || op.operation() == Operation.ATOMIC_WRITE) {
+            sendReadResponseAck(e, psn); // answered again, not executed again
+            return;
         }
         sendAck(e, Psn.add(e.epsn, -1), AethSyndrome.ack(AethSyndrome.CREDITS_INVALID));
     }
@@ -617,6 +621,19 @@ final class Responder {
         dp.txBth.wrap(tx, 0).set(Opcode.RC_ACKNOWLEDGE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
         aeth.wrap(tx, BthFlyweight.LENGTH).set(syndrome, e.msn);
         dp.send(e, e.peer, Opcode.RC_ACKNOWLEDGE.headerLength());
+    }
+
+    /**
+     * FLUSH and ATOMIC WRITE are answered with an RDMA READ response of length zero (IBTA's memory
+     * placement extensions; rxe's send_read_response_ack), whatever their AckReq bit: an RC ACK
+     * there made an rxe requester fail the work request.
+     */
+    private void sendReadResponseAck(QpEngine e, int psn) {
+        ByteBuffer tx = dp.tx;
+        Opcode op = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
+        dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
+        aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), e.msn);
+        dp.send(e, e.peer, op.headerLength());
     }
 
     private void sendAtomicAck(QpEngine e, int psn, long original) {
