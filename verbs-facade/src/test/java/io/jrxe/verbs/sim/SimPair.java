@@ -14,6 +14,7 @@ import io.jrxe.rnic.qp.QpState;
 import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.queue.WorkCompletion;
 import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
@@ -58,6 +59,8 @@ public final class SimPair implements AutoCloseable {
         public MemorySegment memory;
         public Mr mr;
         public Srq srq;
+        /** The completion channel of the receive CQ, when the config asked for one. */
+        public CompChannel recvChannel;
         public PeerAddress address;
         final List<WorkCompletion> sendDone = new ArrayList<>();
         final List<WorkCompletion> recvDone = new ArrayList<>();
@@ -92,6 +95,7 @@ public final class SimPair implements AutoCloseable {
         int minRnrTimer = 1;
         boolean sqSigAll;
         boolean srqOnB;
+        boolean recvChannels;
         int srqMaxWr = 64;
         QpCapabilities caps = new QpCapabilities(1024, 1024, 4, 4, 256);
         int mrAccess = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
@@ -114,6 +118,8 @@ public final class SimPair implements AutoCloseable {
         /** B's QP takes its receives from an SRQ (B.srq) instead of its own receive queue. */
         public Config srqOnB(int maxWr) { srqOnB = true; srqMaxWr = maxWr; return this; }
         public Config caps(QpCapabilities v) { caps = v; return this; }
+        /** Each side's receive CQ gets a completion channel (Side.recvChannel). */
+        public Config recvChannels() { recvChannels = true; return this; }
         public Config mrAccess(int v) { mrAccess = v; return this; }
         public Config qkey(int v) { qkey = v; return this; }
         /** The first PSN of both directions (sq_psn of one side = rq_psn of the other). */
@@ -129,7 +135,10 @@ public final class SimPair implements AutoCloseable {
         s.ctx = s.device.open();
         s.pd = s.ctx.allocPd();
         s.sendCq = s.ctx.createCq(4096, null);
-        s.recvCq = s.ctx.createCq(4096, null);
+        if (c.recvChannels) {
+            s.recvChannel = s.ctx.createCompChannel();
+        }
+        s.recvCq = s.ctx.createCq(4096, s.recvChannel);
         if (withSrq) {
             s.srq = s.pd.createSrq(c.srqMaxWr, 4);
         }
