@@ -172,6 +172,36 @@ public final class SimPair implements AutoCloseable {
         self.qp.modify(rts);
     }
 
+    /**
+     * Another connected QP pair between the same two devices, sharing the sides' PDs, CQs, memory
+     * and MRs (and B's SRQ when the config has one). Completions land in {@link #a} and {@link #b}'s
+     * lists, told apart by their qp_num.
+     */
+    public Side[] anotherQpPair() throws Exception {
+        Side a2 = shareDevice(a);
+        Side b2 = shareDevice(b);
+        a2.qp = a.pd.createQp(new QpInitAttributes(config.type, a.sendCq, a.recvCq, a.srq, config.caps, config.sqSigAll));
+        b2.qp = b.pd.createQp(new QpInitAttributes(config.type, b.sendCq, b.recvCq, b.srq, config.caps, config.sqSigAll));
+        connect(a2, b2, config);
+        connect(b2, a2, config);
+        return new Side[] {a2, b2};
+    }
+
+    private static Side shareDevice(Side s) {
+        Side t = new Side();
+        t.device = s.device;
+        t.ctx = s.ctx;
+        t.pd = s.pd;
+        t.sendCq = s.sendCq;
+        t.recvCq = s.recvCq;
+        t.recvChannel = s.recvChannel;
+        t.srq = s.srq;
+        t.memory = s.memory;
+        t.mr = s.mr;
+        t.address = s.address;
+        return t;
+    }
+
     /** A counter of a side's device, by rxe's (or jrxe's) name. */
     public long counter(Side s, Counter c) {
         return s.device.rnic().counters().get(c);
