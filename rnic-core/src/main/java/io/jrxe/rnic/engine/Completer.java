@@ -329,12 +329,13 @@ final class Completer {
 
     /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
     void retry(QpEngine e, int psn) {
-        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
         if (e.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
             failFront(e, WcStatus.RETRY_EXC_ERR, 0);
             return;
         }
+        // Counted per retry actually made, as rxe's RXE_CNT_COMP_RETRY (not for the one that gives up).
+        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
         e.retryLeft--;
         rewind(e, psn);
         e.retransmitDeadline = Long.MAX_VALUE;
