@@ -285,6 +285,7 @@ final class Completer {
     }
 
     private void madeProgress(QpEngine e) {
+        e.retryStarted = false;
         e.retryLeft = e.qp.retryCnt();
         e.rnrRetryLeft = e.qp.rnrRetry();
         if (outstanding(e)) {
@@ -324,11 +325,25 @@ final class Completer {
         if (now < e.rnrResumeAt) {
             return;
         }
-        retry(e, e.compPsn);
+        retryNow(e, e.compPsn);
+    }
+
+    /**
+     * A NAK or an implied NAK asks to go back to psn. Only the first one starts a retry until
+     * something is acknowledged again: every READ response after a lost one is an implied NAK,
+     * and retrying for each of them resent the READ many times and spent all of retry_cnt on one
+     * lost packet. Later losses are left to the ACK timer (rxe's comp.started_retry does the same).
+     */
+    void retry(QpEngine e, int psn) {
+        if (e.retryStarted) {
+            return;
+        }
+        retryNow(e, psn);
     }
 
     /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
-    void retry(QpEngine e, int psn) {
+    private void retryNow(QpEngine e, int psn) {
+        e.retryStarted = true;
         if (e.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
             failFront(e, WcStatus.RETRY_EXC_ERR, 0);
