@@ -158,6 +158,11 @@ public final class DataPath implements PacketSink {
             drop(Counter.DROP_UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
             return;
         }
+        if (bth.transportVersion() != 0) {
+            // IBTA 9.2: TVer is 0; a packet of another transport version is not ours to read (rxe's hdr_check drops it).
+            drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
+            return;
+        }
         int payloadAndPad = length - opcode.headerLength() - IcrcCalculator.LENGTH;
         if (payloadAndPad < 0 || (!opcode.hasPayload() && payloadAndPad != 0) || bth.padCount() > payloadAndPad) {
             drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
