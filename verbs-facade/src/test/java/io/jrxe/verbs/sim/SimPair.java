@@ -187,6 +187,14 @@ public final class SimPair implements AutoCloseable {
         return new Side[] {a2, b2};
     }
 
+    /** Takes two connected QPs through RESET and connects them again, from the config's first PSN. */
+    public void reconnect(Side x, Side y) throws VerbsException {
+        x.qp.modify(new QpAttributes().state(QpState.RESET));
+        y.qp.modify(new QpAttributes().state(QpState.RESET));
+        connect(x, y, config);
+        connect(y, x, config);
+    }
+
     private static Side shareDevice(Side s) {
         Side t = new Side();
         t.device = s.device;
