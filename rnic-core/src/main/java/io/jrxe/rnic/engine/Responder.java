@@ -440,11 +440,7 @@ final class Responder {
 
     private void udSend(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength, PacketInfo info) {
         QueuePair qp = e.qp;
-        deth.wrap(buf, offset + op.offsetOf(ExtensionHeader.DETH));
-        if (deth.qkey() != qp.qkey()) {
-            dp.drop(Counter.DROP_BAD_QKEY, qp.qpn(), bth.psn(), op.code());
-            return;
-        }
+        deth.wrap(buf, offset + op.offsetOf(ExtensionHeader.DETH)); // its Q_Key was checked with the headers, in DataPath
         if (payloadLength > dp.rnic.port().activeMtu().bytes()) {
             dp.drop(Counter.DROP_MALFORMED, qp.qpn(), bth.psn(), op.code());
             return;
