@@ -44,6 +44,21 @@ final class Ops {
         return r;
     }
 
+    /** Links the work requests in this order and returns the first. */
+    static SendWr chain(SendWr... wrs) {
+        for (int i = 0; i + 1 < wrs.length; i++) {
+            wrs[i].next(wrs[i + 1]);
+        }
+        return wrs[0];
+    }
+
+    static RecvWr chain(RecvWr... wrs) {
+        for (int i = 0; i + 1 < wrs.length; i++) {
+            wrs[i].next(wrs[i + 1]);
+        }
+        return wrs[0];
+    }
+
     static SendWr id(SendWr wr, long id) {
         wr.wrId = id;
         return wr;
