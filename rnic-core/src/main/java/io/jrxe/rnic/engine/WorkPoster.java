@@ -46,6 +46,8 @@ public final class WorkPoster {
                                     "the send queue of QP 0x%06x is full (%d WRs outstanding)", qp.qpn(), sq.capacity()));
                         }
                         slot.copyFrom(wr);
+                        // On the posting thread: the one trace event that is not the NIC's own.
+                        dataPath.trace(TraceEvent.POSTED, qp.qpn(), wr.wrId, -1, wr.opcode.ordinal(), slot.length());
                     }
                 } finally {
                     sq.publish();
