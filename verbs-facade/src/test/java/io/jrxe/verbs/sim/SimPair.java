@@ -103,6 +103,8 @@ public final class SimPair implements AutoCloseable {
         int qpAccess = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.FLUSH_GLOBAL;
         int qkey = 0x11111111;
         int psn = 0x100;
+        int maxRdAtomic = 16;
+        int maxDestRdAtomic = 16;
 
         public Config(QpType type) {
             this.type = type;
@@ -122,6 +124,8 @@ public final class SimPair implements AutoCloseable {
         public Config recvChannels() { recvChannels = true; return this; }
         public Config mrAccess(int v) { mrAccess = v; return this; }
         public Config qkey(int v) { qkey = v; return this; }
+        public Config maxRdAtomic(int v) { maxRdAtomic = v; return this; }
+        public Config maxDestRdAtomic(int v) { maxDestRdAtomic = v; return this; }
         /** The first PSN of both directions (sq_psn of one side = rq_psn of the other). */
         public Config psn(int v) { psn = v; return this; }
     }
@@ -162,12 +166,12 @@ public final class SimPair implements AutoCloseable {
         QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(c.mtu)
                 .destQpn(peer.qp.qpNum()).rqPsn(c.psn);
         if (c.type == QpType.RC) {
-            rtr.maxDestRdAtomic(16).minRnrTimer(c.minRnrTimer);
+            rtr.maxDestRdAtomic(c.maxDestRdAtomic).minRnrTimer(c.minRnrTimer);
         }
         self.qp.modify(rtr);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
         if (c.type == QpType.RC) {
-            rts.timeout(c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(16);
+            rts.timeout(c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
     }
