@@ -145,6 +145,8 @@ final class Completer {
     private void acknowledgeThrough(QpEngine e, int psn) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
         boolean progress = false;
+        boolean impliedNak = false;
+        int through = psn;
         for (int i = 0; i < e.reqIndex + 1; i++) {
             SendWqe w = sq.peek(i);
             if (w == null || w.engineState == QpEngine.WQE_POSTED) {
@@ -157,13 +159,14 @@ final class Completer {
                 break;
             }
             if (Requester.isReadOrAtomic(w.opcode)) {
-                // An ACK beyond a READ or atomic whose response never came: the response was lost (implied NAK).
-                if (Psn.after(Psn.add(psn, 1), w.firstPsn) && Psn.before(e.compPsn, Psn.add(w.lastPsn, 1))) {
-                    if (Psn.after(psn, w.lastPsn)) {
-                        retry(e, e.compPsn);
-                        return;
-                    }
+                // An ACK acknowledges none of a READ's or atomic's PSNs, only its responses do: an ACK
+                // inside its range (a responder re-acknowledging a duplicate) moved compPsn past it, its
+                // responses were then dropped as ghosts and the QP stalled. One beyond it means its
+                // response was lost (implied NAK), once the WQEs before it are acknowledged.
+                if (!Psn.before(through, w.firstPsn)) {
+                    through = Psn.add(w.firstPsn, -1);
                 }
+                impliedNak = Psn.after(psn, w.lastPsn);
                 break;
             }
             if (!Psn.after(w.lastPsn, psn) && w.engineState == QpEngine.WQE_SENT) {
@@ -173,14 +176,18 @@ final class Completer {
                 break;
             }
         }
-        if (Psn.after(Psn.add(psn, 1), e.compPsn)) {
-            e.compPsn = Psn.add(psn, 1);
+        if (Psn.after(Psn.add(through, 1), e.compPsn)) {
+            e.compPsn = Psn.add(through, 1);
             progress = true;
         }
         if (progress) {
             madeProgress(e);
         }
         drain(e);
+        if (impliedNak && e.qp.state() == QpState.RTS) {
+            retry(e, e.compPsn);
+            return;
+        }
         dp.requester.run(e);
     }
 
