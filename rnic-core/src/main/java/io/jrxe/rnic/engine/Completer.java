@@ -196,7 +196,7 @@ final class Completer {
         if (Psn.before(psn, e.compPsn)) {
             return; // duplicate response
         }
-        if (psn != e.compPsn) {
+        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
             retry(e, e.compPsn); // implied NAK: a response went missing
             return;
         }
@@ -239,7 +239,7 @@ final class Completer {
         if (Psn.before(psn, e.compPsn)) {
             return;
         }
-        if (psn != e.compPsn) {
+        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
             retry(e, e.compPsn);
             return;
         }
@@ -260,6 +260,33 @@ final class Completer {
         madeProgress(e);
         drain(e);
         dp.requester.run(e);
+    }
+
+    /**
+     * A response beyond compPsn that starts the answer of a READ or atomic, with only SENDs and
+     * WRITEs (or the like) waiting before it: it acknowledges them (IBTA 9.7.5.1; rxe's check_psn
+     * completes the older WQEs), so the gap is their lost ACK, not a lost response. It was taken
+     * for an implied NAK and everything from the first unacknowledged WRITE was sent again.
+     * On true, compPsn has moved up to psn.
+     */
+    private boolean acknowledgesTheGap(QpEngine e, int psn) {
+        SendWqe target = wqeAt(e, psn);
+        if (target == null || psn != target.responseStartPsn || Psn.before(psn, e.compPsn)) {
+            return false;
+        }
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w == target) {
+                break;
+            }
+            if (w.engineState != QpEngine.WQE_DONE
+                    && (w.engineState != QpEngine.WQE_SENT || Requester.isReadOrAtomic(w.opcode))) {
+                return false;
+            }
+        }
+        e.compPsn = psn;
+        return true;
     }
 
     /** The WQE (sent, not done) whose PSN range holds psn. */
