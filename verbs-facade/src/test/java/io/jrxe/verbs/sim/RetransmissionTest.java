@@ -63,6 +63,29 @@ class RetransmissionTest {
         }
     }
 
+    /** The receiving side of go-back-N: a SEND or a WRITE with immediate completes once, whole, after a loss. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}, losing PSN +{1}")
+    @org.junit.jupiter.params.provider.CsvSource({"SEND,0", "SEND,2", "SEND,7", "RDMA_WRITE_WITH_IMM,0", "RDMA_WRITE_WITH_IMM,4",
+        "RDMA_WRITE_WITH_IMM,7"})
+    void aMessageThatLostAPacketCompletesOnceAtTheReceiver(WrOpcode op, int lostAt) throws Exception {
+        try (SimPair p = new SimPair(5, new SimPair.Config(QpType.RC).timeout(8))) {
+            int first = p.config.psn;
+            Wire.on(p).drop(1, pk -> pk.from(p.a) && pk.psn() == Psn.add(first, lostAt));
+            fill(p.a.memory, 0, 8 * MTU, 5);
+            p.b.qp.postRecv(Ops.chain(Ops.recv(p.b, 100_000, 8 * MTU, 61), Ops.recv(p.b, 200_000, 8 * MTU, 62)));
+            var w = op == WrOpcode.SEND ? Ops.wr(p.a, op, 0, 8 * MTU) : rdma(p.a, op, 0, 8 * MTU, p.b, 100_000);
+            w.immData = 99;
+            p.a.qp.postSend(w);
+            p.awaitCompletions(1, 1, 100 * MS);
+            p.run(100 * MS);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.recvCompletions(p.b)).hasSize(1);
+            assertThat(p.recvCompletions(p.b).getFirst().wrId()).isEqualTo(61);
+            assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(8 * MTU);
+            assertSameBytes(p.b.memory, 100_000, p.a.memory, 0, 8 * MTU);
+        }
+    }
+
     @Test
     void aLostAckMakesTheResponderSeeDuplicatesAndAcknowledgeThemAgain() throws Exception {
         try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC).timeout(8))) {

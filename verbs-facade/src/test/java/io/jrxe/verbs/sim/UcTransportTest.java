@@ -76,6 +76,25 @@ class UcTransportTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "lost {0}")
+    @org.junit.jupiter.params.provider.EnumSource(value = Opcode.class, names = {"UC_SEND_FIRST", "UC_SEND_MIDDLE", "UC_SEND_LAST"})
+    void whicheverPacketIsLostOnlyItsMessageIsLost(Opcode lost) throws Exception {
+        try (SimPair p = new SimPair(6, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+            Wire.on(p).drop(1, Wire.opcode(lost));
+            fill(p.a.memory, 0, 3000, 6);
+            fill(p.a.memory, 10_000, 2500, 7);
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 51).next(recv(p.b, 200_000, 4096, 52)));
+            p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 3000), 1).next(id(wr(p.a, WrOpcode.SEND, 10_000, 2500), 2)));
+            p.awaitCompletions(2, 1, 10 * MS);
+            p.run(10 * MS);
+            assertThat(p.recvCompletions(p.b)).hasSize(1);
+            WorkCompletion r = p.recvCompletions(p.b).getFirst();
+            assertThat(r.wrId()).isEqualTo(51);
+            assertThat(r.byteLen()).isEqualTo(2500);
+            assertSameBytes(p.b.memory, 100_000, p.a.memory, 10_000, 2500);
+        }
+    }
+
     @Test
     void aLostMiddlePacketLosesItsWriteWithImmediate() throws Exception {
         try (SimPair p = new SimPair(3, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {

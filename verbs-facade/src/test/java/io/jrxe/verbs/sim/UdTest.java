@@ -141,6 +141,18 @@ class UdTest {
     }
 
     @Test
+    void aDatagramWithNoReceivePostedIsDroppedAndCounted() throws Exception {
+        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.UD))) {
+            Wire wire = Wire.on(p);
+            p.a.qp.postSend(udSend(p, WrOpcode.SEND, 0, 100, QKEY));
+            p.awaitCompletions(1, 0, 10 * MS);
+            p.run(10 * MS);
+            assertThat(p.counter(p.b, Counter.DROP_NO_RESOURCES)).isEqualTo(1);
+            assertThat(wire.count(Wire.fromSide(p.b))).as("UD has no RNR NAK").isZero();
+        }
+    }
+
+    @Test
     void aQkeyWithTheHighBitSetMeansTheSendersOwnQkey() throws Exception {
         try (SimPair p = new SimPair(3, new SimPair.Config(QpType.UD))) {
             Wire wire = Wire.on(p);
