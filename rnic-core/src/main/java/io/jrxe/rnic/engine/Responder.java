@@ -152,7 +152,13 @@ final class Responder {
                 imm = ieth.wrap(buf, offset + op.offsetOf(ExtensionHeader.IETH)).rkey();
                 AccessError err = dp.rnic.memory().invalidate(imm, qp.pd());
                 if (err != AccessError.NONE) {
-                    fatal(e, psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+                    // IBTA class J (rxe's RESPST_ERR_INVALIDATE_RKEY): the SEND was received, so it is
+                    // acknowledged, not NAKed; the receive completes with REM_INV_REQ_ERR and this QP
+                    // goes to the error state. A NAK here failed the requester, which rxe does not.
+                    completeReceiveWithStatus(e, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0);
+                    acknowledgeIfAsked(e, psn);
+                    dp.error(e, "responder: SEND with invalidate of key " + String.format("0x%08x", imm) + ": "
+                            + err.description());
                     return;
                 }
                 flags |= WorkCompletion.WITH_INV;
