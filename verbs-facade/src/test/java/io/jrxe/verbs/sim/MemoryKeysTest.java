@@ -145,6 +145,27 @@ class MemoryKeysTest {
         }
     }
 
+    /**
+     * A SEND with invalidate naming a key the receiver cannot invalidate: as rxe (IBTA class J),
+     * the SEND is acknowledged, the receive completes with REM_INV_REQ_ERR and the receiver's QP
+     * goes to the error state.
+     */
+    @Test
+    void sendWithInvalidateOfABadKeyFailsTheReceiveNotTheSend() throws Exception {
+        try (SimPair p = new SimPair(8, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
+            p.b.qp.postRecv(recv(p.b, 0, 100, 72));
+            SendWr inv = wr(p.a, WrOpcode.SEND_WITH_INV, 0, 10);
+            inv.invalidateRkey = p.b.mr.rkey() + 0x300; // no such MR or window
+            p.a.qp.postSend(inv);
+            p.awaitCompletions(1, 1, 10 * MS);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.recvCompletions(p.b).getFirst().status()).isEqualTo(WcStatus.REM_INV_REQ_ERR);
+            assertThat(p.recvCompletions(p.b).getFirst().wrId()).isEqualTo(72);
+            assertThat(p.b.qp.query().state()).isEqualTo(QpState.ERR);
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.RTS);
+        }
+    }
+
     @Test
     void localInvalidateMakesTheKeyUnusableLocally() throws Exception {
         try (SimPair p = new SimPair(5, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
