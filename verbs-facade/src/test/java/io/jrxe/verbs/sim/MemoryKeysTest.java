@@ -88,6 +88,27 @@ class MemoryKeysTest {
     }
 
     @Test
+    void bindingToAnMrWithoutMwBindFailsWithMwBindErr() throws Exception {
+        try (SimPair p = new SimPair(9, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
+            Mr noBind = p.b.pd.regMr(p.b.memory.asSlice(512 * 1024, 4096), Access.LOCAL_WRITE | Access.REMOTE_READ);
+            Mw mw = p.b.pd.allocMw(2);
+            SendWr bind = new SendWr(1);
+            bind.opcode = WrOpcode.BIND_MW;
+            bind.mwRkey = mw.rkey();
+            bind.newRkey = nextKey(mw.rkey());
+            bind.mrLkey = noBind.lkey();
+            bind.bindAddr = noBind.memory().address();
+            bind.bindLength = 100;
+            bind.bindAccess = Access.REMOTE_READ;
+            p.b.qp.postSend(id(bind, 5)); // unsignaled: the error completes anyway
+            WorkCompletion c = lastSend(p, p.b, 1);
+            assertThat(c.wrId()).isEqualTo(5);
+            assertThat(c.status()).isEqualTo(WcStatus.MW_BIND_ERR);
+            assertThat(p.b.qp.query().state()).isEqualTo(QpState.ERR);
+        }
+    }
+
+    @Test
     void aWindowDoesNotGrantWhatItWasNotBoundWith() throws Exception {
         try (SimPair p = new SimPair(2, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
             Mw mw = p.b.pd.allocMw(2);
