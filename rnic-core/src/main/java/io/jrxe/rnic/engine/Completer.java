@@ -58,13 +58,28 @@ final class Completer {
             dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
             return;
         }
-        if (op.operation() == Operation.RDMA_READ_RESPONSE) {
+        if (op.operation() == Operation.RDMA_READ_RESPONSE && answersPlacement(e, op, psn, payloadLength)) {
+            ack(e, psn, syndrome); // a FLUSH's or ATOMIC WRITE's response acknowledges it as an ACK would
+        } else if (op.operation() == Operation.RDMA_READ_RESPONSE) {
             readResponse(e, op, psn, buf, payloadOffset, payloadLength);
         } else if (op.operation() == Operation.ATOMIC_ACKNOWLEDGE) {
             atomicAck(e, psn, buf, offset + op.offsetOf(ExtensionHeader.ATOMIC_ACK_ETH));
         } else {
             ack(e, psn, syndrome);
         }
+    }
+
+    /**
+     * A zero-length RDMA READ response ONLY at the PSN of a FLUSH or ATOMIC WRITE: how rxe (and
+     * the memory placement extensions) answer those; it was taken for a READ's response and
+     * failed the work request with BAD_RESP_ERR.
+     */
+    private boolean answersPlacement(QpEngine e, Opcode op, int psn, int payloadLength) {
+        if (op != Opcode.RC_RDMA_READ_RESPONSE_ONLY || payloadLength != 0) {
+            return false;
+        }
+        SendWqe w = wqeAt(e, psn);
+        return w != null && (w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE);
     }
 
     private void ack(QpEngine e, int psn, int syndrome) {
@@ -130,6 +145,8 @@ final class Completer {
     private void acknowledgeThrough(QpEngine e, int psn) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
         boolean progress = false;
+        boolean impliedNak = false;
+        int through = psn;
         for (int i = 0; i < e.reqIndex + 1; i++) {
             SendWqe w = sq.peek(i);
             if (w == null || w.engineState == QpEngine.WQE_POSTED) {
@@ -142,13 +159,14 @@ final class Completer {
                 break;
             }
             if (Requester.isReadOrAtomic(w.opcode)) {
-                // An ACK beyond a READ or atomic whose response never came: the response was lost (implied NAK).
-                if (Psn.after(Psn.add(psn, 1), w.firstPsn) && Psn.before(e.compPsn, Psn.add(w.lastPsn, 1))) {
-                    if (Psn.after(psn, w.lastPsn)) {
-                        retry(e, e.compPsn);
-                        return;
-                    }
+                // An ACK acknowledges none of a READ's or atomic's PSNs, only its responses do: an ACK
+                // inside its range (a responder re-acknowledging a duplicate) moved compPsn past it, its
+                // responses were then dropped as ghosts and the QP stalled. One beyond it means its
+                // response was lost (implied NAK), once the WQEs before it are acknowledged.
+                if (!Psn.before(through, w.firstPsn)) {
+                    through = Psn.add(w.firstPsn, -1);
                 }
+                impliedNak = Psn.after(psn, w.lastPsn);
                 break;
             }
             if (!Psn.after(w.lastPsn, psn) && w.engineState == QpEngine.WQE_SENT) {
@@ -158,8 +176,8 @@ final class Completer {
                 break;
             }
         }
-        if (Psn.after(Psn.add(psn, 1), e.compPsn)) {
-            e.compPsn = Psn.add(psn, 1);
+        if (Psn.after(Psn.add(through, 1), e.compPsn)) {
+            e.compPsn = Psn.add(through, 1);
             dp.window.update(e);
             progress = true;
         }
@@ -167,6 +185,10 @@ final class Completer {
             madeProgress(e);
         }
         drain(e);
+        if (impliedNak && e.qp.state() == QpState.RTS) {
+            retry(e, e.compPsn);
+            return;
+        }
         dp.requester.run(e);
     }
 
@@ -175,7 +197,7 @@ final class Completer {
         if (Psn.before(psn, e.compPsn)) {
             return; // duplicate response
         }
-        if (psn != e.compPsn) {
+        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
             retry(e, e.compPsn); // implied NAK: a response went missing
             return;
         }
@@ -219,7 +241,7 @@ final class Completer {
         if (Psn.before(psn, e.compPsn)) {
             return;
         }
-        if (psn != e.compPsn) {
+        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
             retry(e, e.compPsn);
             return;
         }
@@ -241,6 +263,33 @@ final class Completer {
         madeProgress(e);
         drain(e);
         dp.requester.run(e);
+    }
+
+    /**
+     * A response beyond compPsn that starts the answer of a READ or atomic, with only SENDs and
+     * WRITEs (or the like) waiting before it: it acknowledges them (IBTA 9.7.5.1; rxe's check_psn
+     * completes the older WQEs), so the gap is their lost ACK, not a lost response. It was taken
+     * for an implied NAK and everything from the first unacknowledged WRITE was sent again.
+     * On true, compPsn has moved up to psn.
+     */
+    private boolean acknowledgesTheGap(QpEngine e, int psn) {
+        SendWqe target = wqeAt(e, psn);
+        if (target == null || psn != target.responseStartPsn || Psn.before(psn, e.compPsn)) {
+            return false;
+        }
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        for (int i = 0; i <= e.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w == target) {
+                break;
+            }
+            if (w.engineState != QpEngine.WQE_DONE
+                    && (w.engineState != QpEngine.WQE_SENT || Requester.isReadOrAtomic(w.opcode))) {
+                return false;
+            }
+        }
+        e.compPsn = psn;
+        return true;
     }
 
     /** The WQE (sent, not done) whose PSN range holds psn. */
@@ -273,6 +322,7 @@ final class Completer {
     }
 
     private void madeProgress(QpEngine e) {
+        e.retryStarted = false;
         e.retryLeft = e.qp.retryCnt();
         e.rnrRetryLeft = e.qp.rnrRetry();
         if (outstanding(e)) {
@@ -330,17 +380,32 @@ final class Completer {
         if (now < e.rnrResumeAt) {
             return;
         }
-        retry(e, e.compPsn);
+        retryNow(e, e.compPsn);
+    }
+
+    /**
+     * A NAK or an implied NAK asks to go back to psn. Only the first one starts a retry until
+     * something is acknowledged again: every READ response after a lost one is an implied NAK,
+     * and retrying for each of them resent the READ many times and spent all of retry_cnt on one
+     * lost packet. Later losses are left to the ACK timer (rxe's comp.started_retry does the same).
+     */
+    void retry(QpEngine e, int psn) {
+        if (e.retryStarted) {
+            return;
+        }
+        retryNow(e, psn);
     }
 
     /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
-    void retry(QpEngine e, int psn) {
-        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
+    private void retryNow(QpEngine e, int psn) {
+        e.retryStarted = true;
         if (e.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
             failFront(e, WcStatus.RETRY_EXC_ERR, 0);
             return;
         }
+        // Counted per retry actually made, as rxe's RXE_CNT_COMP_RETRY (not for the one that gives up).
+        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
         e.retryLeft--;
         rewind(e, psn);
         e.retransmitDeadline = Long.MAX_VALUE;

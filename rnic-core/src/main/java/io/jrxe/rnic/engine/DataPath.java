@@ -14,7 +14,9 @@ import io.jrxe.rnic.queue.WcOpcode;
 import io.jrxe.rnic.queue.WcStatus;
 import io.jrxe.rnic.queue.WorkQueue;
 import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.header.DethFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Transport;
 import io.jrxe.wire.port.DropReason;
@@ -44,6 +46,7 @@ public final class DataPath implements PacketSink {
     final ByteBuffer tx = ByteBuffer.allocateDirect(4096 + 256);
     final BthFlyweight txBth = new BthFlyweight();
     private final BthFlyweight rxBth = new BthFlyweight();
+    private final DethFlyweight rxDeth = new DethFlyweight();
     private final QpTable engines = new QpTable();
     final Requester requester;
     final Completer completer;
@@ -200,11 +203,15 @@ public final class DataPath implements PacketSink {
     }
 
     private void dispatch(ByteBuffer buffer, int offset, int length, PacketInfo info) {
-        rnic.counters().increment(Counter.RCVD_PKTS);
         BthFlyweight bth = rxBth.wrap(buffer, offset);
         Opcode opcode = Opcode.of(bth.opcode());
         if (opcode == null) {
             drop(Counter.DROP_UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
+            return;
+        }
+        if (bth.transportVersion() != 0) {
+            // IBTA 9.2: TVer is 0; a packet of another transport version is not ours to read (rxe's hdr_check drops it).
+            drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
             return;
         }
         int payloadAndPad = length - opcode.headerLength() - IcrcCalculator.LENGTH;
@@ -234,14 +241,21 @@ public final class DataPath implements PacketSink {
             drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
+        if (opcode.isResponse() && state == QpState.RTR) {
+            drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {
+            drop(Counter.DROP_BAD_QKEY, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
+        // (QP, transport, state, P_Key and Q_Key) and the ICRC; before, every datagram counted.
+        rnic.counters().increment(Counter.RCVD_PKTS);
         int payloadOffset = offset + opcode.headerLength();
         int payloadLength = payloadAndPad - bth.padCount();
         trace(TraceEvent.PACKET_RECEIVED, qp.qpn(), 0, bth.psn(), bth.opcode(), length);
         if (opcode.isResponse()) {
-            if (state == QpState.RTR) {
-                drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
-                return;
-            }
             completer.response(e, opcode, buffer, offset, payloadOffset, payloadLength);
         } else {
             responder.request(e, opcode, buffer, offset, payloadOffset, payloadLength, info);
@@ -258,7 +272,6 @@ public final class DataPath implements PacketSink {
 
     @Override
     public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
-        rnic.counters().increment(Counter.RCVD_PKTS);
         drop(reason == DropReason.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED, -1, -1, -1);
     }
 

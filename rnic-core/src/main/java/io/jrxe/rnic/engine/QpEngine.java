@@ -42,6 +42,8 @@ final class QpEngine {
     int rnrRetryLeft;
     long retransmitDeadline = Long.MAX_VALUE;
     boolean retransmitTimerPending;
+    /** A NAK-driven retry was made and nothing was acknowledged since (rxe's comp.started_retry). */
+    boolean retryStarted;
 
     // responder
     int epsn;
@@ -102,6 +104,7 @@ final class QpEngine {
         rnrRetryLeft = qp.rnrRetry();
         retransmitDeadline = Long.MAX_VALUE;
         rnrResumeAt = Long.MIN_VALUE;
+        retryStarted = false;
     }
 
     void resetReceive(int rqPsn) {

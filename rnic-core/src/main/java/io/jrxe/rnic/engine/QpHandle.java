@@ -18,6 +18,11 @@ public final class QpHandle {
         dataPath.doorbell(engine);
     }
 
+    /** The POSTED trace event, on the posting thread (the one event that is not the NIC's own). */
+    public void posted(int qpn, long wrId, int opcode, long length) {
+        dataPath.trace(TraceEvent.POSTED, qpn, wrId, -1, opcode, length);
+    }
+
     /** post_recv wrote WQEs (a QP in ERR flushes them at once). */
     public void receivesPosted() {
         dataPath.receivePosted(engine);

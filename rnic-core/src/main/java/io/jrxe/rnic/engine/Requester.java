@@ -127,7 +127,7 @@ final class Requester {
             }
         }
         long length = w.length();
-        int mtu = mtu(qp);
+        int mtu = segmentSize(qp);
         int packets = readOrAtomic && w.opcode != WrOpcode.RDMA_READ ? 1
                 : w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE ? 1
                 : (int) Math.max(1, (length + mtu - 1) / mtu);
@@ -156,10 +156,19 @@ final class Requester {
         return qp.pathMtu().bytes();
     }
 
+    /**
+     * The largest payload of one packet. A UD QP has no path MTU (its pathMtu attribute keeps the
+     * default 1024): its datagrams are limited by the port's active MTU, as post_send checked and
+     * as rxe's get_mtu() does; using 1024 split a larger datagram into several UD packets.
+     */
+    private int segmentSize(QueuePair qp) {
+        return qp.type() == QpType.UD ? dp.rnic.port().activeMtu().bytes() : mtu(qp);
+    }
+
     /** Builds and sends the WQE's next packet. */
     private void sendPacket(QpEngine e, SendWqe w) {
         QueuePair qp = e.qp;
-        int mtu = mtu(qp);
+        int mtu = segmentSize(qp);
         long length = w.length();
         long remaining = length - w.sentBytes;
         boolean first = w.sentBytes == 0;
@@ -168,6 +177,11 @@ final class Requester {
         int payload = readRequest || isReadOrAtomic(w.opcode) || w.opcode == WrOpcode.FLUSH ? 0 : (int) Math.min(mtu, remaining);
         if (w.opcode == WrOpcode.ATOMIC_WRITE) {
             payload = 8;
+            last = true;
+        }
+        if (w.opcode == WrOpcode.FLUSH) {
+            // One packet whatever the range: with a range over one MTU, "last" stayed false and the
+            // FLUSH (which moves no bytes) was sent again and again at new PSNs, for ever.
             last = true;
         }
         Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);

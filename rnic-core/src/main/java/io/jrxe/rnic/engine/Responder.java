@@ -24,6 +24,7 @@ import io.jrxe.wire.header.IethFlyweight;
 import io.jrxe.wire.header.ImmDtFlyweight;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.header.RethFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.MessagePosition;
 import io.jrxe.wire.opcode.Opcode;
@@ -151,7 +152,13 @@ final class Responder {
                 imm = ieth.wrap(buf, offset + op.offsetOf(ExtensionHeader.IETH)).rkey();
                 AccessError err = dp.rnic.memory().invalidate(imm, qp.pd());
                 if (err != AccessError.NONE) {
-                    fatal(e, psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+                    // IBTA class J (rxe's RESPST_ERR_INVALIDATE_RKEY): the SEND was received, so it is
+                    // acknowledged, not NAKed; the receive completes with REM_INV_REQ_ERR and this QP
+                    // goes to the error state. A NAK here failed the requester, which rxe does not.
+                    completeReceiveWithStatus(e, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0);
+                    acknowledgeIfAsked(e, psn);
+                    dp.error(e, "responder: SEND with invalidate of key " + String.format("0x%08x", imm) + ": "
+                            + err.description());
                     return;
                 }
                 flags |= WorkCompletion.WITH_INV;
@@ -312,7 +319,7 @@ final class Responder {
         }
         // Host memory is already globally visible once written: the flush has nothing to wait for.
         advance(e, op, psn);
-        acknowledgeIfAsked(e, psn);
+        sendReadResponseAck(e, psn);
     }
 
     private void atomicWrite(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int psn) {
@@ -329,7 +336,7 @@ final class Responder {
         }
         dp.dma.copy(dp.rnic.memory().lastChecked(), va, buf, payloadOffset, 8, true);
         advance(e, op, psn);
-        acknowledgeIfAsked(e, psn);
+        sendReadResponseAck(e, psn);
     }
 
     /** A request at a PSN already executed: acknowledge it again, or replay its READ response or atomic result. */
@@ -351,6 +358,10 @@ final class Responder {
                 }
             }
             return; // too old to replay: the requester's retries will give up
+        }
+        if (op.operation() == Operation.FLUSH || op.operation() == Operation.ATOMIC_WRITE) {
+            sendReadResponseAck(e, psn); // answered again, not executed again
+            return;
         }
         sendAck(e, Psn.add(e.epsn, -1), AethSyndrome.ack(AethSyndrome.CREDITS_INVALID));
     }
@@ -435,11 +446,7 @@ final class Responder {
 
     private void udSend(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength, PacketInfo info) {
         QueuePair qp = e.qp;
-        deth.wrap(buf, offset + op.offsetOf(ExtensionHeader.DETH));
-        if (deth.qkey() != qp.qkey()) {
-            dp.drop(Counter.DROP_BAD_QKEY, qp.qpn(), bth.psn(), op.code());
-            return;
-        }
+        deth.wrap(buf, offset + op.offsetOf(ExtensionHeader.DETH)); // its Q_Key was checked with the headers, in DataPath
         if (payloadLength > dp.rnic.port().activeMtu().bytes()) {
             dp.drop(Counter.DROP_MALFORMED, qp.qpn(), bth.psn(), op.code());
             return;
@@ -448,7 +455,9 @@ final class Responder {
             dp.drop(Counter.DROP_NO_RESOURCES, qp.qpn(), bth.psn(), op.code());
             return;
         }
-        writeGrh(info, payloadLength);
+        // The GRH describes the datagram as it came: its UDP payload is the whole RoCE packet
+        // (headers, ImmDt, payload, pad and ICRC), not just the BTH, DETH and payload.
+        writeGrh(info, payloadOffset - offset + payloadLength + bth.padCount() + IcrcCalculator.LENGTH);
         ReceiveWqe wqe = e.recvWqe;
         if (wqe.sgl().totalLength() < GRH_LENGTH + payloadLength
                 || dp.dma.scatter(qp.pd(), wqe.sgl(), 0, grh, 0, GRH_LENGTH) != AccessError.NONE
@@ -467,14 +476,14 @@ final class Responder {
      * The GRH area as rxe fills it for RoCEv2: an IPv6 header fills all 40 bytes; an IPv4
      * header sits in the last 20, after 20 zero bytes.
      */
-    private void writeGrh(PacketInfo info, int payloadLength) {
+    private void writeGrh(PacketInfo info, int rocePacketLength) {
         ByteBuffer g = grh;
         for (int i = 0; i < GRH_LENGTH; i += 4) {
             g.putInt(i, 0);
         }
         PeerAddress src = info.source;
         PeerAddress dst = info.destination;
-        int udpLength = 8 + 12 + 8 + payloadLength + 4;
+        int udpLength = 8 + rocePacketLength;
         if (src.ipv6()) {
             g.putInt(0, 6 << 28 | (info.trafficClass & 0xFF) << 20 | (info.flowLabel & 0xFFFFF));
             g.putInt(4, udpLength << 16 | 17 << 8 | (info.ttl & 0xFF));
@@ -486,6 +495,14 @@ final class Responder {
             g.putInt(28, (info.ttl & 0xFF) << 24 | 17 << 16);
             g.putInt(32, src.ipv4());
             g.putInt(36, dst.ipv4());
+            // rxe copies the received IPv4 header, whose checksum is valid: compute it the same way.
+            int sum = 0;
+            for (int i = 20; i < GRH_LENGTH; i += 2) {
+                sum += g.getShort(i) & 0xFFFF;
+            }
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            sum += sum >>> 16;
+            g.putShort(30, (short) ~sum);
         }
     }
 
@@ -606,6 +623,19 @@ final class Responder {
         dp.txBth.wrap(tx, 0).set(Opcode.RC_ACKNOWLEDGE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
         aeth.wrap(tx, BthFlyweight.LENGTH).set(syndrome, e.msn);
         dp.send(e, e.peer, Opcode.RC_ACKNOWLEDGE.headerLength());
+    }
+
+    /**
+     * FLUSH and ATOMIC WRITE are answered with an RDMA READ response of length zero (IBTA's memory
+     * placement extensions; rxe's send_read_response_ack), whatever their AckReq bit: an RC ACK
+     * there made an rxe requester fail the work request.
+     */
+    private void sendReadResponseAck(QpEngine e, int psn) {
+        ByteBuffer tx = dp.tx;
+        Opcode op = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
+        dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
+        aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), e.msn);
+        dp.send(e, e.peer, op.headerLength());
     }
 
     private void sendAtomicAck(QpEngine e, int psn, long original) {

@@ -32,25 +32,34 @@ public final class WorkPoster {
         }
         WorkQueue<SendWqe> sq = qp.sendQueue();
         int index = 0;
-        synchronized (sq.producerLock()) {
-            try {
-                for (SendWr wr = first; wr != null; wr = wr.next(), index++) {
-                    String bad = checkSend(qp, wr, mtu);
-                    if (bad != null) {
-                        throw new PostException(RnicException.Errno.EINVAL, index, bad);
+        try {
+            synchronized (sq.producerLock()) {
+                try {
+                    for (SendWr wr = first; wr != null; wr = wr.next(), index++) {
+                        String bad = checkSend(qp, wr, mtu);
+                        if (bad != null) {
+                            throw new PostException(RnicException.Errno.EINVAL, index, bad);
+                        }
+                        SendWqe slot = sq.claim();
+                        if (slot == null) {
+                            throw new PostException(RnicException.Errno.ENOMEM, index, String.format(
+                                    "the send queue of QP 0x%06x is full (%d WRs outstanding)", qp.qpn(), sq.capacity()));
+                        }
+                        slot.copyFrom(wr);
+                        // On the posting thread: the one trace event that is not the NIC's own.
+                        handle.posted(qp.qpn(), wr.wrId, wr.opcode.ordinal(), slot.length());
                     }
-                    SendWqe slot = sq.claim();
-                    if (slot == null) {
-                        throw new PostException(RnicException.Errno.ENOMEM, index, String.format(
-                                "the send queue of QP 0x%06x is full (%d WRs outstanding)", qp.qpn(), sq.capacity()));
-                    }
-                    slot.copyFrom(wr);
+                } finally {
+                    sq.publish();
                 }
-            } finally {
-                sq.publish();
+            }
+        } finally {
+            // The work requests before a bad one are posted: ring for them too, or they would wait
+            // in the ring until some later post_send.
+            if (index > 0) {
+                handle.ringDoorbell();
             }
         }
-        handle.ringDoorbell();
     }
 
     private static String checkSend(QueuePair qp, SendWr wr, int mtu) {
@@ -110,8 +119,11 @@ public final class WorkPoster {
             throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
                     "QP 0x%06x is in RESET: post_recv needs INIT or later", qp.qpn()));
         }
-        post(qp.recvQueue(), first, qp.caps().maxRecvSge(), qp);
-        handle.receivesPosted();
+        try {
+            post(qp.recvQueue(), first, qp.caps().maxRecvSge(), qp);
+        } finally {
+            handle.receivesPosted(); // also for the receives posted before a bad one
+        }
     }
 
     public static void postSrqRecv(SharedReceiveQueue srq, RecvWr first) throws PostException {

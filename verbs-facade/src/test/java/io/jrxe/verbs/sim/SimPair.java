@@ -1,6 +1,11 @@
 package io.jrxe.verbs.sim;
 
+import io.jrxe.rnic.AddressHandle;
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.rnic.device.GidEntry;
 import io.jrxe.rnic.device.Mtu;
 import io.jrxe.rnic.memory.Access;
@@ -10,15 +15,19 @@ import io.jrxe.rnic.qp.QpCapabilities;
 import io.jrxe.rnic.qp.QpState;
 import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
@@ -51,6 +60,10 @@ public final class SimPair implements AutoCloseable {
         public Qp qp;
         public MemorySegment memory;
         public Mr mr;
+        public Srq srq;
+        /** The completion channel of the receive CQ, when the config asked for one. */
+        public CompChannel recvChannel;
+        public PeerAddress address;
         final List<WorkCompletion> sendDone = new ArrayList<>();
         final List<WorkCompletion> recvDone = new ArrayList<>();
     }
@@ -61,51 +74,175 @@ public final class SimPair implements AutoCloseable {
 
     public SimPair(long seed, QpType type, Mtu mtu, long memoryBytes, int retryCnt, int rnrRetry, int timeout)
             throws Exception {
-        network = new SimulatedNetwork(seed);
-        a = side("10.0.0.1", memoryBytes, type);
-        b = side("10.0.0.2", memoryBytes, type);
-        connect(a, b, type, mtu, retryCnt, rnrRetry, timeout);
-        connect(b, a, type, mtu, retryCnt, rnrRetry, timeout);
+        this(seed, new Config(type).mtu(mtu).memory(memoryBytes).retryCnt(retryCnt).rnrRetry(rnrRetry).timeout(timeout));
     }
 
-    private Side side(String address, long memoryBytes, QpType type) throws Exception {
+    public SimPair(long seed, Config config) throws Exception {
+        this.config = config;
+        network = new SimulatedNetwork(seed);
+        a = side("10.0.0.1", config, false);
+        b = side("10.0.0.2", config, config.srqOnB);
+        connect(a, b, config);
+        connect(b, a, config);
+    }
+
+    /** How a pair is built: the defaults are the ones the first tests used. */
+    public static final class Config {
+        final QpType type;
+        Mtu mtu = Mtu.MTU_1024;
+        long memoryBytes = 1 << 20;
+        int retryCnt = 7;
+        int rnrRetry = 7;
+        int timeout = 14;
+        int minRnrTimer = 1;
+        boolean sqSigAll;
+        boolean srqOnB;
+        boolean recvChannels;
+        int srqMaxWr = 64;
+        QpCapabilities caps = new QpCapabilities(1024, 1024, 4, 4, 256);
+        int mrAccess = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+                | Access.MW_BIND | Access.FLUSH_GLOBAL;
+        int qpAccess = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.FLUSH_GLOBAL;
+        int qkey = 0x11111111;
+        int psn = 0x100;
+        int maxRdAtomic = 16;
+        int maxDestRdAtomic = 16;
+
+        public Config(QpType type) {
+            this.type = type;
+        }
+
+        public Config mtu(Mtu v) { mtu = v; return this; }
+        public Config memory(long v) { memoryBytes = v; return this; }
+        public Config retryCnt(int v) { retryCnt = v; return this; }
+        public Config rnrRetry(int v) { rnrRetry = v; return this; }
+        public Config timeout(int v) { timeout = v; return this; }
+        public Config minRnrTimer(int v) { minRnrTimer = v; return this; }
+        public Config sqSigAll(boolean v) { sqSigAll = v; return this; }
+        /** B's QP takes its receives from an SRQ (B.srq) instead of its own receive queue. */
+        public Config srqOnB(int maxWr) { srqOnB = true; srqMaxWr = maxWr; return this; }
+        public Config caps(QpCapabilities v) { caps = v; return this; }
+        /** Each side's receive CQ gets a completion channel (Side.recvChannel). */
+        public Config recvChannels() { recvChannels = true; return this; }
+        public Config mrAccess(int v) { mrAccess = v; return this; }
+        public Config qkey(int v) { qkey = v; return this; }
+        public Config maxRdAtomic(int v) { maxRdAtomic = v; return this; }
+        public Config maxDestRdAtomic(int v) { maxDestRdAtomic = v; return this; }
+        /** The first PSN of both directions (sq_psn of one side = rq_psn of the other). */
+        public Config psn(int v) { psn = v; return this; }
+    }
+
+    public final Config config;
+
+    private Side side(String address, Config c, boolean withSrq) throws Exception {
         Side s = new Side();
         s.device = Verbs.emulated().createSimulated(
                 DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200), network);
         s.ctx = s.device.open();
+        AsyncEvent up = s.ctx.pollAsyncEvent();
+        if (up == null || up.type() != AsyncEventType.PORT_ACTIVE) {
+            throw new AssertionError("a new device reports PORT_ACTIVE first, not " + up);
+        }
         s.pd = s.ctx.allocPd();
         s.sendCq = s.ctx.createCq(4096, null);
-        s.recvCq = s.ctx.createCq(4096, null);
-        s.qp = s.pd.createQp(new QpInitAttributes(type, s.sendCq, s.recvCq, null, new QpCapabilities(1024, 1024, 4, 4, 256), false));
-        s.memory = arena.allocate(memoryBytes, 4096);
-        s.mr = s.pd.regMr(s.memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
-                | Access.MW_BIND);
+        if (c.recvChannels) {
+            s.recvChannel = s.ctx.createCompChannel();
+        }
+        s.recvCq = s.ctx.createCq(4096, s.recvChannel);
+        if (withSrq) {
+            s.srq = s.pd.createSrq(c.srqMaxWr, 4);
+        }
+        s.qp = s.pd.createQp(new QpInitAttributes(c.type, s.sendCq, s.recvCq, s.srq, c.caps, c.sqSigAll));
+        s.memory = arena.allocate(c.memoryBytes, 4096);
+        s.mr = s.pd.regMr(s.memory, c.mrAccess);
+        s.address = PeerAddress.of(InetAddress.getByName(address));
         return s;
     }
 
-    private static void connect(Side self, Side peer, QpType type, Mtu mtu, int retryCnt, int rnrRetry, int timeout)
-            throws VerbsException {
-        int access = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
-        if (type == QpType.UD) {
-            self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
+    private static void connect(Side self, Side peer, Config c) throws VerbsException {
+        if (c.type == QpType.UD) {
+            self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(c.qkey));
             self.qp.modify(new QpAttributes().state(QpState.RTR));
-            self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.psn));
             return;
         }
-        self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(type == QpType.UC
-                ? Access.REMOTE_WRITE : access));
+        self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(c.type == QpType.UC
+                ? Access.REMOTE_WRITE : c.qpAccess));
         byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
-                .destQpn(peer.qp.qpNum()).rqPsn(0x100);
-        if (type == QpType.RC) {
-            rtr.maxDestRdAtomic(16).minRnrTimer(1);
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(c.mtu)
+                .destQpn(peer.qp.qpNum()).rqPsn(c.psn);
+        if (c.type == QpType.RC) {
+            rtr.maxDestRdAtomic(c.maxDestRdAtomic).minRnrTimer(c.minRnrTimer);
         }
         self.qp.modify(rtr);
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(0x100);
-        if (type == QpType.RC) {
-            rts.timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry).maxRdAtomic(16);
+        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
+        if (c.type == QpType.RC) {
+            rts.timeout(c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
+    }
+
+    /**
+     * Another connected QP pair between the same two devices, sharing the sides' PDs, CQs, memory
+     * and MRs (and B's SRQ when the config has one). Completions land in {@link #a} and {@link #b}'s
+     * lists, told apart by their qp_num.
+     */
+    public Side[] anotherQpPair() throws Exception {
+        Side a2 = shareDevice(a);
+        Side b2 = shareDevice(b);
+        a2.qp = a.pd.createQp(new QpInitAttributes(config.type, a.sendCq, a.recvCq, a.srq, config.caps, config.sqSigAll));
+        b2.qp = b.pd.createQp(new QpInitAttributes(config.type, b.sendCq, b.recvCq, b.srq, config.caps, config.sqSigAll));
+        connect(a2, b2, config);
+        connect(b2, a2, config);
+        return new Side[] {a2, b2};
+    }
+
+    /** Takes two connected QPs through RESET and connects them again, from the config's first PSN. */
+    public void reconnect(Side x, Side y) throws VerbsException {
+        x.qp.modify(new QpAttributes().state(QpState.RESET));
+        y.qp.modify(new QpAttributes().state(QpState.RESET));
+        connect(x, y, config);
+        connect(y, x, config);
+    }
+
+    private static Side shareDevice(Side s) {
+        Side t = new Side();
+        t.device = s.device;
+        t.ctx = s.ctx;
+        t.pd = s.pd;
+        t.sendCq = s.sendCq;
+        t.recvCq = s.recvCq;
+        t.recvChannel = s.recvChannel;
+        t.srq = s.srq;
+        t.memory = s.memory;
+        t.mr = s.mr;
+        t.address = s.address;
+        return t;
+    }
+
+    /** A counter of a side's device, by rxe's (or jrxe's) name. */
+    public long counter(Side s, Counter c) {
+        return s.device.rnic().counters().get(c);
+    }
+
+    /**
+     * The handle a UD send work request names its address handle by. The Ah facade does not
+     * expose it (a gap of the verbs API: SendWr.ahHandle cannot be filled from an Ah), so the
+     * fixture finds the device's AH whose address vector is the very object the facade holds.
+     */
+    public static int ahHandle(Side s, Ah ah) {
+        for (int h = 0; h < 1 << 16; h++) {
+            AddressHandle found = s.device.rnic().ah(h);
+            if (found != null && found.av() == ah.av()) {
+                return h;
+            }
+        }
+        throw new IllegalStateException("no AH of " + s.device + " holds " + ah.av());
+    }
+
+    /** The device's data path, for trace listeners. */
+    public static DataPath dataPath(Side s) {
+        return s.device.dataPath();
     }
 
     /** Runs virtual time until both sides have at least this many completions, or fails after the virtual deadline. */
@@ -121,6 +258,29 @@ public final class SimPair implements AutoCloseable {
                     + sendCompletions + ", recv " + (a.recvDone.size() + b.recvDone.size()) + "/" + recvCompletions
                     + " after " + network.time().nanoTime() + " ns virtual; " + network);
         }
+    }
+
+    /** Runs virtual time until one side has at least this many send and receive completions. */
+    public void awaitOn(Side s, int sendCompletions, int recvCompletions, long virtualNanos) {
+        boolean ok = network.time().runUntil(() -> {
+            drain(a);
+            drain(b);
+            return s.sendDone.size() >= sendCompletions && s.recvDone.size() >= recvCompletions;
+        }, virtualNanos);
+        if (!ok) {
+            throw new AssertionError("completions did not arrive on " + s.device + ": send " + s.sendDone.size() + "/"
+                    + sendCompletions + " " + s.sendDone + ", recv " + s.recvDone.size() + "/" + recvCompletions + " "
+                    + s.recvDone + " after " + network.time().nanoTime() + " ns virtual; " + network);
+        }
+    }
+
+    /** Runs virtual time until the condition holds (completions are collected on the way); false after the deadline. */
+    public boolean runUntil(java.util.function.BooleanSupplier done, long virtualNanos) {
+        return network.time().runUntil(() -> {
+            drain(a);
+            drain(b);
+            return done.getAsBoolean();
+        }, virtualNanos);
     }
 
     /** Runs virtual time for a while (to let things settle), collecting completions. */

@@ -1,0 +1,127 @@
+package io.jrxe.verbs.sim;
+
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.wire.header.AethSyndrome;
+import io.jrxe.wire.header.RnrTimer;
+import io.jrxe.wire.opcode.Opcode;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.jrxe.verbs.sim.Ops.MS;
+import static io.jrxe.verbs.sim.Ops.SECOND;
+import static io.jrxe.verbs.sim.Ops.assertSameBytes;
+import static io.jrxe.verbs.sim.Ops.fill;
+import static io.jrxe.verbs.sim.Ops.recv;
+import static io.jrxe.verbs.sim.Ops.wr;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Receiver not ready: RNR NAKs carry the responder's min_rnr_timer; rnr_retry bounds them, 7 means for ever. */
+class RnrTest {
+    private static boolean isRnrNak(Wire.Packet pk) {
+        return pk.is(Opcode.RC_ACKNOWLEDGE) && AethSyndrome.isRnrNak(pk.syndrome());
+    }
+
+    @Test
+    void rnrNaksCarryMinRnrTimerAndTheSendSucceedsOnceAReceiveIsPosted() throws Exception {
+        int timerCode = 5; // 0.06 ms
+        try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).minRnrTimer(timerCode).rnrRetry(7))) {
+            Wire wire = Wire.on(p);
+            fill(p.a.memory, 0, 3000, 1);
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 3000));
+            p.run(MS);
+
+            List<Wire.Packet> naks = wire.matching(RnrTest::isRnrNak);
+            assertThat(naks.size()).isGreaterThanOrEqualTo(5);
+            assertThat(naks).allMatch(n -> AethSyndrome.value(n.syndrome()) == timerCode);
+            assertThat(naks).allMatch(n -> n.psn() == p.config.psn);
+            // Each retry waits the RNR timer after its NAK: the FIRST packets of the SEND are that far apart.
+            List<Wire.Packet> firsts = wire.matching(Wire.opcode(Opcode.RC_SEND_FIRST));
+            for (int i = 1; i < firsts.size(); i++) {
+                assertThat(firsts.get(i).time() - naks.get(i - 1).time()).isGreaterThanOrEqualTo(RnrTimer.nanos(timerCode));
+            }
+            assertThat(p.sendCompletions(p.a)).isEmpty();
+            assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isEqualTo(naks.size());
+            long delivered = naks.stream().filter(n -> n.time() + 5_000 <= p.network.time().nanoTime()).count();
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(delivered);
+
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 3));
+            p.awaitCompletions(1, 1, 10 * MS);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(3000);
+            assertSameBytes(p.b.memory, 100_000, p.a.memory, 0, 3000);
+        }
+    }
+
+    @Test
+    void rnrRetryExhaustedFailsWithRnrRetryExcErr() throws Exception {
+        try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC).minRnrTimer(1).rnrRetry(2))) {
+            Wire wire = Wire.on(p);
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
+            p.awaitOn(p.a, 1, 0, SECOND);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.RNR_RETRY_EXC_ERR);
+            assertThat(wire.count(Wire.opcode(Opcode.RC_SEND_ONLY))).as("the first try and rnr_retry retries").isEqualTo(3);
+            assertThat(wire.count(RnrTest::isRnrNak)).isEqualTo(3);
+            assertThat(p.counter(p.a, Counter.RETRY_RNR_EXCEEDED_ERR)).isEqualTo(1);
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(3);
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.ERR);
+        }
+    }
+
+    @Test
+    void rnrRetrySevenRetriesForEver() throws Exception {
+        // min_rnr_timer 0 is the longest wait, 655.36 ms: a minute of virtual time is ~90 RNR NAKs.
+        try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC).minRnrTimer(0).rnrRetry(7).retryCnt(1))) {
+            Wire wire = Wire.on(p);
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
+            p.run(60 * SECOND);
+            assertThat(p.sendCompletions(p.a)).isEmpty();
+            assertThat(wire.count(RnrTest::isRnrNak)).isBetween(85L, 95L);
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.RTS);
+
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 3));
+            p.awaitCompletions(1, 1, 2 * SECOND);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+        }
+    }
+
+    /**
+     * A SEND of several packets: every RNR cycle the packets after the FIRST arrive out of
+     * sequence and draw a PSN sequence NAK. Those must not use up retry_cnt while rnr_retry is 7.
+     */
+    @Test
+    void rnrRetrySevenRetriesForEverAMultiPacketSendToo() throws Exception {
+        try (SimPair p = new SimPair(5, new SimPair.Config(QpType.RC).minRnrTimer(0).rnrRetry(7).retryCnt(1))) {
+            fill(p.a.memory, 0, 3000, 5);
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 3000));
+            p.run(30 * SECOND);
+            assertThat(p.sendCompletions(p.a)).isEmpty();
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.RTS);
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 3));
+            p.awaitCompletions(1, 1, 2 * SECOND);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertSameBytes(p.b.memory, 100_000, p.a.memory, 0, 3000);
+        }
+    }
+
+    @Test
+    void aWriteWithImmediateWaitsForAReceiveToo() throws Exception {
+        try (SimPair p = new SimPair(4, new SimPair.Config(QpType.RC).minRnrTimer(1))) {
+            fill(p.a.memory, 0, 2500, 4);
+            io.jrxe.rnic.queue.SendWr w = Ops.rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 2500, p.b, 200_000);
+            w.immData = 77;
+            p.a.qp.postSend(w);
+            p.run(MS);
+            assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isPositive();
+            p.b.qp.postRecv(recv(p.b, 0, 0, 5));
+            p.awaitCompletions(1, 1, 10 * MS);
+            assertThat(p.recvCompletions(p.b).getFirst().immData()).isEqualTo(77);
+            assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(2500);
+            assertSameBytes(p.b.memory, 200_000, p.a.memory, 0, 2500);
+        }
+    }
+}
