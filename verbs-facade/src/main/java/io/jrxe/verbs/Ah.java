@@ -6,6 +6,9 @@ import io.jrxe.rnic.qp.AddressVector;
 public interface Ah extends AutoCloseable {
     AddressVector av();
 
+    /** The handle a UD work request names its destination by (SendWr.ahHandle). */
+    int handle();
+
     @Override
     void close() throws VerbsException;
 }

@@ -312,11 +312,16 @@ public final class DataPath implements PacketSink {
      * requests complete with WR_FLUSH_ERR, in order.
      */
     void error(QpEngine e, String reason) {
+        error(e, AsyncEventType.QP_FATAL, reason);
+    }
+
+    /** As {@link #error(QpEngine, String)}, with the affiliated event verbs name for the cause. */
+    void error(QpEngine e, AsyncEventType event, String reason) {
         QueuePair qp = e.qp;
         if (qp.state() != QpState.ERR) {
             qp.forceState(QpState.ERR);
             if (reason != null) {
-                rnic.events().post(new AsyncEvent(AsyncEventType.QP_FATAL, qp.qpn(), reason));
+                rnic.events().post(new AsyncEvent(event, qp.qpn(), reason));
             }
         }
         flush(e);

@@ -615,7 +615,10 @@ final class Responder {
             completeReceiveWithStatus(e, receiveStatus != null ? receiveStatus : WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV,
                     0, 0, 0, 0);
         }
-        dp.error(e, "responder: " + code.description() + " at PSN " + Psn.format(psn));
+        // The affiliated events verbs define: an access violation, an invalid request, else fatal.
+        AsyncEventType event = code == NakCode.REMOTE_ACCESS_ERROR ? AsyncEventType.QP_ACCESS_ERR
+                : code == NakCode.INVALID_REQUEST ? AsyncEventType.QP_REQ_ERR : AsyncEventType.QP_FATAL;
+        dp.error(e, event, "responder: " + code.description() + " at PSN " + Psn.format(psn));
     }
 
     void sendAck(QpEngine e, int psn, int syndrome) {
