@@ -130,6 +130,8 @@ final class Completer {
     private void acknowledgeThrough(QpEngine e, int psn) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
         boolean progress = false;
+        int acknowledged = Psn.add(psn, 1);
+        boolean responseLost = false;
         for (int i = 0; i < e.reqIndex + 1; i++) {
             SendWqe w = sq.peek(i);
             if (w == null || w.engineState == QpEngine.WQE_POSTED) {
@@ -142,13 +144,15 @@ final class Completer {
                 break;
             }
             if (Requester.isReadOrAtomic(w.opcode)) {
-                // An ACK beyond a READ or atomic whose response never came: the response was lost (implied NAK).
-                if (Psn.after(Psn.add(psn, 1), w.firstPsn) && Psn.before(e.compPsn, Psn.add(w.lastPsn, 1))) {
-                    if (Psn.after(psn, w.lastPsn)) {
-                        retry(e, e.compPsn);
-                        return;
-                    }
+                // A READ or atomic completes only with its response, so a (coalesced or duplicate) ACK that
+                // covers its PSNs moves compPsn up to it, never past it: past it, the response would
+                // look like a duplicate when it comes, be dropped, and the WQE would never complete.
+                int waiting = Psn.after(e.compPsn, w.firstPsn) ? e.compPsn : w.firstPsn;
+                if (Psn.after(acknowledged, waiting)) {
+                    acknowledged = waiting;
                 }
+                // An ACK beyond a READ or atomic whose response never came: the response was lost (implied NAK).
+                responseLost = Psn.after(psn, w.lastPsn);
                 break;
             }
             if (!Psn.after(w.lastPsn, psn) && w.engineState == QpEngine.WQE_SENT) {
@@ -158,14 +162,18 @@ final class Completer {
                 break;
             }
         }
-        if (Psn.after(Psn.add(psn, 1), e.compPsn)) {
-            e.compPsn = Psn.add(psn, 1);
+        if (Psn.after(acknowledged, e.compPsn)) {
+            e.compPsn = acknowledged;
             progress = true;
         }
         if (progress) {
             madeProgress(e);
         }
         drain(e);
+        if (responseLost && e.qp.state() == QpState.RTS) {
+            retry(e, e.compPsn);
+            return;
+        }
         dp.requester.run(e);
     }
 
