@@ -278,6 +278,7 @@ final class Completer {
     }
 
     private void madeProgress(QpEngine e) {
+        e.retryStarted = false;
         e.retryLeft = e.qp.retryCnt();
         e.rnrRetryLeft = e.qp.rnrRetry();
         if (outstanding(e)) {
@@ -317,11 +318,19 @@ final class Completer {
         if (now < e.rnrResumeAt) {
             return;
         }
+        e.retryStarted = false; // a timeout always retries: what the last retry sent was lost too
         retry(e, e.compPsn);
     }
 
     /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
     void retry(QpEngine e, int psn) {
+        if (e.retryStarted) {
+            // After a loss, every response still in flight from before the retry arrives out of sequence.
+            // Retrying for each of them would resend the window again and again and use up retry_cnt
+            // for one lost packet; the retry already under way answers them all.
+            return;
+        }
+        e.retryStarted = true;
         dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
         if (e.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);

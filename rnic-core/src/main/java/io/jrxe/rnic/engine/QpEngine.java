@@ -36,6 +36,11 @@ final class QpEngine {
     int rnrRetryLeft;
     long retransmitDeadline = Long.MAX_VALUE;
     boolean retransmitTimerPending;
+    /**
+     * A go-back-N retry started and no response has made progress since (rxe's comp.started_retry):
+     * the other responses still in flight from before it would each look like one more implied NAK.
+     */
+    boolean retryStarted;
 
     // responder
     int epsn;
@@ -94,6 +99,7 @@ final class QpEngine {
         retryLeft = qp.retryCnt();
         rnrRetryLeft = qp.rnrRetry();
         retransmitDeadline = Long.MAX_VALUE;
+        retryStarted = false;
         rnrResumeAt = Long.MIN_VALUE;
     }
 
