@@ -15,7 +15,6 @@ import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.ExtensionHeader;
-import io.jrxe.wire.opcode.MessagePosition;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Operation;
 import io.jrxe.wire.psn.Psn;
@@ -195,10 +194,11 @@ final class Completer {
         long offset = (long) Psn.distance(w.firstPsn, psn) * mtu;
         long expected = Math.min(mtu, w.length() - offset);
         boolean last = psn == w.lastPsn;
-        boolean first = psn == w.responseStartPsn;
-        MessagePosition expectedPosition = first && last ? MessagePosition.ONLY
-                : first ? MessagePosition.FIRST : last ? MessagePosition.LAST : MessagePosition.MIDDLE;
-        boolean positionOk = op.position() == expectedPosition;
+        // A READ resumed at responseStartPsn is answered from there with a FIRST (or ONLY) packet, but the
+        // responses to the earlier request, still in flight, carry the same PSNs as MIDDLE or LAST, and the
+        // same bytes: both are right. (Resume points only move forward, and older ones are behind compPsn.)
+        boolean startOk = op.position().starts() ? psn == w.firstPsn || psn == w.responseStartPsn : psn != w.firstPsn;
+        boolean positionOk = startOk && op.position().ends() == last;
         if (!positionOk || payloadLength != expected) {
             failFront(e, WcStatus.BAD_RESP_ERR, op.code());
             return;
