@@ -68,6 +68,12 @@ final class Completer {
 
     private void ack(QpEngine e, int psn, int syndrome) {
         QueuePair qp = e.qp;
+        if (AethSyndrome.type(syndrome) != AethSyndrome.TYPE_ACK && Psn.before(psn, e.compPsn)) {
+            // A NAK for a PSN that is acknowledged already is stale: the request it names arrived late and
+            // was executed and answered. Retrying from there finds no WQE to resend, yet stopped the ACK
+            // timer, so the requests after it that the responder had dropped were never sent again.
+            return;
+        }
         switch (AethSyndrome.type(syndrome)) {
             case AethSyndrome.TYPE_ACK -> {
                 if (Psn.before(psn, e.compPsn) && Psn.diff(e.compPsn, psn) > 1) {
