@@ -15,7 +15,6 @@ import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.ExtensionHeader;
-import io.jrxe.wire.opcode.MessagePosition;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Operation;
 import io.jrxe.wire.psn.Psn;
@@ -84,6 +83,12 @@ final class Completer {
 
     private void ack(QpEngine e, int psn, int syndrome) {
         QueuePair qp = e.qp;
+        if (AethSyndrome.type(syndrome) != AethSyndrome.TYPE_ACK && Psn.before(psn, e.compPsn)) {
+            // A NAK for a PSN that is acknowledged already is stale: the request it names arrived late and
+            // was executed and answered. Retrying from there finds no WQE to resend, yet stopped the ACK
+            // timer, so the requests after it that the responder had dropped were never sent again.
+            return;
+        }
         switch (AethSyndrome.type(syndrome)) {
             case AethSyndrome.TYPE_ACK -> {
                 if (Psn.before(psn, e.compPsn) && Psn.diff(e.compPsn, psn) > 1) {
@@ -210,10 +215,11 @@ final class Completer {
         long offset = (long) Psn.distance(w.firstPsn, psn) * mtu;
         long expected = Math.min(mtu, w.length() - offset);
         boolean last = psn == w.lastPsn;
-        boolean first = psn == w.responseStartPsn;
-        MessagePosition expectedPosition = first && last ? MessagePosition.ONLY
-                : first ? MessagePosition.FIRST : last ? MessagePosition.LAST : MessagePosition.MIDDLE;
-        boolean positionOk = op.position() == expectedPosition;
+        // A READ resumed at responseStartPsn is answered from there with a FIRST (or ONLY) packet, but the
+        // responses to the earlier request, still in flight, carry the same PSNs as MIDDLE or LAST, and the
+        // same bytes: both are right. (Resume points only move forward, and older ones are behind compPsn.)
+        boolean startOk = op.position().starts() ? psn == w.firstPsn || psn == w.responseStartPsn : psn != w.firstPsn;
+        boolean positionOk = startOk && op.position().ends() == last;
         if (!positionOk || payloadLength != expected) {
             failFront(e, WcStatus.BAD_RESP_ERR, op.code());
             return;

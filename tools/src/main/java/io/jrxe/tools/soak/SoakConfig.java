@@ -1,0 +1,58 @@
+package io.jrxe.tools.soak;
+
+/**
+ * What one soak run does: how many operations over how many RC QPs, the seed that decides
+ * everything (the operation mix, the sizes and the network's faults), and the probabilities of
+ * the faults the simulated network applies to every packet, in both directions.
+ */
+public record SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt) {
+    public static final int DEFAULT_OPS = 10_000;
+    public static final int DEFAULT_QPS = 4;
+    public static final double DEFAULT_LOSS = 0.05;
+    public static final double DEFAULT_REORDER = 0.05;
+    public static final double DEFAULT_DUPLICATE = 0.02;
+    public static final double DEFAULT_CORRUPT = 0.01;
+    /** More QPs than this would only make the run slower, not find more. */
+    public static final int MAX_QPS = 64;
+
+    public SoakConfig {
+        String bad = problem(ops, qps, loss, reorder, duplicate, corrupt);
+        if (bad != null) {
+            throw new IllegalArgumentException(bad);
+        }
+    }
+
+    /** The defaults of `jrxe soak` with this seed. */
+    public static SoakConfig defaults(long seed) {
+        return new SoakConfig(seed, DEFAULT_OPS, DEFAULT_QPS, DEFAULT_LOSS, DEFAULT_REORDER, DEFAULT_DUPLICATE,
+                DEFAULT_CORRUPT);
+    }
+
+    public SoakConfig withOps(int n) {
+        return new SoakConfig(seed, n, qps, loss, reorder, duplicate, corrupt);
+    }
+
+    public SoakConfig withFaults(double lossP, double reorderP, double duplicateP, double corruptP) {
+        return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP);
+    }
+
+    /** What is wrong with these values, in words a user can act on, or null when nothing is. */
+    static String problem(int ops, int qps, double loss, double reorder, double duplicate, double corrupt) {
+        if (ops < 0) {
+            return "--ops " + ops + " is negative: give the number of operations to run (0 or more)";
+        }
+        if (qps < 1 || qps > MAX_QPS) {
+            return "--qps " + qps + " is not in 1.." + MAX_QPS;
+        }
+        String p = probability("--loss", loss);
+        p = p != null ? p : probability("--reorder", reorder);
+        p = p != null ? p : probability("--dup", duplicate);
+        return p != null ? p : probability("--corrupt", corrupt);
+    }
+
+    private static String probability(String option, double p) {
+        return p >= 0 && p <= 1 ? null
+                : option + " " + (Double.isFinite(p) ? java.math.BigDecimal.valueOf(p).stripTrailingZeros().toPlainString() : p)
+                + " is not a probability (0..1)";
+    }
+}
