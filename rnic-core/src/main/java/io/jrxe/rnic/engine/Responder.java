@@ -129,6 +129,11 @@ final class Responder {
         if ((e.qp.accessFlags() & needed) != needed) {
             return NakCode.INVALID_REQUEST;
         }
+        // A FLUSH needs the QP to allow one of the two placement types (as rxe's check_op_valid).
+        if (op.operation() == io.jrxe.wire.opcode.Operation.FLUSH
+                && (e.qp.accessFlags() & (Access.FLUSH_GLOBAL | Access.FLUSH_PERSISTENT)) == 0) {
+            return NakCode.INVALID_REQUEST;
+        }
         return null;
     }
 

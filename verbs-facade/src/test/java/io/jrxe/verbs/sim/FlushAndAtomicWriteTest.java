@@ -49,6 +49,15 @@ class FlushAndAtomicWriteTest {
     }
 
     @Test
+    void flushToAQpThatAllowsNoFlushIsAnInvalidRequest() throws Exception {
+        try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC).qpAccess(Access.REMOTE_WRITE | Access.REMOTE_READ))) {
+            p.a.qp.postSend(rdma(p.a, WrOpcode.FLUSH, 0, 4096, p.b, 8192));
+            p.awaitOn(p.a, 1, 0, 10 * MS);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.REM_INV_REQ_ERR);
+        }
+    }
+
+    @Test
     void flushOfAnMrWithoutFlushGlobalIsARemoteAccessError() throws Exception {
         try (SimPair p = new SimPair(2, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
             Mr noFlush = p.b.pd.regMr(p.b.memory.asSlice(65536, 8192), Access.LOCAL_WRITE | Access.REMOTE_WRITE);

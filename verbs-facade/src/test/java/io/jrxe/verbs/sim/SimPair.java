@@ -113,6 +113,7 @@ public final class SimPair implements AutoCloseable {
         }
 
         public Config mtu(Mtu v) { mtu = v; return this; }
+        public Config qpAccess(int v) { qpAccess = v; return this; }
         public Config memory(long v) { memoryBytes = v; return this; }
         public Config retryCnt(int v) { retryCnt = v; return this; }
         public Config rnrRetry(int v) { rnrRetry = v; return this; }
