@@ -25,6 +25,11 @@ final class EmulatedAh implements Ah {
     }
 
     @Override
+    public int handle() {
+        return ah.handle();
+    }
+
+    @Override
     public void close() throws VerbsException {
         Commands.run(rnic, () -> rnic.destroyAh(ah));
     }
