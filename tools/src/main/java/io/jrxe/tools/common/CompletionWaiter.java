@@ -7,15 +7,19 @@ import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Waits for completions the way the benchmark tools do, by busy-polling the CQ (or, with a completion
  * channel, by sleeping until the CQ's event), but never for ever: when nothing completes for the timeout the
- * wait fails with a message that says the peer stopped answering. The busy poll yields the CPU between short
- * spins, because the NIC that makes the completions is a thread of this machine too.
+ * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields,
+ * then parks for a few microseconds at a time: the NIC that makes the completions is a thread of this
+ * machine too, and must not be starved of a CPU by the very loop that waits for it.
  */
 public final class CompletionWaiter {
     private static final int SPINS_BEFORE_YIELD = 64;
+    private static final int YIELDS_BEFORE_PARK = 256;
+    private static final long PARK_NANOS = 20_000;
 
     private final Cq cq;
     private final CompChannel channel;
@@ -52,13 +56,8 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            if (++spins < SPINS_BEFORE_YIELD) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-                if ((spins & 0xFF) == 0 && System.nanoTime() - start > timeoutNanos) {
-                    throw timeout();
-                }
+            if (idle(++spins, start, timeoutNanos)) {
+                throw timeout();
             }
         }
     }
@@ -90,7 +89,11 @@ public final class CompletionWaiter {
             Thread.onSpinWait();
             return false;
         }
-        Thread.yield();
-        return (spins & 0xFF) == 0 && System.nanoTime() - startNanos > timeoutNanos;
+        if (spins < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(PARK_NANOS);
+        }
+        return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
     }
 }

@@ -54,6 +54,7 @@ public final class LocalDevice implements AutoCloseable {
         }
         CaptureTap capture = null;
         try {
+            Warmup.run(device, device.open());
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), CAPTURE_MAX_PACKETS, CAPTURE_MAX_BYTES);
                 device.dataPath().port().tap(capture.forPort(options.deviceName()));
