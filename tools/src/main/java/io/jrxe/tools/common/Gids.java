@@ -12,7 +12,7 @@ public final class Gids {
     /**
      * A GID as inet_ntop(AF_INET6) prints it, which is what ibv_rc_pingpong shows: the longest run of two or
      * more zero groups becomes "::", and an IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d) GID
-     * keeps a dotted tail.
+     * keeps a dotted tail, as glibc prints them.
      */
     public static String ntop(byte[] gid) {
         int[] groups = new int[8];
@@ -39,7 +39,7 @@ public final class Gids {
         if (bestLength < 2) {
             bestStart = -1;
         }
-        if (bestStart == 0 && (bestLength == 6 || (bestLength == 7 && groups[7] != 1) || (bestLength == 5 && groups[5] == 0xFFFF))) {
+        if (bestStart == 0 && (bestLength == 6 || (bestLength == 5 && groups[5] == 0xFFFF))) {
             return (bestLength == 5 ? "::ffff:" : "::") + (gid[12] & 0xFF) + '.' + (gid[13] & 0xFF) + '.' + (gid[14] & 0xFF)
                     + '.' + (gid[15] & 0xFF);
         }

@@ -33,7 +33,7 @@ import java.lang.foreign.MemorySegment;
  * get QP numbers after them; it happens before the capture starts, but the device's counters include it.
  */
 final class Warmup {
-    private static final long DEADLINE_NANOS = 10_000_000_000L;
+    private static final long DEADLINE_NANOS = 5_000_000_000L;
     private static final int ROUNDS = 8;
 
     private Warmup() {
@@ -98,7 +98,7 @@ final class Warmup {
                 send.remoteQpn = ud.qpNum();
                 send.remoteQkey = 0x11111111;
                 ud.postSend(send);
-                expected += 2;
+                expected++;
                 while (expected > 0 && System.nanoTime() < deadline) {
                     int n = cq.poll(wcs);
                     expected -= n;
