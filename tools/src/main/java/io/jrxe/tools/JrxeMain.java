@@ -5,6 +5,7 @@ import io.jrxe.tools.demo.DemoCommand;
 import io.jrxe.tools.devinfo.DevinfoCommand;
 import io.jrxe.tools.pingpong.RcPingpongCommand;
 import io.jrxe.tools.pingpong.UdPingpongCommand;
+import io.jrxe.tools.perftest.PerftestCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,10 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class, UdPingpongCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class, UdPingpongCommand.class,
+            PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class, PerftestCommands.ReadBw.class,
+            PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class, PerftestCommands.SendLat.class,
+            PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class, CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -24,6 +24,11 @@ public final class DeviceOptions {
                     + "from it (default: ${DEFAULT-VALUE})")
     String address;
 
+    @Option(names = "--if-mtu", paramLabel = "BYTES", defaultValue = "1500",
+            description = "the MTU of the network interface the device sits on; the port's active MTU follows from it "
+                    + "as in rxe: 1500 gives 1024, 4200 and more give 4096 (default: ${DEFAULT-VALUE})")
+    int interfaceMtu;
+
     @Option(names = "--capture", paramLabel = "FILE",
             description = "write every packet the device sends and receives to FILE (pcapng; tshark and Wireshark read it)")
     Path capture;
@@ -48,6 +53,14 @@ public final class DeviceOptions {
         } catch (UnknownHostException e) {
             throw new UserError("--addr " + address + ": not an IP address");
         }
+    }
+
+    public int interfaceMtu() {
+        if (interfaceMtu < 336 || interfaceMtu > 65536) {
+            throw new UserError("--if-mtu " + interfaceMtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
+                    + "80 bytes of headroom) to 65536");
+        }
+        return interfaceMtu;
     }
 
     public Path capture() {

@@ -45,7 +45,8 @@ public final class LocalDevice implements AutoCloseable {
         InetAddress address = options.address();
         EmulatedDevice device;
         try {
-            device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address));
+            device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
+                    .withInterfaceMtu(options.interfaceMtu()));
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
                     + e.getMessage(), e);

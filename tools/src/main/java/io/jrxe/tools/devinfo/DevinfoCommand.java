@@ -65,7 +65,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-i/--ib-port " + ibPort + ": ports are numbered from 1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address());
+        DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address()).withInterfaceMtu(device.interfaceMtu());
         EmulatedDevice dev;
         try {
             dev = Verbs.emulated().create(config, NicExecutor.INLINE);
