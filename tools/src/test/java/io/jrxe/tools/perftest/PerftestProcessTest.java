@@ -150,6 +150,19 @@ class PerftestProcessTest {
     }
 
     @Test
+    void writeBandwidthForADuration() throws Exception {
+        Run r = run("write-bw", 19412, "-D", "1", "-s", "4096");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        assertThat(r.client()).contains(" WARNING: BW peak won't be measured in this run.");
+        Matcher m = BW_ROW.matcher(c.getFirst());
+        assertThat(m.matches()).isTrue();
+        assertThat(Long.parseLong(m.group(2))).as("iterations done in the second").isPositive();
+        assertThat(m.group(3)).as("no peak in duration mode").isEqualTo("0.00");
+        assertThat(Double.parseDouble(m.group(4))).isPositive();
+        assertThat(rows(r.server(), "RDMA_Write BW Test", true, "WRITE")).isEqualTo(c);
+    }
+
+    @Test
     void writeLatency() throws Exception {
         Run r = run("write-lat", 19404, "-n", "100");
         latRowsPositive(rows(r.client(), "RDMA_Write Latency Test", false, "WRITE"), 2, 100);
