@@ -20,8 +20,8 @@ class PerftestProcessTest {
     static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: LID 0000 QPN (0x[0-9a-f]{4,}) PSN (0x[0-9a-f]{6})"
             + "( OUT 0x[0-9a-f]+)?( RKey (0x[0-9a-f]{6,}) VAddr (0x[0-9a-f]{14,}))?");
     static final Pattern GID = Pattern.compile(" GID: (\\d{2,3}:){15}\\d{2,3}");
-    static final Pattern BW_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)");
-    static final Pattern LAT_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)(\\s+\\d+\\.\\d\\d){7}");
+    static final Pattern BW_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s*");
+    static final Pattern LAT_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)(\\s+\\d+\\.\\d\\d){7}\\s*");
     private static final long CHILD_SECONDS = 120;
 
     record Run(List<String> server, List<String> client) {
