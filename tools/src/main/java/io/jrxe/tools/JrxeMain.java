@@ -2,6 +2,10 @@ package io.jrxe.tools;
 
 import io.jrxe.tools.decode.DecodeCommand;
 import io.jrxe.tools.demo.DemoCommand;
+import io.jrxe.tools.devinfo.DevinfoCommand;
+import io.jrxe.tools.pingpong.RcPingpongCommand;
+import io.jrxe.tools.pingpong.UdPingpongCommand;
+import io.jrxe.tools.perftest.PerftestCommands;
 import io.jrxe.tools.soak.SoakCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,8 +17,11 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, SoakCommand.class,
-            io.jrxe.tools.baseline.UdpBaselineCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class,
+            UdPingpongCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
+            PerftestCommands.ReadBw.class, PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class,
+            PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
+            SoakCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

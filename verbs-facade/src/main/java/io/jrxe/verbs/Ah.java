@@ -6,7 +6,7 @@ import io.jrxe.rnic.qp.AddressVector;
 public interface Ah extends AutoCloseable {
     AddressVector av();
 
-    /** The handle a UD work request names its destination by (SendWr.ahHandle). */
+    /** The handle a UD send work request names its destination by ({@code SendWr.ahHandle}, ibv_send_wr.wr.ud.ah). */
     int handle();
 
     @Override

@@ -463,23 +463,29 @@ final class Completer {
         SendWqe w;
         while ((w = sq.peek()) != null && w.engineState == QpEngine.WQE_DONE) {
             WcStatus status = w.earlyStatus == null ? WcStatus.SUCCESS : w.earlyStatus;
-            if (status != WcStatus.SUCCESS || w.signaled() || qp.sqSigAll()) {
-                long bytes = w.opcode == WrOpcode.RDMA_READ || w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM
-                        || w.opcode == WrOpcode.SEND_WITH_INV || w.opcode == WrOpcode.RDMA_WRITE
-                        || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM ? w.length()
-                        : Requester.isReadOrAtomic(w.opcode) ? 8 : 0;
-                dp.complete(qp.sendCq(), w.wrId, status, w.opcode.completion(), w.vendorErr, bytes, 0, qp.qpn(), 0, 0, false);
-            }
-            if (status == WcStatus.SUCCESS && (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM
-                    || w.opcode == WrOpcode.SEND_WITH_INV) && qp.type() == io.jrxe.rnic.qp.QpType.RC) {
-                dp.rnic.counters().increment(Counter.RDMA_SENDS);
-            }
-            if (Requester.isReadOrAtomic(w.opcode) && e.outstandingReadsAtomics > 0) {
-                e.outstandingReadsAtomics--;
-            }
+            boolean report = status != WcStatus.SUCCESS || w.signaled() || qp.sqSigAll();
+            WrOpcode op = w.opcode;
+            long wrId = w.wrId;
+            int vendorErr = w.vendorErr;
+            long bytes = op == WrOpcode.RDMA_READ || op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM
+                    || op == WrOpcode.SEND_WITH_INV || op == WrOpcode.RDMA_WRITE
+                    || op == WrOpcode.RDMA_WRITE_WITH_IMM ? w.length()
+                    : Requester.isReadOrAtomic(op) ? 8 : 0;
+            // The slot is freed before the completion is published: an application that posts again as soon as
+            // it sees the completion (ibv_rc_pingpong with max_send_wr 1) must find room, as on rxe.
             sq.remove();
             if (e.reqIndex > 0) {
                 e.reqIndex--;
+            }
+            if (report) {
+                dp.complete(qp.sendCq(), wrId, status, op.completion(), vendorErr, bytes, 0, qp.qpn(), 0, 0, false);
+            }
+            if (status == WcStatus.SUCCESS && (op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM
+                    || op == WrOpcode.SEND_WITH_INV) && qp.type() == io.jrxe.rnic.qp.QpType.RC) {
+                dp.rnic.counters().increment(Counter.RDMA_SENDS);
+            }
+            if (Requester.isReadOrAtomic(op) && e.outstandingReadsAtomics > 0) {
+                e.outstandingReadsAtomics--;
             }
             if (status != WcStatus.SUCCESS) {
                 dp.error(e, null);

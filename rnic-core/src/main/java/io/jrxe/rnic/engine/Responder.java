@@ -567,16 +567,19 @@ final class Responder {
 
     private void completeReceive(QpEngine e, WcOpcode opcode, long bytes, int imm, int flags, int srcQp, boolean solicited) {
         QueuePair qp = e.qp;
-        ReceiveWqe wqe = e.recvWqe;
-        dp.complete(qp.recvCq(), wqe.wrId(), WcStatus.SUCCESS, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, solicited);
-        dp.rnic.counters().increment(Counter.RDMA_RECVS);
+        // The receive queue's slot is freed before the completion is published: an application that reposts a
+        // receive as soon as it sees the completion (as ibv_rc_pingpong does) must find the slot free, as on rxe.
+        long wrId = e.recvWqe.wrId();
         releaseReceive(e);
+        dp.complete(qp.recvCq(), wrId, WcStatus.SUCCESS, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, solicited);
+        dp.rnic.counters().increment(Counter.RDMA_RECVS);
     }
 
     private void completeReceiveWithStatus(QpEngine e, WcStatus status, WcOpcode opcode, long bytes, int imm, int flags, int srcQp) {
         QueuePair qp = e.qp;
-        dp.complete(qp.recvCq(), e.recvWqe.wrId(), status, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, false);
+        long wrId = e.recvWqe.wrId();
         releaseReceive(e);
+        dp.complete(qp.recvCq(), wrId, status, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, false);
     }
 
     private void releaseReceive(QpEngine e) {

@@ -154,6 +154,12 @@ public final class CompletionQueue {
     }
 
     private void notifyIfArmed(boolean solicitedOrError) {
+        // Store-load: the tail just published must be visible before the arming is read, as the arming must be
+        // visible before requestNotify's caller polls the tail; else both sides read the other's old value
+        // (x86 reorders a store with a later load) and the wake-up is lost while a completion waits.
+        if (channel != null) {
+            VarHandle.fullFence();
+        }
         int a = (int) ARMED.getAcquire(this);
         if (a == ARMED_NEXT || a == ARMED_SOLICITED && solicitedOrError) {
             if (ARMED.compareAndSet(this, a, DISARMED) && channel != null) {
@@ -190,6 +196,8 @@ public final class CompletionQueue {
      */
     public void requestNotify(boolean solicitedOnly) {
         ARMED.setRelease(this, solicitedOnly ? ARMED_SOLICITED : ARMED_NEXT);
+        // See notifyIfArmed: the arming must be visible before the caller's next poll reads the tail.
+        VarHandle.fullFence();
     }
 
     /**

@@ -1,0 +1,99 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.tools.UserError;
+import io.jrxe.verbs.CompChannel;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.VerbsException;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waits for completions the way the benchmark tools do, by busy-polling the CQ (or, with a completion
+ * channel, by sleeping until the CQ's event), but never for ever: when nothing completes for the timeout the
+ * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields,
+ * then parks for a few microseconds at a time: the NIC that makes the completions is a thread of this
+ * machine too, and must not be starved of a CPU by the very loop that waits for it.
+ */
+public final class CompletionWaiter {
+    private static final int SPINS_BEFORE_YIELD = 64;
+    private static final int YIELDS_BEFORE_PARK = 256;
+    private static final long PARK_NANOS = 20_000;
+
+    private final Cq cq;
+    private final CompChannel channel;
+    private final long timeoutNanos;
+    private final String what;
+
+    /**
+     * @param channel null to busy-poll; else the CQ must be armed (requestNotify) before the first wait
+     * @param what    what is being waited for, for the timeout message ("the echo of message 12", ...)
+     */
+    public CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what) {
+        this.cq = cq;
+        this.channel = channel;
+        this.timeoutNanos = timeoutMillis * 1_000_000L;
+        this.what = what;
+    }
+
+    /**
+     * Polls up to wcs.length completions. Busy-polling returns at least one; with a channel this returns after
+     * one event, re-arming the CQ, with whatever the CQ then holds (possibly none, as ibv_rc_pingpong allows).
+     */
+    public int await(WorkCompletion[] wcs) {
+        if (channel != null) {
+            return awaitEvent(wcs);
+        }
+        int n = cq.poll(wcs);
+        if (n > 0) {
+            return n;
+        }
+        long start = System.nanoTime();
+        int spins = 0;
+        while (true) {
+            n = cq.poll(wcs);
+            if (n > 0) {
+                return n;
+            }
+            if (idle(++spins, start, timeoutNanos)) {
+                throw timeout();
+            }
+        }
+    }
+
+    private int awaitEvent(WorkCompletion[] wcs) {
+        try {
+            Cq fired = channel.awaitEvent(timeoutNanos, TimeUnit.NANOSECONDS);
+            if (fired == null) {
+                throw timeout();
+            }
+            fired.requestNotify(false);
+            return cq.poll(wcs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserError("interrupted while waiting for " + what);
+        } catch (VerbsException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    public UserError timeout() {
+        return new UserError(String.format("no completion for %s while waiting for %s: the peer stopped answering",
+                OobSocket.seconds((int) (timeoutNanos / 1_000_000L)), what));
+    }
+
+    /** A spin-then-yield idle step for loops that poll memory instead of a CQ; true once the timeout passed. */
+    public static boolean idle(int spins, long startNanos, long timeoutNanos) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+            return false;
+        }
+        if (spins < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(PARK_NANOS);
+        }
+        return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
+    }
+}

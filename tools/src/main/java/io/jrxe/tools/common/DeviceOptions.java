@@ -1,0 +1,92 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.tools.UserError;
+import picocli.CommandLine.Option;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+
+/**
+ * The options every command that opens a jrxe device shares: which device (its name and the address that
+ * gives it its RoCEv2 GID), where to capture its packets, and how long to wait for a peer. Mixed into each
+ * command with picocli's {@code @Mixin}.
+ */
+public final class DeviceOptions {
+    public static final String DEFAULT_DEVICE = "jrxe0";
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", defaultValue = DEFAULT_DEVICE,
+            description = "the device's name (default: ${DEFAULT-VALUE})")
+    String deviceName;
+
+    @Option(names = "--addr", paramLabel = "IP", defaultValue = "127.0.0.1",
+            description = "the device's IP address: it sends RoCEv2 from UDP port 4791 there, and its GID is made "
+                    + "from it (default: ${DEFAULT-VALUE})")
+    String address;
+
+    @Option(names = "--if-mtu", paramLabel = "BYTES", defaultValue = "1500",
+            description = "the MTU of the network interface the device sits on; the port's active MTU follows from it "
+                    + "as in rxe: 1500 gives 1024, 4200 and more give 4096 (default: ${DEFAULT-VALUE})")
+    int interfaceMtu;
+
+    @Option(names = "--capture", paramLabel = "FILE",
+            description = "write every packet the device sends and receives to FILE (pcapng; tshark and Wireshark read it)")
+    Path capture;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "how long to wait for the peer to connect (as a client), to answer on the TCP connection, "
+                    + "and for the next completion of a test (default: ${DEFAULT-VALUE})")
+    double timeoutSeconds;
+
+    @Option(names = "--accept-timeout", paramLabel = "SECONDS", defaultValue = "0",
+            description = "how long a server waits for its client; 0 waits for ever, as the rdma-core and perftest "
+                    + "servers do (default: ${DEFAULT-VALUE})")
+    double acceptTimeoutSeconds;
+
+    public String deviceName() {
+        return deviceName;
+    }
+
+    public InetAddress address() {
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            throw new UserError("--addr " + address + ": not an IP address");
+        }
+    }
+
+    public int interfaceMtu() {
+        if (interfaceMtu < 336 || interfaceMtu > 65536) {
+            throw new UserError("--if-mtu " + interfaceMtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
+                    + "80 bytes of headroom) to 65536");
+        }
+        return interfaceMtu;
+    }
+
+    public Path capture() {
+        return capture;
+    }
+
+    /** The peer timeout in milliseconds (at least 1). */
+    public int timeoutMillis() {
+        return millis(timeoutSeconds, "--timeout", false);
+    }
+
+    /** The accept timeout in milliseconds; 0 means for ever. */
+    public int acceptTimeoutMillis() {
+        return millis(acceptTimeoutSeconds, "--accept-timeout", true);
+    }
+
+    private static int millis(double seconds, String option, boolean zeroAllowed) {
+        if (Double.isNaN(seconds) || seconds < 0 || (!zeroAllowed && seconds == 0) || seconds > 86_400) {
+            throw new UserError(option + " " + seconds + ": give a number of seconds " + (zeroAllowed ? "from 0" : "above 0")
+                    + " to 86400");
+        }
+        return seconds == 0 ? 0 : (int) Math.max(1, Math.round(seconds * 1000));
+    }
+
+    /** Opens the device these options describe. */
+    public LocalDevice open() {
+        return LocalDevice.open(this);
+    }
+}

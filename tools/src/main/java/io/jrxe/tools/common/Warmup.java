@@ -1,0 +1,130 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Runs every kind of work request once through a freshly opened device, QP to QP on the device itself, before
+ * the device meets its peer. A JVM that has just started loads and links the code of the data path the first
+ * time a packet takes it, and on a busy machine that can take longer than a real peer's retransmission
+ * timeout (ibv_rc_pingpong gives up after 7 retries of 67 ms): without this, the first packets of a test
+ * could make the peer's QP fail. The warm-up's QPs are gone before the tool makes its own, which therefore
+ * get QP numbers after them; it happens before the capture starts, but the device's counters include it.
+ */
+final class Warmup {
+    private static final long DEADLINE_NANOS = 5_000_000_000L;
+    private static final int ROUNDS = 8;
+
+    private Warmup() {
+    }
+
+    /** Best effort: a device that cannot warm up still works, only its first packets are slower. */
+    static void run(EmulatedDevice device, Context ctx) {
+        try (Arena arena = Arena.ofShared()) {
+            Pd pd = ctx.allocPd();
+            Cq cq = ctx.createCq(256, null);
+            MemorySegment memory = arena.allocate(64 * 1024, 4096);
+            Mr mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+            QpCapabilities caps = new QpCapabilities(32, 32, 1, 1, 0);
+            Qp a = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, caps, false));
+            Qp b = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, caps, false));
+            Qp ud = pd.createQp(new QpInitAttributes(QpType.UD, cq, cq, null, caps, false));
+            byte[] gid = device.rnic().port().gid(device.rnic().port().defaultGidIndex()).gid();
+            int sgid = device.rnic().port().defaultGidIndex();
+            connect(a, b.qpNum(), gid, sgid, device);
+            connect(b, a.qpNum(), gid, sgid, device);
+            ud.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
+            ud.modify(new QpAttributes().state(QpState.RTR));
+            ud.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            Ah ah = pd.createAh(AddressVector.to(gid, sgid));
+            long deadline = System.nanoTime() + DEADLINE_NANOS;
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) {
+                wcs[i] = new WorkCompletion();
+            }
+            RecvWr recv = new RecvWr(1);
+            SendWr send = new SendWr(1);
+            long base = memory.address();
+            for (int round = 0; round < ROUNDS && System.nanoTime() < deadline; round++) {
+                int expected = 0;
+                recv.sgl.clear();
+                recv.sgl.add(base + 32768, 8192, mr.lkey());
+                b.postRecv(recv);
+                b.postRecv(recv);
+                recv.sgl.clear();
+                recv.sgl.add(base + 49152, 2048, mr.lkey());
+                ud.postRecv(recv);
+                expected += 3;
+                for (WrOpcode op : new WrOpcode[] {WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE,
+                    WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.ATOMIC_CMP_AND_SWP}) {
+                    send.clear();
+                    send.opcode = op;
+                    send.flags = SendWqe.SIGNALED;
+                    boolean atomic = op == WrOpcode.ATOMIC_FETCH_AND_ADD || op == WrOpcode.ATOMIC_CMP_AND_SWP;
+                    int length = atomic ? 8 : op == WrOpcode.SEND ? 64 : 4096 + 100;
+                    send.sgl.add(base, length, mr.lkey());
+                    send.remoteAddr = base + 16384;
+                    send.rkey = mr.rkey();
+                    send.compareAdd = 1;
+                    a.postSend(send);
+                    expected++;
+                }
+                send.clear();
+                send.opcode = WrOpcode.SEND;
+                send.flags = SendWqe.SIGNALED;
+                send.sgl.add(base, 256, mr.lkey());
+                send.ahHandle = ah.handle();
+                send.remoteQpn = ud.qpNum();
+                send.remoteQkey = 0x11111111;
+                ud.postSend(send);
+                expected++;
+                while (expected > 0 && System.nanoTime() < deadline) {
+                    int n = cq.poll(wcs);
+                    expected -= n;
+                    if (n == 0) {
+                        CompletionWaiter.idle(1000, 0, Long.MAX_VALUE);
+                    }
+                }
+            }
+            ah.close();
+            ud.close();
+            b.close();
+            a.close();
+            mr.close();
+            cq.close();
+            pd.close();
+        } catch (VerbsException | RuntimeException e) {
+            // Best effort, see above.
+        }
+    }
+
+    private static void connect(Qp qp, int peerQpn, byte[] gid, int sgid, EmulatedDevice device) throws VerbsException {
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(gid, sgid))
+                .pathMtu(device.rnic().port().activeMtu()).destQpn(peerQpn).rqPsn(0).maxDestRdAtomic(16).minRnrTimer(1));
+        // A long retransmission timeout (4 s): the warm-up is what may be slow here.
+        qp.modify(new QpAttributes().state(QpState.RTS).timeout(20).retryCnt(7).rnrRetry(7).sqPsn(0).maxRdAtomic(16));
+    }
+}

@@ -1,0 +1,424 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.device.Mtu;
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.OobSocket;
+import io.jrxe.verbs.PortInfo;
+import io.jrxe.verbs.VerbsException;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * What the eight perftest commands share: perftest's options and their defaults, the connection (version,
+ * system data, MTU, QP handshakes, reports), the header block and the address lines. Each subclass names
+ * its verb and whether it measures bandwidth or latency; {@link PerftestRun} runs the test.
+ */
+public abstract class PerftestCommand implements Callable<Integer> {
+    static final int MIN_ITERS = 5;
+    static final long MAX_SIZE = 8_388_608;
+    static final int DEF_SIZE_BW = 65536;
+    static final int DEF_SIZE_LAT = 2;
+    static final int DEF_SIZE_ATOMIC = 8;
+    static final int CQ_MOD_LIMIT = 8192;
+    static final int NO_PEAK_ITERS = 20000;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    DeviceOptions device;
+
+    @Parameters(arity = "0..1", paramLabel = "SERVERNAME", description = "the server to connect to; without it, be the server")
+    String servername;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "18515", description = "TCP port for the exchange (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
+    int ibPort;
+
+    @Option(names = {"-m", "--mtu"}, paramLabel = "MTU", description = "path MTU: 256 to 4096 (default: the port's active MTU)")
+    Integer mtu;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", description = "size of message to exchange, K and M suffixes allowed "
+            + "(default: 65536 for bandwidth, 2 for latency, 8 for atomics)")
+    String sizeText;
+
+    @Option(names = {"-a", "--all"}, description = "run sizes from 2 till 2^23")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "ITERS", description = "number of exchanges, at least 5 (default: 5000 for write "
+            + "bandwidth, 1000 otherwise)")
+    Long iters;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "run the test for SECONDS instead of ITERS exchanges")
+    Integer duration;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "size of the send queue (default: 128 for bandwidth, 1 for latency)")
+    Integer txDepth;
+
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "DEPTH", description = "receives to post (send tests; default: 512)")
+    Integer rxDepth;
+
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "generate a completion every N work requests (default: 100)")
+    Integer cqMod;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "number of QPs (bandwidth tests; default: ${DEFAULT-VALUE})")
+    int qps;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index, as `jrxe devinfo -v` lists them (default: the "
+            + "RoCE v2 GID of --addr, the one perftest would pick)")
+    Integer gidIndex;
+
+    @Option(names = {"-o", "--outs"}, paramLabel = "NUM", description = "outstanding reads/atomics (read and atomic tests; default: the device's max_qp_rd_atom)")
+    Integer outReads;
+
+    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "TIMEOUT", defaultValue = "14", description = "QP timeout: 4.096 us * 2^TIMEOUT (default: ${DEFAULT-VALUE})")
+    int qpTimeout;
+
+    @Option(names = {"-S", "--sl"}, paramLabel = "SL", defaultValue = "0", description = "service level (default: ${DEFAULT-VALUE})")
+    int sl;
+
+    @Option(names = {"-c", "--connection"}, paramLabel = "TYPE", defaultValue = "RC", description = "connection type; jrxe runs RC (default: ${DEFAULT-VALUE})")
+    String connection;
+
+    @Option(names = {"-I", "--inline_size"}, paramLabel = "SIZE", description = "max inline size (jrxe, like perftest on an unknown device, sends none)")
+    Integer inlineSize;
+
+    @Option(names = {"-e", "--events"}, description = "sleep on CQ events instead of polling")
+    boolean events;
+
+    @Option(names = {"-F", "--CPU-freq"}, description = "do not fail on CPU frequency warnings (jrxe measures with System.nanoTime)")
+    boolean cpuFreq;
+
+    @Option(names = {"-N", "--noPeak"}, description = "do not measure the peak bandwidth")
+    boolean noPeak;
+
+    @Option(names = "--report_gbits", description = "report bandwidth in Gb/sec instead of MiB/sec")
+    boolean reportGbits;
+
+    @Option(names = {"-H", "--report-histogram"}, description = "print the sorted latencies (latency tests)")
+    boolean histogram;
+
+    @Option(names = {"-U", "--report-unsorted"}, description = "print the latencies unsorted (latency tests)")
+    boolean unsorted;
+
+    @Option(names = {"-R", "--rdma_cm"}, description = "connect the QPs with RDMA CM (jrxe has none: refused)")
+    boolean rdmaCm;
+
+    @Option(names = {"-z", "--comm_rdma_cm"}, description = "exchange data with RDMA CM (jrxe has none: refused)")
+    boolean commRdmaCm;
+
+    @Option(names = {"-b", "--bidirectional"}, description = "measure both directions (not in jrxe yet: refused)")
+    boolean bidirectional;
+
+    @Option(names = "--json", description = "print one JSON object with the test's settings and results instead of the tables")
+    boolean json;
+
+    /** The verb this command measures. */
+    abstract Verb verb();
+
+    /** True for the bandwidth tests, false for latency. */
+    abstract boolean bandwidth();
+
+    /** The atomic operation (atomic tests only). */
+    String atomicType() {
+        return null;
+    }
+
+    /** What the test was asked for, defaults resolved: filled by {@link #resolve}. */
+    static final class Settings {
+        Verb verb;
+        boolean bw;
+        boolean client;
+        long size;
+        long maxSize;
+        boolean all;
+        long iters;
+        int durationSeconds;
+        int txDepth;
+        int rxDepth;
+        int cqMod;
+        int qps;
+        int outReads;
+        int inline;
+        boolean noPeak;
+        boolean gbits;
+        boolean events;
+        boolean histogram;
+        boolean unsorted;
+        String atomicType;
+        int qpTimeout;
+        int sl;
+        int ibPort;
+        int gidIndex;
+        Mtu mtu;
+        int timeoutMillis;
+        int cycleBuffer = PerftestConnection.CYCLE_BUFFER;
+        int cacheLine = PerftestConnection.CACHE_LINE;
+        String deviceName;
+    }
+
+    CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** perftest's parser and force_dependencies, for what jrxe runs; warnings go to {@code out} as perftest prints them. */
+    Settings resolve(List<String> notices) {
+        Settings s = new Settings();
+        s.verb = verb();
+        s.bw = bandwidth();
+        s.client = servername != null;
+        if (port < 0 || port > 65535) {
+            throw bad("-p/--port " + port + ": a TCP port is 0..65535");
+        }
+        if (ibPort < 1) {
+            throw bad("-i/--ib-port " + ibPort + ": IB Port can't be less than 1");
+        }
+        if (!connection.equals("RC")) {
+            throw new UserError("-c " + connection + ": jrxe's perftest runs RC connections only");
+        }
+        if (rdmaCm || commRdmaCm) {
+            throw new UserError("jrxe has no RDMA CM: leave out -R/-z, the QPs connect through the TCP exchange");
+        }
+        if (bidirectional) {
+            throw new UserError("-b (bidirectional) is not in jrxe's perftest yet");
+        }
+        if (mtu != null) {
+            try {
+                s.mtu = Mtu.ofBytes(mtu);
+            } catch (IllegalArgumentException e) {
+                throw bad("-m/--mtu " + mtu + ": Invalid MTU; please choose mtu from {256,512,1024,2048,4096}");
+            }
+        }
+        if (qps < 1 || qps > 16384) {
+            throw bad("-q/--qp " + qps + ": num of Qps is 1..16384");
+        }
+        if (!s.bw && qps > 1) {
+            throw bad("-q/--qp " + qps + ": Multiple QPs only available on bw tests");
+        }
+        s.qps = qps;
+        if (outReads != null && !s.verb.readLike()) {
+            throw bad("-o/--outs: Setting Outstanding reads only available on READ verb");
+        }
+        if (rxDepth != null && (rxDepth < 1 || rxDepth > 16384)) {
+            throw bad("-r/--rx-depth " + rxDepth + ": Rx depth is 1..16384");
+        }
+        if (rxDepth != null && !s.verb.receives() && s.verb != Verb.WRITE && rxDepth > 1) {
+            throw bad("-r/--rx-depth: On RDMA verbs rx depth can be only 1");
+        }
+        if (txDepth != null && (txDepth < 1 || txDepth > 15000)) {
+            throw bad("-t/--tx-depth " + txDepth + ": Tx depth is 1..15000");
+        }
+        if (cqMod != null && (cqMod < 1 || cqMod > 1024)) {
+            throw bad("-Q/--cq-mod " + cqMod + ": CQ moderation is 1..1024");
+        }
+        if (inlineSize != null && (inlineSize < 0 || inlineSize > 1024)) {
+            throw bad("-I/--inline_size " + inlineSize + ": Max inline is 0..1024");
+        }
+        if (inlineSize != null && s.verb.readLike()) {
+            throw bad("-I/--inline_size: Inline feature not available on READ/Atomic verbs");
+        }
+        if (duration != null && duration <= 0) {
+            throw bad("-D/--duration " + duration + ": Duration period must be positive");
+        }
+        if (s.bw && (histogram || unsorted)) {
+            throw bad("-H/-U: the latency reports are for latency tests");
+        }
+        if (!s.bw && noPeak) {
+            throw bad("-N/--noPeak: NoPeak only valid for BW tests");
+        }
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw bad("-u/--qp-timeout " + qpTimeout + ": a QP timeout is 0..31");
+        }
+        if (sl < 0 || sl > 15) {
+            throw bad("-S/--sl " + sl + ": Only 15 Service levels");
+        }
+        if (events && s.verb == Verb.WRITE && !s.bw) {
+            throw bad("-e/--events: the write latency test polls memory, it has no completions to sleep on");
+        }
+        s.atomicType = atomicType();
+        s.size = sizeText == null ? (s.verb == Verb.ATOMIC ? DEF_SIZE_ATOMIC : s.bw ? DEF_SIZE_BW : DEF_SIZE_LAT) : parseSize(sizeText);
+        if (s.size < 1 || s.size > MAX_SIZE) {
+            throw bad("-s/--size " + sizeText + ": a size is 1.." + MAX_SIZE);
+        }
+        s.iters = iters == null ? (s.bw && s.verb == Verb.WRITE ? 5000 : 1000) : iters;
+        if (s.iters < MIN_ITERS || s.iters > 4_294_967_296L) {
+            throw bad("-n/--iters " + s.iters + ": Iteration num is " + MIN_ITERS + "..4294967296");
+        }
+        s.all = all;
+        if (duration != null) {
+            if (all) {
+                throw new UserError("Duration mode currently doesn't support running on all sizes.");
+            }
+            if (events) {
+                throw new UserError("Duration mode doesn't work with events.");
+            }
+            s.durationSeconds = duration;
+        }
+        s.txDepth = txDepth != null ? txDepth : s.bw ? 128 : 1;
+        s.rxDepth = rxDepth != null ? rxDepth : s.verb.receives() ? 512 : 1;
+        if (s.verb == Verb.WRITE) {
+            s.rxDepth = 1;
+        }
+        if (s.durationSeconds == 0) {
+            s.txDepth = (int) Math.min(s.txDepth, s.iters);
+            if (s.verb.receives()) {
+                s.rxDepth = (int) Math.min(s.rxDepth, s.iters);
+            }
+        }
+        if (s.verb.receives() && s.rxDepth % 2 == 1 && !all) {
+            s.rxDepth++;
+        }
+        s.cqMod = cqMod != null ? cqMod : 100;
+        if (s.size > CQ_MOD_LIMIT && !all && !events) {
+            if (cqMod == null) {
+                s.cqMod = 1;
+            } else if (cqMod > 1) {
+                notices.add(PerftestFormat.RESULT_LINE);
+                notices.add("Warning: Large message requested and CQ moderation enabled");
+                notices.add("Warning: It can lead to inaccurate results");
+            }
+        }
+        s.cqMod = Math.min(s.cqMod, s.txDepth);
+        if (!s.bw) {
+            s.cqMod = 1;
+        }
+        if (all) {
+            s.size = MAX_SIZE;
+        }
+        if (s.verb == Verb.ATOMIC && s.size != DEF_SIZE_ATOMIC) {
+            throw new UserError("Message size cannot be changed for Atomic tests");
+        }
+        s.maxSize = s.size;
+        s.noPeak = noPeak || s.durationSeconds > 0;
+        if (s.bw && (s.durationSeconds > 0 || (s.iters > NO_PEAK_ITERS && !noPeak)
+                || (s.verb.receives() && !s.client && !noPeak))) {
+            notices.add(" WARNING: BW peak won't be measured in this run.");
+            s.noPeak = true;
+        }
+        s.gbits = reportGbits;
+        s.events = events;
+        s.histogram = histogram;
+        s.unsorted = unsorted;
+        s.qpTimeout = qpTimeout;
+        s.sl = sl;
+        s.ibPort = ibPort;
+        s.timeoutMillis = device.timeoutMillis();
+        s.deviceName = device.deviceName();
+        if (inlineSize != null) {
+            notices.add(PerftestFormat.RESULT_LINE);
+            notices.add("Device not recognized to implement inline feature. Disabling it");
+        }
+        s.inline = 0;
+        return s;
+    }
+
+    /** -s takes K and M suffixes. */
+    long parseSize(String text) {
+        long factor = 1;
+        String digits = text;
+        if (text.endsWith("K")) {
+            factor = 1024;
+            digits = text.substring(0, text.length() - 1);
+        } else if (text.endsWith("M")) {
+            factor = 1024 * 1024;
+            digits = text.substring(0, text.length() - 1);
+        }
+        try {
+            return Long.parseLong(digits) * factor;
+        } catch (NumberFormatException e) {
+            throw bad("-s/--size " + text + ": not a size");
+        }
+    }
+
+    @Override
+    public Integer call() {
+        List<String> notices = new ArrayList<>();
+        Settings s = resolve(notices);
+        PrintWriter realOut = spec.commandLine().getOut();
+        StringWriter discarded = new StringWriter();
+        PrintWriter out = json ? new PrintWriter(discarded) : realOut;
+        JsonReport jsonReport = new JsonReport(s, spec.commandLine().getCommandName());
+        for (String n : notices) {
+            out.println(n);
+        }
+        try (LocalDevice dev = device.open()) {
+            PortInfo p = dev.port(s.ibPort);
+            s.gidIndex = gidIndex != null ? gidIndex : dev.defaultGidIndex();
+            if (s.gidIndex < 0 || s.gidIndex > 64) {
+                throw bad("-x/--gid-index " + s.gidIndex + ": Gid index is 0..64");
+            }
+            GidEntry gid = dev.gid(s.gidIndex);
+            Mtu active = p.activeMtu();
+            if (s.mtu == null) {
+                s.mtu = active;
+            } else if (s.mtu.bytes() > active.bytes()) {
+                out.println("Requested mtu is higher than active mtu ");
+                out.println("Changing to active mtu - " + active.verbsValue());
+                s.mtu = active;
+            }
+            if (s.verb.readLike()) {
+                int max = dev.context().queryDevice().maxQpRdAtom();
+                if (outReads == null || outReads <= 0) {
+                    s.outReads = max;
+                } else if (outReads > max) {
+                    out.println(PerftestFormat.RESULT_LINE);
+                    spec.commandLine().getErr().println(" Number of outstanding reads is above max = " + max);
+                    spec.commandLine().getErr().println(" Changing to that max value");
+                    s.outReads = max;
+                } else {
+                    s.outReads = outReads;
+                }
+            } else {
+                s.outReads = 1;
+            }
+            PerftestConnection conn = connect(s, out);
+            try (conn) {
+                conn.exchangeVersions();
+                int[] sys = conn.exchangeSysData(s.cycleBuffer, s.cacheLine);
+                s.cycleBuffer = sys[0];
+                s.cacheLine = sys[1];
+                s.mtu = Mtu.ofVerbsValue(conn.exchangeMtu(s.mtu.verbsValue()));
+                try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport)) {
+                    run.run();
+                }
+            }
+            dev.reportCapture(spec.commandLine().getErr());
+        } catch (VerbsException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        if (json) {
+            realOut.println(jsonReport.render());
+            realOut.flush();
+        }
+        out.flush();
+        return 0;
+    }
+
+    private PerftestConnection connect(Settings s, PrintWriter out) {
+        if (s.client) {
+            return new PerftestConnection(OobSocket.connect(servername, port, s.timeoutMillis), true);
+        }
+        ServerSocket listening = OobSocket.listen(port);
+        out.println();
+        out.println("************************************");
+        out.println("* Waiting for client to connect... *");
+        out.println("************************************");
+        out.flush();
+        return new PerftestConnection(OobSocket.accept(listening, device.acceptTimeoutMillis(), s.timeoutMillis), false);
+    }
+}

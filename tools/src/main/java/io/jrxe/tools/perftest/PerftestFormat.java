@@ -1,0 +1,62 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.tools.common.CFormat;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/** perftest's printed lines: the rule, the column headers and the result rows, space for space. */
+final class PerftestFormat {
+    static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
+    static final String BW_HEADER_MB = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]";
+    static final String BW_HEADER_GB = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
+            + "99% percentile[usec]   99.9% percentile[usec] ";
+    static final String LAT_DURATION_HEADER = " #bytes        #iterations       t_avg[usec]    tps average";
+
+    private PerftestFormat() {
+    }
+
+    static String bwRow(BwReport r, boolean gbits) {
+        if (r.bwAvg() < 0.1 && gbits) {
+            return String.format(Locale.ROOT, " %-7d    %d           %-7.6f            %-7.6f            %-7.6f", r.size(), r.iters(),
+                    r.bwPeak(), r.bwAvg(), r.msgRateAvg());
+        }
+        return String.format(Locale.ROOT, " %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f", r.size(), r.iters(),
+                r.bwPeak(), r.bwAvg(), r.msgRateAvg());
+    }
+
+    static String latRow(LatencyStats s) {
+        return String.format(Locale.ROOT, " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f",
+                s.size(), s.iters(), s.min(), s.max(), s.typical(), s.avg(), s.stdev(), s.p99(), s.p999());
+    }
+
+    static String latDurationRow(long size, long iters, double avg, double tps) {
+        return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f", size, iters, avg, tps);
+    }
+
+    /**
+     * The QP line perftest prints for each side (ctx_print_pingpong_data): reads add the outstanding reads,
+     * reads and writes the R_Key and address; then the GID, its bytes in decimal.
+     */
+    static void address(PrintWriter out, String side, PerftestDest d, Verb verb) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(' ').append(side).append(" address: LID ").append(CFormat.altHex(d.lid(), 4)).append(" QPN ")
+                .append(CFormat.altHex(d.qpn(), 6)).append(" PSN ").append(CFormat.altHex(d.psn(), 6));
+        if (verb == Verb.READ) {
+            sb.append(" OUT ").append(CFormat.altHex(d.outReads(), 4));
+        }
+        if (verb == Verb.READ || verb == Verb.WRITE) {
+            sb.append(" RKey ").append(CFormat.altHex(d.rkey() & 0xFFFF_FFFFL, 8)).append(" VAddr ").append(CFormat.altHex(d.vaddr(), 16));
+        }
+        out.println(sb);
+        if (d.gid() != null) {
+            StringBuilder g = new StringBuilder(" GID: ");
+            byte[] gid = d.gid();
+            for (int i = 0; i < 16; i++) {
+                g.append(i == 0 ? "" : ":").append(String.format("%02d", gid[i] & 0xFF));
+            }
+            out.println(g);
+        }
+    }
+}

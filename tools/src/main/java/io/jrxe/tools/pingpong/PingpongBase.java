@@ -1,0 +1,291 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.OobSocket;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.VerbsException;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What ibv_rc_pingpong and ibv_ud_pingpong share: their options, the exchange of addresses, the loop that
+ * sends a message, waits for the echo and sends again, and the two result lines. The subclasses make the
+ * QP and say how a message is sent.
+ */
+abstract class PingpongBase implements Callable<Integer> {
+    static final int RECV_WRID = 1;
+    static final int SEND_WRID = 2;
+    static final int PAGE_SIZE = 4096;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    DeviceOptions device;
+
+    @Parameters(arity = "0..1", paramLabel = "SERVERNAME", description = "connect to the server at SERVERNAME; without it, be the server and wait for a connection")
+    String servername;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "18515",
+            description = "listen on / connect to TCP port PORT (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
+    int ibPort;
+
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "DEPTH", defaultValue = "500",
+            description = "number of receives to post at a time (default: ${DEFAULT-VALUE})")
+    int rxDepth;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "ITERS", defaultValue = "1000", description = "number of exchanges (default: ${DEFAULT-VALUE})")
+    int iters;
+
+    @Option(names = {"-l", "--sl"}, paramLabel = "SL", defaultValue = "0", description = "service level value (default: ${DEFAULT-VALUE})")
+    int sl;
+
+    @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default: poll)")
+    boolean events;
+
+    @Option(names = {"-g", "--gid-idx"}, paramLabel = "INDEX", defaultValue = "-1",
+            description = "local port GID index, as `jrxe devinfo -v` lists them (default: the RoCE v2 GID of --addr)")
+    int gidIndex;
+
+    @Option(names = {"-c", "--chk"}, description = "validate the received buffer (the server checks what the client sent)")
+    boolean check;
+
+    /** The message size in bytes. */
+    abstract int size();
+
+    /** The line prefix after "local address:  ": rc_pingpong prints ", GID", ud_pingpong ": GID". */
+    abstract String localGidSeparator();
+
+    /** Further checks of this tool's options; throw a ParameterException for a bad one. */
+    void validateMore() {
+    }
+
+    /** Makes the CQ, the QP and its memory and moves the QP to INIT; returns the session that runs the loop. */
+    abstract Session open(LocalDevice dev, int timeoutMillis);
+
+    /** The resources of one run. */
+    abstract static class Session implements AutoCloseable {
+        abstract Qp qp();
+
+        abstract CompletionWaiter waiter();
+
+        /** Arms the CQ for its completion channel (ibv_req_notify_cq). */
+        abstract void arm();
+
+        /** Posts a receive of one message; false when the receive queue is full. */
+        abstract boolean postRecv() throws VerbsException;
+
+        /** Moves the QP to RTR and RTS (or makes the AH) towards the peer. */
+        abstract void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException;
+
+        abstract void postSend(PingpongDest remote) throws VerbsException;
+
+        /** The client's validation pattern, written before the first send. */
+        abstract void fillPattern();
+
+        /** The pages whose content is not what the client sent; empty when all are right. */
+        abstract java.util.List<Integer> invalidPages();
+
+        @Override
+        public abstract void close();
+    }
+
+    private void validate() {
+        if (port < 0 || port > 65535) {
+            throw bad("-p/--port " + port + ": a TCP port is 0..65535");
+        }
+        if (ibPort < 1) {
+            throw bad("-i/--ib-port " + ibPort + ": ports are numbered from 1");
+        }
+        if (rxDepth < 1) {
+            throw bad("-r/--rx-depth " + rxDepth + ": post at least one receive");
+        }
+        if (iters < 1) {
+            throw bad("-n/--iters " + iters + ": at least one exchange");
+        }
+        if (sl < 0 || sl > 15) {
+            throw bad("-l/--sl " + sl + ": service levels are 0..15");
+        }
+        validateMore();
+    }
+
+    CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        int timeout = device.timeoutMillis();
+        try (LocalDevice dev = device.open()) {
+            dev.port(ibPort);
+            int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
+            GidEntry gid = dev.gid(sgidIndex);
+            try (Session s = open(dev, timeout)) {
+                int routs = postRecvs(s, rxDepth);
+                if (routs < rxDepth) {
+                    throw new UserError("Couldn't post receive (" + routs + ")");
+                }
+                if (events) {
+                    s.arm();
+                }
+                PingpongDest mine = new PingpongDest(0, s.qp().qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid());
+                ServerSocket listening = servername == null ? OobSocket.listen(port) : null;
+                out.println("  local address:  " + mine.describe(localGidSeparator()));
+                out.flush();
+                PingpongDest remote;
+                if (servername != null) {
+                    remote = PingpongExchange.client(servername, port, timeout, mine);
+                } else {
+                    remote = PingpongExchange.server(listening, device.acceptTimeoutMillis(), timeout, mine,
+                            r -> connectOrFail(s, r, mine.psn(), sgidIndex));
+                }
+                out.println(" ".repeat(2) + "remote address: " + remote.describe(","));
+                out.flush();
+                if (servername != null) {
+                    connectOrFail(s, remote, mine.psn(), sgidIndex);
+                }
+                int result = loop(s, remote, out, dev);
+                dev.reportCapture(spec.commandLine().getErr());
+                return result;
+            }
+        }
+    }
+
+    private void connectOrFail(Session s, PingpongDest remote, int myPsn, int sgidIndex) {
+        try {
+            s.connect(remote, myPsn, sgidIndex);
+        } catch (VerbsException e) {
+            throw new UserError("Couldn't connect to remote QP: " + e.getMessage(), e);
+        }
+    }
+
+    private static int postRecvs(Session s, int n) throws VerbsException {
+        int i = 0;
+        while (i < n && s.postRecv()) {
+            i++;
+        }
+        return i;
+    }
+
+    private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev) throws VerbsException {
+        java.util.function.Supplier<String> counters = () -> nonZeroCounters(dev);
+        int pending = RECV_WRID;
+        if (servername != null) {
+            if (check) {
+                s.fillPattern();
+            }
+            s.postSend(remote);
+            pending |= SEND_WRID;
+        }
+        long start = System.nanoTime();
+        int rcnt = 0;
+        int scnt = 0;
+        int routs = rxDepth;
+        WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion()};
+        while (rcnt < iters || scnt < iters) {
+            int ne = s.waiter().await(wc);
+            for (int i = 0; i < ne; i++) {
+                WorkCompletion c = wc[i];
+                if (c.status() != io.jrxe.rnic.queue.WcStatus.SUCCESS) {
+                    throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
+                            statusString(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, counters.get()));
+                }
+                switch ((int) c.wrId()) {
+                    case SEND_WRID -> scnt++;
+                    case RECV_WRID -> {
+                        if (--routs <= 1) {
+                            routs += postRecvs(s, rxDepth - routs);
+                            if (routs < rxDepth) {
+                                throw new UserError("Couldn't post receive (" + routs + ")");
+                            }
+                        }
+                        rcnt++;
+                    }
+                    default -> throw new UserError("Completion for unknown wr_id " + (int) c.wrId());
+                }
+                pending &= ~(int) c.wrId();
+                if (scnt < iters && pending == 0) {
+                    s.postSend(remote);
+                    pending = RECV_WRID | SEND_WRID;
+                }
+            }
+        }
+        long end = System.nanoTime();
+        // ibv_rc_pingpong measures with gettimeofday: whole microseconds, in a float.
+        float usec = (float) ((end - start) / 1000);
+        long bytes = (long) size() * iters * 2;
+        out.printf("%d bytes in %.2f seconds = %.2f Mbit/sec%n", bytes, usec / 1000000., bytes * 8. / usec);
+        out.printf("%d iters in %.2f seconds = %.2f usec/iter%n", iters, usec / 1000000., usec / iters);
+        int status = 0;
+        if (servername == null && check) {
+            for (int page : s.invalidPages()) {
+                out.printf("invalid data in page %d%n", page);
+                status = 1;
+            }
+        }
+        out.flush();
+        return status;
+    }
+
+    /** The device's counters that are not zero, for failure messages. */
+    static String nonZeroCounters(LocalDevice dev) {
+        try {
+            StringBuilder sb = new StringBuilder("counters:");
+            dev.context().counters().forEach((k, v) -> {
+                if (v != 0) {
+                    sb.append(' ').append(k).append('=').append(v);
+                }
+            });
+            return sb.toString();
+        } catch (VerbsException e) {
+            return "counters unavailable";
+        }
+    }
+
+    /** ibv_wc_status_str's words. */
+    static String statusString(io.jrxe.rnic.queue.WcStatus status) {
+        return switch (status) {
+            case SUCCESS -> "success";
+            case LOC_LEN_ERR -> "local length error";
+            case LOC_QP_OP_ERR -> "local QP operation error";
+            case LOC_EEC_OP_ERR -> "local EE context operation error";
+            case LOC_PROT_ERR -> "local protection error";
+            case WR_FLUSH_ERR -> "Work Request Flushed Error";
+            case MW_BIND_ERR -> "memory management operation error";
+            case BAD_RESP_ERR -> "bad response error";
+            case LOC_ACCESS_ERR -> "local access error";
+            case REM_INV_REQ_ERR -> "remote invalid request error";
+            case REM_ACCESS_ERR -> "remote access error";
+            case REM_OP_ERR -> "remote operation error";
+            case RETRY_EXC_ERR -> "transport retry counter exceeded";
+            case RNR_RETRY_EXC_ERR -> "RNR retry counter exceeded";
+            case LOC_RDD_VIOL_ERR -> "local RDD violation error";
+            case REM_INV_RD_REQ_ERR -> "remote invalid RD request";
+            case REM_ABORT_ERR -> "aborted error";
+            case INV_EECN_ERR -> "invalid EE context number";
+            case INV_EEC_STATE_ERR -> "invalid EE context state";
+            case FATAL_ERR -> "fatal error";
+            case RESP_TIMEOUT_ERR -> "response timeout error";
+            case GENERAL_ERR -> "general error";
+        };
+    }
+}

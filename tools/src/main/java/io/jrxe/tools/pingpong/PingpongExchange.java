@@ -1,0 +1,52 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.OobSocket;
+
+import java.net.ServerSocket;
+import java.util.function.Consumer;
+
+/**
+ * The TCP exchange of rdma-core's pingpong examples. The client sends its address first, reads the server's
+ * and sends "done". The server reads the client's address, connects its QP to it (so that it is ready to
+ * receive before the client can send), then answers with its own and waits for "done".
+ */
+public final class PingpongExchange {
+    private PingpongExchange() {
+    }
+
+    public static PingpongDest client(String host, int port, int timeoutMillis, PingpongDest mine) {
+        try (OobSocket s = OobSocket.connect(host, port, timeoutMillis)) {
+            s.write(mine.toWire(), "the local address");
+            PingpongDest remote = parse(s.readExactly(PingpongDest.MESSAGE_SIZE, "its address"), s);
+            s.write(PingpongDest.DONE, "\"done\"");
+            return remote;
+        }
+    }
+
+    /**
+     * @param connect moves the local QP to RTR/RTS towards the client; runs before the server answers
+     */
+    public static PingpongDest server(ServerSocket listening, int acceptTimeoutMillis, int timeoutMillis, PingpongDest mine,
+                                      Consumer<PingpongDest> connect) {
+        try (OobSocket s = OobSocket.accept(listening, acceptTimeoutMillis, timeoutMillis)) {
+            PingpongDest remote = parse(s.readExactly(PingpongDest.MESSAGE_SIZE, "its address"), s);
+            connect.accept(remote);
+            s.write(mine.toWire(), "the local address");
+            byte[] done = s.readSome(PingpongDest.MESSAGE_SIZE, "\"done\"");
+            if (done.length != PingpongDest.DONE.length) {
+                throw new UserError("the client " + s.peer() + " ended the exchange with " + done.length
+                        + " bytes instead of \"done\" (5 bytes)");
+            }
+            return remote;
+        }
+    }
+
+    private static PingpongDest parse(byte[] message, OobSocket s) {
+        try {
+            return PingpongDest.parse(message);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("the peer " + s.peer() + " sent " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.verbs.CompChannel;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.VerbsException;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/** The PD, buffer, MR, completion channel and CQ both pingpongs make, released in reverse order. */
+final class SessionResources implements AutoCloseable {
+    final Arena arena = Arena.ofShared();
+    final Pd pd;
+    final MemorySegment buf;
+    final Mr mr;
+    final CompChannel channel;
+    final Cq cq;
+    final CompletionWaiter waiter;
+
+    SessionResources(LocalDevice dev, long bufferBytes, int access, int cqEntries, boolean events, int timeoutMillis) {
+        try {
+            pd = dev.context().allocPd();
+            buf = arena.allocate(bufferBytes, PingpongBase.PAGE_SIZE);
+            buf.fill((byte) 0x7b);
+            mr = pd.regMr(buf, access);
+            channel = events ? dev.context().createCompChannel() : null;
+            cq = dev.context().createCq(cqEntries, channel);
+            waiter = new CompletionWaiter(cq, channel, timeoutMillis, "the next message or its send completion");
+        } catch (VerbsException e) {
+            arena.close();
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        // The device goes away with its NIC thread right after; the memory must outlive the NIC's last access.
+        arena.close();
+    }
+}

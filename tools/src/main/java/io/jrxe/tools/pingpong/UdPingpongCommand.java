@@ -1,0 +1,163 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.Gids;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.VerbsException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.List;
+
+/** `jrxe ud-pingpong`: ibv_ud_pingpong on a jrxe device, its options, output and TCP exchange. */
+@Command(name = "ud-pingpong", mixinStandardHelpOptions = true,
+        description = "ibv_ud_pingpong on a jrxe device: a UD QP sends a datagram, the peer echoes it, ITERS times; "
+                + "then the bandwidth and the time per exchange. Without SERVERNAME it is the server.")
+public final class UdPingpongCommand extends PingpongBase {
+    /** The Q_Key both sides use, as ibv_ud_pingpong. */
+    static final int QKEY = 0x11111111;
+    /** A UD receive buffer starts with the 40 bytes of the GRH. */
+    static final int GRH = 40;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", defaultValue = "1024",
+            description = "size of message to exchange, at most the port's active MTU (default: ${DEFAULT-VALUE}, as "
+                    + "rdma-core since its default was made to fit the default MTU)")
+    int size;
+
+    @Override
+    int size() {
+        return size;
+    }
+
+    @Override
+    String localGidSeparator() {
+        return ":";
+    }
+
+    @Override
+    void validateMore() {
+        if (size < 1) {
+            throw bad("-s/--size " + size + ": a message has at least 1 byte");
+        }
+    }
+
+    @Override
+    Session open(LocalDevice dev, int timeoutMillis) {
+        int mtu = dev.port(ibPort).activeMtu().bytes();
+        if (size > mtu) {
+            throw new UserError("Requested size larger than port MTU (" + mtu + ")");
+        }
+        return new UdSession(dev, timeoutMillis);
+    }
+
+    private final class UdSession extends Session {
+        private final SessionResources r;
+        private final Qp qp;
+        private final RecvWr recv = new RecvWr(1);
+        private final SendWr send = new SendWr(1);
+        private Ah ah;
+
+        UdSession(LocalDevice dev, int timeoutMillis) {
+            r = new SessionResources(dev, size + GRH, Access.LOCAL_WRITE, rxDepth + 1, events, timeoutMillis);
+            try {
+                qp = r.pd.createQp(new QpInitAttributes(QpType.UD, r.cq, r.cq, null,
+                        new QpCapabilities(1, rxDepth, 1, 1, 0), false));
+                qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort).qkey(QKEY));
+            } catch (VerbsException e) {
+                r.close();
+                throw new UserError(e.getMessage(), e);
+            }
+            recv.wrId = RECV_WRID;
+            recv.sgl.add(r.buf.address(), size + GRH, r.mr.lkey());
+            send.wrId = SEND_WRID;
+            send.opcode = WrOpcode.SEND;
+            send.flags = SendWqe.SIGNALED;
+            send.sgl.add(r.buf.address() + GRH, size, r.mr.lkey());
+            send.remoteQkey = QKEY;
+        }
+
+        @Override
+        Qp qp() {
+            return qp;
+        }
+
+        @Override
+        CompletionWaiter waiter() {
+            return r.waiter;
+        }
+
+        @Override
+        void arm() {
+            r.cq.requestNotify(false);
+        }
+
+        @Override
+        boolean postRecv() throws VerbsException {
+            try {
+                qp.postRecv(recv);
+                return true;
+            } catch (VerbsException e) {
+                if (e.errno() == io.jrxe.rnic.RnicException.Errno.ENOMEM) {
+                    return false;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException {
+            qp.modify(new QpAttributes().state(QpState.RTR));
+            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(myPsn));
+            if (!Gids.hasInterfaceId(remote.gid())) {
+                throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL, "the peer sent no GID (run it with -g "
+                        + "GID_INDEX): on RoCE every packet needs a GRH, so an address handle needs the peer's GID");
+            }
+            // ibv_ud_pingpong's address handle: hop limit 64.
+            ah = r.pd.createAh(new AddressVector(remote.gid(), sgidIndex, 64, 0, 0, sl, ibPort));
+            send.ahHandle = ah.handle();
+        }
+
+        @Override
+        void postSend(PingpongDest remote) throws VerbsException {
+            send.remoteQpn = remote.qpn();
+            qp.postSend(send);
+        }
+
+        @Override
+        void fillPattern() {
+            RcPingpongCommand.fill(r.buf, GRH, size);
+        }
+
+        @Override
+        List<Integer> invalidPages() {
+            return RcPingpongCommand.check(r.buf, GRH, size);
+        }
+
+        @Override
+        public void close() {
+            try {
+                qp.close();
+                if (ah != null) {
+                    ah.close();
+                }
+            } catch (VerbsException e) {
+                // the device is removed next, with everything it holds
+            }
+            r.close();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.tools.common.InProcess;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** perftest's options: bad ones print the usage and exit 1; what jrxe does not do is said in one line (exit 2). */
+class PerftestOptionsTest {
+    private static void usage(String... args) {
+        InProcess r = InProcess.run(args);
+        assertThat(r.status()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("Usage: jrxe " + args[0]);
+    }
+
+    private static void refused(String message, String... args) {
+        InProcess r = InProcess.run(args);
+        assertThat(r.status()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err().strip()).contains(message);
+        assertThat(r.err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void badOptionsPrintTheUsage() {
+        usage("write-bw", "-q", "0");
+        usage("write-lat", "-q", "2");
+        usage("write-bw", "-m", "1000");
+        usage("write-bw", "-n", "4");
+        usage("write-bw", "-A", "CMP_AND_SWAP");
+        usage("atomic-bw", "-A", "SWAP_IT");
+        usage("read-bw", "-I", "64");
+        usage("write-bw", "-o", "4");
+        usage("read-bw", "-r", "16");
+        usage("write-bw", "-H");
+        usage("write-lat", "-N");
+        usage("send-bw", "-s", "lots");
+        usage("write-bw", "a", "b");
+    }
+
+    @Test
+    void whatJrxeDoesNotDoIsSaid() {
+        refused("Message size cannot be changed for Atomic tests", "atomic-bw", "-s", "16");
+        refused("jrxe has no RDMA CM", "write-bw", "-R");
+        refused("RC connections only", "send-bw", "-c", "UD");
+        refused("bidirectional", "write-bw", "-b");
+        refused("Duration mode currently doesn't support running on all sizes.", "write-bw", "-D", "2", "-a");
+    }
+
+    @Test
+    void helpAndVersion() {
+        InProcess help = InProcess.run("write-bw", "--help");
+        assertThat(help.status()).isZero();
+        for (String o : new String[] {"-p, --port", "-d, --ib-dev", "-i, --ib-port", "-m, --mtu", "-s, --size", "-a, --all",
+            "-n, --iters", "-D, --duration", "-t, --tx-depth", "-Q, --cq-mod", "-q, --qp", "-x, --gid-index", "-F, --CPU-freq",
+            "--report_gbits", "--json", "--addr", "--capture"}) {
+            assertThat(help.out()).contains(o);
+        }
+        assertThat(InProcess.run("atomic-lat", "--help").out()).contains("-A, --atomic_type");
+        assertThat(InProcess.run("send-lat", "-V").out().strip()).isEqualTo("Version: 6.10");
+    }
+}

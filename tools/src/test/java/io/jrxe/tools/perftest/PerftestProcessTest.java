@@ -1,0 +1,243 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.tools.common.ChildJrxe;
+import io.jrxe.tools.common.InProcess;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every perftest command, jrxe against jrxe across two JVMs: the server in a child JVM on 127.0.1.1 (the
+ * test waits for its "Waiting for client" banner, printed once it listens), the client here on 127.0.1.2.
+ * Outputs are parsed: the header, both QPs' lines agreeing with each other, the table and positive numbers.
+ */
+class PerftestProcessTest {
+    static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: LID 0000 QPN (0x[0-9a-f]{4,}) PSN (0x[0-9a-f]{4,6})"
+            + "( OUT 0x[0-9a-f]+)?( RKey (0x[0-9a-f]{6,}) VAddr (0x[0-9a-f]{14,}))?");
+    static final Pattern GID = Pattern.compile(" GID: (\\d{2,3}:){15}\\d{2,3}");
+    static final Pattern BW_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s*");
+    static final Pattern LAT_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)(\\s+\\d+\\.\\d\\d){7}\\s*");
+    private static final long CHILD_SECONDS = 120;
+
+    record Run(List<String> server, List<String> client) {
+    }
+
+    private static Run run(String command, int port, String... extra) throws Exception {
+        List<String> serverArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.1", "-p", String.valueOf(port)));
+        serverArgs.addAll(List.of(extra));
+        try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
+            server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), CHILD_SECONDS);
+            List<String> clientArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.2", "-d", "jrxe-pt-client", "-p",
+                    String.valueOf(port)));
+            clientArgs.addAll(List.of(extra));
+            clientArgs.add("127.0.1.1");
+            InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
+            assertThat(client.status()).as(client.toString()).isZero();
+            assertThat(client.err()).isEmpty();
+            assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();
+            return new Run(server.stdoutLines(), client.lines());
+        }
+    }
+
+    /** Header, addresses and the table rows of one side; checks what every run shares. */
+    private static List<String> rows(List<String> lines, String title, boolean bw, String verb) {
+        assertThat(lines).contains(PerftestFormat.RESULT_LINE, "                    " + title, " Link type       : Ethernet",
+                " GID index       : 1", " Data ex. method : Ethernet", " Connection type : RC\t\tUsing SRQ      : OFF");
+        assertThat(lines).anyMatch(l -> l.matches(" Dual-port       : OFF\t\tDevice         : jrxe\\S*"));
+        assertThat(lines).anyMatch(l -> l.matches(" Mtu             : \\d+\\[B\\]"));
+        List<Matcher> addresses = lines.stream().map(ADDRESS::matcher).filter(Matcher::matches).toList();
+        assertThat(addresses).as("%s", lines).hasSizeGreaterThanOrEqualTo(2);
+        for (Matcher m : addresses) {
+            assertThat(m.group(6) != null).as("R_Key and address for %s", verb).isEqualTo(verb.equals("WRITE") || verb.equals("READ"));
+            assertThat(m.group(4) != null).isEqualTo(verb.equals("READ"));
+        }
+        assertThat(lines.stream().filter(l -> GID.matcher(l).matches()).count()).isEqualTo(addresses.size());
+        String header = bw ? PerftestFormat.BW_HEADER_MB : PerftestFormat.LAT_HEADER;
+        int at = lines.indexOf(header);
+        assertThat(at).as("table header in %s", lines).isPositive();
+        assertThat(lines.get(at - 1)).isEqualTo(PerftestFormat.RESULT_LINE);
+        List<String> rows = new ArrayList<>();
+        for (int i = at + 1; i < lines.size() && !lines.get(i).equals(PerftestFormat.RESULT_LINE); i++) {
+            rows.add(lines.get(i));
+        }
+        assertThat(lines.getLast()).isEqualTo(PerftestFormat.RESULT_LINE);
+        return rows;
+    }
+
+    /** The client's local line is the server's remote line and the other way round. */
+    private static void addressesCross(Run r) {
+        List<String> s = r.server().stream().filter(l -> ADDRESS.matcher(l).matches()).toList();
+        List<String> c = r.client().stream().filter(l -> ADDRESS.matcher(l).matches()).toList();
+        assertThat(s.stream().filter(l -> l.startsWith(" local")).map(l -> l.substring(7)).toList())
+                .isEqualTo(c.stream().filter(l -> l.startsWith(" remote")).map(l -> l.substring(8)).toList());
+        assertThat(c.stream().filter(l -> l.startsWith(" local")).map(l -> l.substring(7)).toList())
+                .isEqualTo(s.stream().filter(l -> l.startsWith(" remote")).map(l -> l.substring(8)).toList());
+    }
+
+    private static void bwRowsPositive(List<String> rows, long size, long iters) {
+        assertThat(rows).isNotEmpty();
+        for (String row : rows) {
+            Matcher m = BW_ROW.matcher(row);
+            assertThat(m.matches()).as(row).isTrue();
+            if (size > 0) {
+                assertThat(Long.parseLong(m.group(1))).isEqualTo(size);
+            }
+            assertThat(Long.parseLong(m.group(2))).isEqualTo(iters);
+            if (Long.parseLong(m.group(1)) >= 4096) {
+                assertThat(Double.parseDouble(m.group(4))).as("BW average").isPositive();
+            }
+            assertThat(Double.parseDouble(m.group(5))).as("message rate").isPositive();
+        }
+    }
+
+    private static void latRowsPositive(List<String> rows, long size, long iters) {
+        assertThat(rows).hasSize(1);
+        Matcher m = LAT_ROW.matcher(rows.getFirst());
+        assertThat(m.matches()).as(rows.getFirst()).isTrue();
+        String[] f = rows.getFirst().strip().split("\\s+");
+        assertThat(Long.parseLong(f[0])).isEqualTo(size);
+        assertThat(Long.parseLong(f[1])).isEqualTo(iters);
+        double min = Double.parseDouble(f[2]);
+        double max = Double.parseDouble(f[3]);
+        double typical = Double.parseDouble(f[4]);
+        assertThat(min).isPositive();
+        assertThat(typical).isBetween(min, max);
+        assertThat(Double.parseDouble(f[5])).isBetween(min, max);
+        assertThat(Double.parseDouble(f[7])).isBetween(min, Double.parseDouble(f[8]));
+    }
+
+    @Test
+    void writeBandwidth() throws Exception {
+        Run r = run("write-bw", 19401, "-n", "200", "-s", "16384");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        List<String> s = rows(r.server(), "RDMA_Write BW Test", true, "WRITE");
+        bwRowsPositive(c, 16384, 200);
+        assertThat(s).as("the server prints the client's report, sent over TCP").isEqualTo(c);
+        assertThat(r.client()).contains(" TX depth        : 128", " CQ Moderation   : 1", " Max inline data : 0[B]");
+        assertThat(r.server()).doesNotContain(" TX depth        : 128");
+        addressesCross(r);
+        assertThat(Double.parseDouble(BW_ROW.matcher(c.getFirst()).results().findFirst().orElseThrow().group(3))).as("peak").isPositive();
+    }
+
+    @Test
+    void writeBandwidthOverTwoQpsInGbits() throws Exception {
+        Run r = run("write-bw", 19402, "-n", "100", "-q", "2", "--report_gbits", "-s", "4096");
+        assertThat(r.client()).contains(PerftestFormat.BW_HEADER_GB, " Number of qps   : 2\t\tTransport type : IB");
+        assertThat(r.client().stream().filter(l -> l.startsWith(" local address")).count()).isEqualTo(2);
+        addressesCross(r);
+        int at = r.client().indexOf(PerftestFormat.BW_HEADER_GB);
+        Matcher m = BW_ROW.matcher(r.client().get(at + 1));
+        assertThat(m.matches()).isTrue();
+        assertThat(m.group(2)).as("iterations of both QPs").isEqualTo("200");
+    }
+
+    @Test
+    void writeBandwidthAllSizes() throws Exception {
+        Run r = run("write-bw", 19403, "-a", "-n", "5", "--if-mtu", "4200");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        assertThat(c).hasSize(23);
+        for (int i = 0; i < 23; i++) {
+            assertThat(c.get(i)).startsWith(String.format(" %-7d    5 ", 1L << (i + 1)));
+        }
+        bwRowsPositive(c, 0, 5);
+        assertThat(r.client()).contains(" Mtu             : 4096[B]");
+        assertThat(rows(r.server(), "RDMA_Write BW Test", true, "WRITE")).containsExactly(c.getLast());
+    }
+
+    @Test
+    void writeBandwidthForADuration() throws Exception {
+        Run r = run("write-bw", 19412, "-D", "1", "-s", "4096");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        assertThat(r.client()).contains(" WARNING: BW peak won't be measured in this run.");
+        Matcher m = BW_ROW.matcher(c.getFirst());
+        assertThat(m.matches()).isTrue();
+        assertThat(Long.parseLong(m.group(2))).as("iterations done in the second").isPositive();
+        assertThat(m.group(3)).as("no peak in duration mode").isEqualTo("0.00");
+        assertThat(Double.parseDouble(m.group(4))).isPositive();
+        assertThat(rows(r.server(), "RDMA_Write BW Test", true, "WRITE")).isEqualTo(c);
+    }
+
+    @Test
+    void writeLatency() throws Exception {
+        Run r = run("write-lat", 19404, "-n", "100");
+        latRowsPositive(rows(r.client(), "RDMA_Write Latency Test", false, "WRITE"), 2, 100);
+        latRowsPositive(rows(r.server(), "RDMA_Write Latency Test", false, "WRITE"), 2, 100);
+        assertThat(r.client()).contains(" TX depth        : 1");
+        addressesCross(r);
+    }
+
+    @Test
+    void readBandwidth() throws Exception {
+        Run r = run("read-bw", 19405, "-n", "100", "-o", "4");
+        List<String> c = rows(r.client(), "RDMA_Read BW Test", true, "READ");
+        bwRowsPositive(c, 65536, 100);
+        assertThat(rows(r.server(), "RDMA_Read BW Test", true, "READ")).isEqualTo(c);
+        assertThat(r.client()).contains(" Outstand reads  : 4");
+        addressesCross(r);
+    }
+
+    @Test
+    void readLatency() throws Exception {
+        Run r = run("read-lat", 19406, "-n", "100", "-s", "64");
+        latRowsPositive(rows(r.client(), "RDMA_Read Latency Test", false, "READ"), 64, 100);
+        assertThat(r.server()).doesNotContain(PerftestFormat.LAT_HEADER).contains(" Outstand reads  : 128");
+        addressesCross(r);
+    }
+
+    @Test
+    void sendBandwidth() throws Exception {
+        Run r = run("send-bw", 19407, "-n", "100", "-s", "8192");
+        List<String> c = rows(r.client(), "Send BW Test", true, "SEND");
+        List<String> s = rows(r.server(), "Send BW Test", true, "SEND");
+        bwRowsPositive(c, 8192, 100);
+        bwRowsPositive(s, 8192, 100);
+        assertThat(r.server()).contains(" WARNING: BW peak won't be measured in this run.", " RX depth        : 100");
+        assertThat(BW_ROW.matcher(s.getFirst()).results().findFirst().orElseThrow().group(3)).isEqualTo("0.00");
+        addressesCross(r);
+    }
+
+    @Test
+    void sendLatency() throws Exception {
+        Run r = run("send-lat", 19408, "-n", "100", "-s", "1500");
+        latRowsPositive(rows(r.client(), "Send Latency Test", false, "SEND"), 1500, 100);
+        latRowsPositive(rows(r.server(), "Send Latency Test", false, "SEND"), 1500, 100);
+        addressesCross(r);
+    }
+
+    @Test
+    void atomicBandwidth() throws Exception {
+        Run r = run("atomic-bw", 19409, "-n", "100", "-A", "CMP_AND_SWAP");
+        List<String> c = rows(r.client(), "Atomic CMP_AND_SWAP BW Test", true, "ATOMIC");
+        bwRowsPositive(c, 8, 100);
+        assertThat(rows(r.server(), "Atomic CMP_AND_SWAP BW Test", true, "ATOMIC")).isEqualTo(c);
+        addressesCross(r);
+    }
+
+    @Test
+    void atomicLatency() throws Exception {
+        Run r = run("atomic-lat", 19410, "-n", "100");
+        latRowsPositive(rows(r.client(), "Atomic FETCH_AND_ADD Latency Test", false, "ATOMIC"), 8, 100);
+        addressesCross(r);
+    }
+
+    @Test
+    void jsonForScripts() throws Exception {
+        try (ChildJrxe server = ChildJrxe.start("send-lat", "--addr", "127.0.1.1", "-p", "19411", "-n", "50")) {
+            server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), CHILD_SECONDS);
+            InProcess client = InProcess.run("send-lat", "--addr", "127.0.1.2", "-d", "jrxe-pt-json", "-p", "19411", "-n", "50",
+                    "--json", "127.0.1.1");
+            assertThat(client.status()).as(client.toString()).isZero();
+            assertThat(server.waitFor(CHILD_SECONDS)).isZero();
+            assertThat(client.lines()).hasSize(1);
+            String json = client.out().strip();
+            assertThat(json).startsWith("{\"test_info\": {").endsWith("]}")
+                    .contains("\"test\": \"Send_Latency_Test\"", "\"side\": \"client\"", "\"remote_version\": \"6.10\"",
+                            "\"results\": [{\"MsgSize\": 2, \"n_iterations\": 50, \"t_min\": ");
+        }
+    }
+}

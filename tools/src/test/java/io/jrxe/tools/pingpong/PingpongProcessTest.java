@@ -1,0 +1,118 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.tools.common.ChildJrxe;
+import io.jrxe.tools.common.InProcess;
+import io.jrxe.wire.capture.CaptureReader;
+import io.jrxe.wire.capture.CapturedFrame;
+import io.jrxe.wire.dissect.Dissector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * jrxe pingpong and ud-pingpong against each other across two JVMs: the server in a child JVM on 127.0.1.1,
+ * the client in this one on 127.0.1.2, each on a TCP port of its own. The test waits for the server's local
+ * address line (it listens before it prints it), never sleeps.
+ */
+class PingpongProcessTest {
+    static final Pattern ADDRESS = Pattern.compile(
+            "  (local|remote) address: {1,2}LID 0x([0-9a-f]{4}), QPN 0x([0-9a-f]{6}), PSN 0x([0-9a-f]{6})[,:] GID (\\S+)");
+    static final Pattern BYTES = Pattern.compile("(\\d+) bytes in (\\d+\\.\\d\\d) seconds = (\\d+\\.\\d\\d) Mbit/sec");
+    static final Pattern ITERS = Pattern.compile("(\\d+) iters in (\\d+\\.\\d\\d) seconds = (\\d+\\.\\d\\d) usec/iter");
+    private static final long CHILD_SECONDS = 90;
+
+    @TempDir
+    Path dir;
+
+    record Address(String side, int qpn, int psn, String gid) {
+    }
+
+    static Address address(String line) {
+        Matcher m = ADDRESS.matcher(line);
+        assertThat(m.matches()).as("address line: %s", line).isTrue();
+        assertThat(m.group(2)).isEqualTo("0000");
+        return new Address(m.group(1), Integer.parseInt(m.group(3), 16), Integer.parseInt(m.group(4), 16), m.group(5));
+    }
+
+    /** Checks a finished side's lines; returns its local and remote addresses. */
+    static Address[] checkRun(List<String> lines, int size, int iters) {
+        assertThat(lines).as("%s", lines).hasSize(4);
+        Address local = address(lines.get(0));
+        Address remote = address(lines.get(1));
+        assertThat(local.side()).isEqualTo("local");
+        assertThat(remote.side()).isEqualTo("remote");
+        Matcher bytes = BYTES.matcher(lines.get(2));
+        assertThat(bytes.matches()).as(lines.get(2)).isTrue();
+        assertThat(Long.parseLong(bytes.group(1))).isEqualTo((long) size * iters * 2);
+        assertThat(Double.parseDouble(bytes.group(3))).isPositive();
+        Matcher it = ITERS.matcher(lines.get(3));
+        assertThat(it.matches()).as(lines.get(3)).isTrue();
+        assertThat(Integer.parseInt(it.group(1))).isEqualTo(iters);
+        assertThat(Double.parseDouble(it.group(3))).isPositive();
+        assertThat(it.group(2)).isEqualTo(bytes.group(2));
+        return new Address[] {local, remote};
+    }
+
+    private void pingpong(String command, int port, int size, String... extra) throws Exception {
+        int iters = 200;
+        Path capture = dir.resolve(command + ".pcapng");
+        List<String> common = List.of("-p", String.valueOf(port), "-n", String.valueOf(iters), "-s", String.valueOf(size), "-c");
+        List<String> serverArgs = new java.util.ArrayList<>(List.of(command, "--addr", "127.0.1.1"));
+        serverArgs.addAll(common);
+        serverArgs.addAll(List.of(extra));
+        try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
+            server.awaitLine(l -> l.startsWith("  local address:"), CHILD_SECONDS);
+            List<String> clientArgs = new java.util.ArrayList<>(List.of(command, "--addr", "127.0.1.2", "-d", "jrxe-pp-client",
+                    "--capture", capture.toString()));
+            clientArgs.addAll(common);
+            clientArgs.addAll(List.of(extra));
+            clientArgs.add("127.0.1.1");
+            InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
+            assertThat(client.status()).as(client.toString()).isZero();
+            assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();
+            List<String> serverLines = server.stdoutLines();
+            assertThat(serverLines).as("the server's data check passed").noneMatch(l -> l.startsWith("invalid data"));
+            Address[] s = checkRun(serverLines, size, iters);
+            Address[] c = checkRun(client.lines(), size, iters);
+            assertThat(s[0].gid()).isEqualTo("::ffff:127.0.1.1");
+            assertThat(c[0].gid()).isEqualTo("::ffff:127.0.1.2");
+            assertThat(c[1]).as("the client's remote is the server's local").isEqualTo(new Address("remote", s[0].qpn(), s[0].psn(), s[0].gid()));
+            assertThat(s[1]).as("the server's remote is the client's local").isEqualTo(new Address("remote", c[0].qpn(), c[0].psn(), c[0].gid()));
+            assertThat(client.err()).isEmpty();
+
+            List<CapturedFrame> frames = CaptureReader.readAll(capture);
+            assertThat(frames.size()).as("every message and its echo, as sent and received").isGreaterThanOrEqualTo(2 * iters);
+            Dissector dissector = new Dissector();
+            for (CapturedFrame f : frames) {
+                assertThat(dissector.dissect(f.frameNumber(), f.timestampNanos(), f.data(), f.linkType()).icrcOk()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void rcPingpongBetweenTwoJvmsWithDataCheck() throws Exception {
+        pingpong("pingpong", 19101, 4096 + 1000);
+    }
+
+    @Test
+    void rcPingpongSleepingOnCompletionEvents() throws Exception {
+        pingpong("pingpong", 19102, 64, "-e");
+    }
+
+    @Test
+    void udPingpongBetweenTwoJvmsWithDataCheck() throws Exception {
+        pingpong("ud-pingpong", 19103, 1024);
+    }
+
+    @Test
+    void theGidIndexPicksTheGidItSends() throws Exception {
+        // Index 0 is the RoCE v1 entry of --addr: the same address, so the GID in the messages is the same.
+        pingpong("pingpong", 19104, 256, "-g", "0");
+    }
+}
