@@ -30,6 +30,14 @@ class PerftestFormatTest {
         assertThat(address(Verb.ATOMIC)).isEqualTo(address(Verb.SEND));
     }
 
+    /** glibc's %#06x pads to six characters with the "0x": a PSN below 0x100000 has fewer than six digits. */
+    @Test
+    void smallNumbersKeepGlibcsWidths() {
+        StringWriter w = new StringWriter();
+        PerftestFormat.address(new PrintWriter(w, true), "remote", new PerftestDest(0, 1, 0x14, 0x30220, 0, 0, null, 0), Verb.WRITE);
+        assertThat(w.toString().strip()).isEqualTo("remote address: LID 0000 QPN 0x0014 PSN 0x30220 RKey 00000000 VAddr 0000000000000000"); // as glibc prints them
+    }
+
     @Test
     void resultRows() {
         assertThat(PerftestFormat.bwRow(new BwReport(65536, 5000, 98.114, 65.456, 0.001047), false))

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Outputs are parsed: the header, both QPs' lines agreeing with each other, the table and positive numbers.
  */
 class PerftestProcessTest {
-    static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: LID 0000 QPN (0x[0-9a-f]{4,}) PSN (0x[0-9a-f]{4,6})"
+    static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: LID 0000 QPN (0x[0-9a-f]{4,}) PSN (0x[0-9a-f]{4,}|000000)"
             + "( OUT 0x[0-9a-f]+)?( RKey (0x[0-9a-f]{6,}) VAddr (0x[0-9a-f]{14,}))?");
     static final Pattern GID = Pattern.compile(" GID: (\\d{2,3}:){15}\\d{2,3}");
     static final Pattern BW_ROW = Pattern.compile(" (\\d+)\\s+(\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)\\s*");
