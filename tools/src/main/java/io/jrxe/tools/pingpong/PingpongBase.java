@@ -1,9 +1,15 @@
 package io.jrxe.tools.pingpong;
 
-import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.SendWr;
 import io.jrxe.tools.UserError;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.rnic.queue.WorkCompletion;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
@@ -82,15 +88,49 @@ abstract class PingpongBase implements Callable<Integer> {
 
     /** The resources of one run. */
     abstract static class Session implements AutoCloseable {
-        abstract Qp qp();
+        final SessionResources r;
+        final Qp qp;
+        final RecvWr recv = new RecvWr(1);
+        final SendWr send = new SendWr(1);
 
-        abstract CompletionWaiter waiter();
+        /** Creates the session's QP of this type and moves it to INIT; on failure releases the resources. */
+        Session(SessionResources r, QpType type, int rxDepth, QpAttributes init) {
+            this.r = r;
+            try {
+                qp = r.pd.createQp(new QpInitAttributes(type, r.cq, r.cq, null,
+                        new QpCapabilities(1, rxDepth, 1, 1, 0), false));
+                qp.modify(init);
+            } catch (VerbsException e) {
+                r.close();
+                throw new UserError(e.getMessage(), e);
+            }
+        }
+
+        Qp qp() {
+            return qp;
+        }
+
+        CompletionWaiter waiter() {
+            return r.waiter;
+        }
 
         /** Arms the CQ for its completion channel (ibv_req_notify_cq). */
-        abstract void arm();
+        void arm() {
+            r.cq.requestNotify(false);
+        }
 
         /** Posts a receive of one message; false when the receive queue is full. */
-        abstract boolean postRecv() throws VerbsException;
+        boolean postRecv() throws VerbsException {
+            try {
+                qp.postRecv(recv);
+                return true;
+            } catch (VerbsException e) {
+                if (e.errno() == RnicException.Errno.ENOMEM) {
+                    return false;
+                }
+                throw e;
+            }
+        }
 
         /** Moves the QP to RTR and RTS (or makes the AH) towards the peer. */
         abstract void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException;

@@ -3,20 +3,14 @@ package io.jrxe.tools.pingpong;
 import io.jrxe.rnic.memory.Access;
 import io.jrxe.rnic.qp.AddressVector;
 import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
 import io.jrxe.rnic.qp.QpState;
 import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
 import io.jrxe.rnic.queue.WrOpcode;
 import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.verbs.Ah;
-import io.jrxe.verbs.Qp;
-import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.VerbsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,22 +59,11 @@ public final class UdPingpongCommand extends PingpongBase {
     }
 
     private final class UdSession extends Session {
-        private final SessionResources r;
-        private final Qp qp;
-        private final RecvWr recv = new RecvWr(1);
-        private final SendWr send = new SendWr(1);
         private Ah ah;
 
         UdSession(LocalDevice dev, int timeoutMillis) {
-            r = new SessionResources(dev, size + GRH, Access.LOCAL_WRITE, rxDepth + 1, events, timeoutMillis);
-            try {
-                qp = r.pd.createQp(new QpInitAttributes(QpType.UD, r.cq, r.cq, null,
-                        new QpCapabilities(1, rxDepth, 1, 1, 0), false));
-                qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort).qkey(QKEY));
-            } catch (VerbsException e) {
-                r.close();
-                throw new UserError(e.getMessage(), e);
-            }
+            super(new SessionResources(dev, size + GRH, Access.LOCAL_WRITE, rxDepth + 1, events, timeoutMillis), QpType.UD, rxDepth,
+                    new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort).qkey(QKEY));
             recv.wrId = RECV_WRID;
             recv.sgl.add(r.buf.address(), size + GRH, r.mr.lkey());
             send.wrId = SEND_WRID;
@@ -88,34 +71,6 @@ public final class UdPingpongCommand extends PingpongBase {
             send.flags = SendWqe.SIGNALED;
             send.sgl.add(r.buf.address() + GRH, size, r.mr.lkey());
             send.remoteQkey = QKEY;
-        }
-
-        @Override
-        Qp qp() {
-            return qp;
-        }
-
-        @Override
-        CompletionWaiter waiter() {
-            return r.waiter;
-        }
-
-        @Override
-        void arm() {
-            r.cq.requestNotify(false);
-        }
-
-        @Override
-        boolean postRecv() throws VerbsException {
-            try {
-                qp.postRecv(recv);
-                return true;
-            } catch (VerbsException e) {
-                if (e.errno() == io.jrxe.rnic.RnicException.Errno.ENOMEM) {
-                    return false;
-                }
-                throw e;
-            }
         }
 
         @Override
