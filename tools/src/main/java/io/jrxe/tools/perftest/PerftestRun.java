@@ -329,42 +329,40 @@ final class PerftestRun implements AutoCloseable {
         }
         CompletionWaiter waiter = new CompletionWaiter(sendCq, sendChannel, s.timeoutMillis, "the completion of a "
                 + s.verb.title() + " (is the server still running?)");
+        // The index of each signaled WR still in flight, per QP: its completion completes every WR up to it.
+        long[][] signaledAt = new long[n][s.txDepth + 1];
+        int[] head = new int[n];
+        int[] tail = new int[n];
+        boolean[] done = new boolean[n];
         long start = System.nanoTime();
         long end = duration ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
         long totscnt = 0;
         long totccnt = 0;
-        boolean stopping = false;
-        while (totscnt < total || totccnt < totscnt) {
-            if (!stopping) {
-                for (int q = 0; q < n; q++) {
-                    while (scnt[q] < iters && scnt[q] - ccnt[q] < s.txDepth) {
-                        boolean signaled = scnt[q] % s.cqMod == s.cqMod - 1 || scnt[q] == iters - 1;
-                        wr[q].flags = signaled ? SendWqe.SIGNALED : 0;
-                        if (peak) {
-                            tposted[(int) totscnt] = System.nanoTime();
-                        }
-                        qps.get(q).postSend(wr[q]);
-                        scnt[q]++;
-                        totscnt++;
+        while (true) {
+            boolean timeUp = duration && System.nanoTime() - end >= 0;
+            boolean allDone = true;
+            for (int q = 0; q < n; q++) {
+                while (!done[q] && scnt[q] < iters && scnt[q] - ccnt[q] < s.txDepth) {
+                    // With -D the first WR posted after the time is up is the last, and signaled, so that all complete.
+                    boolean last = timeUp || scnt[q] == iters - 1;
+                    boolean signaled = last || scnt[q] % s.cqMod == s.cqMod - 1;
+                    wr[q].flags = signaled ? SendWqe.SIGNALED : 0;
+                    if (peak) {
+                        tposted[(int) totscnt] = System.nanoTime();
                     }
+                    qps.get(q).postSend(wr[q]);
+                    if (signaled) {
+                        signaledAt[q][tail[q]] = scnt[q];
+                        tail[q] = (tail[q] + 1) % signaledAt[q].length;
+                    }
+                    scnt[q]++;
+                    totscnt++;
+                    done[q] = last;
                 }
+                allDone &= done[q];
             }
-            if (duration && !stopping && System.nanoTime() - end >= 0) {
-                stopping = true;
-                total = totscnt;
-                // The last WRs posted may be unsignaled: a signaled one closes the run so that all complete.
-                for (int q = 0; q < n; q++) {
-                    if (scnt[q] % s.cqMod != 0) {
-                        wr[q].flags = SendWqe.SIGNALED;
-                        qps.get(q).postSend(wr[q]);
-                        scnt[q]++;
-                        totscnt++;
-                        total++;
-                    }
-                }
-                if (totccnt >= totscnt) {
-                    break;
-                }
+            if (allDone && totccnt == totscnt) {
+                break;
             }
             // Every QP has its window full (or is done): wait for completions, spinning briefly and then
             // yielding the CPU to the NIC threads.
@@ -373,13 +371,12 @@ final class PerftestRun implements AutoCloseable {
                 WorkCompletion c = wcs[i];
                 check(c, "send", totscnt, totccnt);
                 int q = (int) c.wrId();
-                long fill = duration ? (stopping && scnt[q] % s.cqMod != 0 ? scnt[q] - ccnt[q] : s.cqMod)
-                        : Math.min(s.cqMod, iters - ccnt[q]);
-                fill = Math.min(fill, scnt[q] - ccnt[q]);
-                ccnt[q] += fill;
-                totccnt += fill;
+                long upTo = signaledAt[q][head[q]] + 1;
+                head[q] = (head[q] + 1) % signaledAt[q].length;
+                totccnt += upTo - ccnt[q];
+                ccnt[q] = upTo;
                 if (peak) {
-                    tcompleted[(int) Math.min(totccnt, total) - 1] = System.nanoTime();
+                    tcompleted[(int) totccnt - 1] = System.nanoTime();
                 }
             }
         }
