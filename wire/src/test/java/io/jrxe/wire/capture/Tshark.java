@@ -1,13 +1,9 @@
 package io.jrxe.wire.capture;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -54,41 +50,12 @@ public final class Tshark {
         return rows;
     }
 
-    // Output goes to files, not pipes, so a tshark that hangs cannot block the test past the timeout.
+    /** Runs tshark through the shared runner (files, not pipes, and a timeout); fails unless it exits 0. */
     private static List<String> run(List<String> command) {
-        Path out = null;
-        Path err = null;
-        try {
-            out = Files.createTempFile("tshark", ".out");
-            err = Files.createTempFile("tshark", ".err");
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("tshark did not finish within " + TIMEOUT_SECONDS + " s: " + command);
-            }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException("tshark exited with " + process.exitValue() + ": "
-                        + Files.readString(err, StandardCharsets.UTF_8).strip() + " (" + command + ")");
-            }
-            return Files.readAllLines(out, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command, e);
-        } finally {
-            deleteQuietly(out);
-            deleteQuietly(err);
+        io.jrxe.wire.testing.ExternalTool.Result r = io.jrxe.wire.testing.ExternalTool.run(command, TIMEOUT_SECONDS);
+        if (r.exitCode() != 0) {
+            throw new IllegalStateException("tshark exited with " + r.exitCode() + ": " + r.stderr().strip() + " (" + command + ")");
         }
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException ignored) {
-                // A temp file left behind is harmless.
-            }
-        }
+        return r.stdout().lines().toList();
     }
 }
