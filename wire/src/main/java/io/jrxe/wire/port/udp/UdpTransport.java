@@ -3,6 +3,7 @@ package io.jrxe.wire.port.udp;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -10,6 +11,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -34,7 +36,9 @@ public enum UdpTransport {
 
     /** A single-threaded event loop: the NIC thread of one device. */
     public EventLoopGroup newNicThread(String deviceName) {
-        IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        SelectStrategyFactory waiting = () -> new SpinThenBlockStrategy(SpinThenBlockStrategy.DEFAULT_SPIN_MICROS);
+        IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory(0, waiting)
+                : NioIoHandler.newFactory(SelectorProvider.provider(), waiting);
         ThreadFactory threads = r -> {
             Thread t = new Thread(r, "jrxe-nic-" + deviceName);
             t.setDaemon(true);
