@@ -11,6 +11,7 @@ import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -41,6 +42,9 @@ import java.util.Map;
 public final class UdpPort implements PacketPort {
     /** Room for a 4096-byte MTU packet with every header. */
     public static final int MAX_DATAGRAM = 4096 + 128;
+    /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
+    private static final int RECEIVE_SLOT = 65_535;
+    private static final int RECEIVE_SLOTS = 8;
 
     private final UdpTransport transport;
     private final EventLoop loop;
@@ -73,7 +77,9 @@ public final class UdpPort implements PacketPort {
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_RCVBUF, 8 << 20)
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM * 16))
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
+                        transport == UdpTransport.EPOLL ? RECEIVE_SLOT : MAX_DATAGRAM))
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>(false) {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
@@ -85,7 +91,11 @@ public final class UdpPort implements PacketPort {
                     }
                 });
         if (transport == UdpTransport.EPOLL) {
-            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM);
+            // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
+            // datagrams, instead of the kernel cutting it up and queuing each (on loopback, a GSO send
+            // is not segmented at all). A slot must then hold a whole coalesced run.
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, 0)
+                    .option(EpollChannelOption.UDP_GRO, true);
         }
         InetSocketAddress at = local.socketAddress();
         try {
@@ -232,6 +242,7 @@ public final class UdpPort implements PacketPort {
         }
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .handler(new io.netty.channel.ChannelInboundHandlerAdapter());
         if (transport == UdpTransport.EPOLL) {
             b.option(EpollChannelOption.SO_REUSEPORT, true);

@@ -1,0 +1,151 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.netty.channel.EventLoopGroup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two ports on loopback: what one sends, the other delivers, byte for byte and in order, ICRC
+ * checked, whether the packets left one at a time or as one GSO run that may arrive as one GRO
+ * buffer (same-size runs), and with sizes that change inside a burst.
+ */
+class UdpPortExchangeTest {
+    private static final PeerAddress A = PeerAddress.of("127.0.6.1");
+    private static final PeerAddress B = PeerAddress.of("127.0.6.2");
+
+    private final UdpTransport transport = UdpTransport.best();
+    private final EventLoopGroup loopA = transport.newNicThread("test-a");
+    private final EventLoopGroup loopB = transport.newNicThread("test-b");
+    private UdpPort portA;
+    private UdpPort portB;
+
+    @AfterEach
+    void close() {
+        if (portA != null) {
+            portA.close();
+        }
+        if (portB != null) {
+            portB.close();
+        }
+        loopA.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        loopB.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void aBurstOfSameSizePacketsArrivesWholeAndInOrder() throws Exception {
+        assertThat(exchange(sizes(200, 4112))).containsExactlyElementsOf(expected(sizes(200, 4112)));
+    }
+
+    @Test
+    void packetsOfChangingSizesArriveWholeAndInOrder() throws Exception {
+        int[] sizes = new int[300];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = i % 7 == 0 ? 32 : 60 + (i / 5) * 13 % 4000;
+        }
+        assertThat(exchange(sizes)).containsExactlyElementsOf(expected(sizes));
+    }
+
+    @Test
+    void aCorruptedPacketIsDroppedAsBadIcrc() throws Exception {
+        portA = UdpPort.bind(transport, loopA.next(), A);
+        portB = UdpPort.bind(transport, loopB.next(), B);
+        Recorder recorder = new Recorder(1);
+        portB.receiver(recorder);
+        ByteBuffer packet = packet(0, 100);
+        loopA.next().submit(() -> portA.send(packet, 0, 100, B, 49153)).sync();
+        // The port writes the ICRC in place: corrupt a payload byte after that, and send the bytes as they are.
+        ByteBuffer corrupted = ByteBuffer.allocate(100);
+        corrupted.put(0, packet, 0, 100);
+        corrupted.put(50, (byte) (corrupted.get(50) ^ 1));
+        try (var raw = java.nio.channels.DatagramChannel.open()) {
+            raw.bind(new java.net.InetSocketAddress(A.address(), 0));
+            ByteBuffer send = corrupted.duplicate().clear();
+            raw.send(send, B.socketAddress());
+        }
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(recorder.drops).containsExactly(DropReason.BAD_ICRC);
+    }
+
+    private List<String> exchange(int[] sizes) throws Exception {
+        portA = UdpPort.bind(transport, loopA.next(), A);
+        portB = UdpPort.bind(transport, loopB.next(), B);
+        Recorder recorder = new Recorder(sizes.length);
+        portB.receiver(recorder);
+        // One event-loop turn sends them all, so that the port batches them as it does for a busy requester.
+        loopA.next().submit(() -> {
+            for (int i = 0; i < sizes.length; i++) {
+                ByteBuffer p = packet(i, sizes[i]);
+                portA.send(p, 0, sizes[i], B, 49153);
+            }
+        }).sync();
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).as("all %d packets arrive; got %d and drops %s", sizes.length, recorder.received.size(), recorder.drops).isTrue();
+        assertThat(recorder.drops).isEmpty();
+        return recorder.received;
+    }
+
+    private static int[] sizes(int count, int size) {
+        int[] sizes = new int[count];
+        Arrays.fill(sizes, size);
+        return sizes;
+    }
+
+    private static List<String> expected(int[] sizes) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            out.add(describe(packet(i, sizes[i]), 0, sizes[i]));
+        }
+        return out;
+    }
+
+    /** A packet whose bytes tell its number; its last four bytes are the ICRC the port fills in. */
+    private static ByteBuffer packet(int number, int size) {
+        ByteBuffer p = ByteBuffer.allocate(size);
+        for (int i = 0; i < size - 4; i++) {
+            p.put(i, (byte) (number * 31 + i));
+        }
+        return p;
+    }
+
+    /** Size and content without the ICRC (the receiver checked it). */
+    private static String describe(ByteBuffer buffer, int offset, int length) {
+        byte[] bytes = new byte[length - 4];
+        buffer.get(offset, bytes);
+        return length + ":" + Arrays.hashCode(bytes);
+    }
+
+    private static final class Recorder implements PacketSink {
+        final List<String> received = Collections.synchronizedList(new ArrayList<>());
+        final List<DropReason> drops = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch done;
+
+        Recorder(int expected) {
+            done = new CountDownLatch(expected);
+        }
+
+        @Override
+        public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+            received.add(describe(buffer, offset, length));
+            done.countDown();
+        }
+
+        @Override
+        public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+            drops.add(reason);
+            done.countDown();
+        }
+    }
+}
