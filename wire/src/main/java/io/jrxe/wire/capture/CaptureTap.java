@@ -22,12 +22,22 @@ public final class CaptureTap {
     private final long maxBytes;
     private final RoceFramer framer = new RoceFramer();
     private final ByteBuffer frame = ByteBuffer.allocate(70_000);
+    /** Wall-clock nanoseconds minus the ports' clock, read once: packets keep the order and spacing they had. */
+    private final long epochOffsetNanos;
     private long skipped;
 
+    /** A capture of ports whose clock is {@link System#nanoTime()} (real sockets). */
     public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes) {
+        this(writer, maxPackets, maxBytes, System.nanoTime());
+    }
+
+    /** A capture of ports whose clock reads {@code portClockNow} at this moment (a simulated network's virtual time). */
+    public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes, long portClockNow) {
         this.writer = writer;
         this.maxPackets = maxPackets;
         this.maxBytes = maxBytes;
+        java.time.Instant now = java.time.Instant.now();
+        this.epochOffsetNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano() - portClockNow;
     }
 
     /** A tap for one port: its packets go to their own interface of the capture. */
@@ -35,12 +45,12 @@ public final class CaptureTap {
         int interfaceId = writer.addInterface(name, LinkType.ETHERNET, 0);
         return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length,
                 timestampNanos, comment) -> write(interfaceId, source, destination, sourcePort, destinationPort,
-                identification, roce, offset, length, comment);
+                identification, roce, offset, length, timestampNanos, comment);
     }
 
     private synchronized void write(int interfaceId, PeerAddress source, PeerAddress destination, int sourcePort,
                                     int destinationPort, int identification, ByteBuffer roce, int offset, int length,
-                                    String comment) {
+                                    long timestampNanos, String comment) {
         if (writer.packetsWritten() >= maxPackets || writer.bytesWritten() >= maxBytes) {
             skipped++;
             return;
@@ -49,8 +59,7 @@ public final class CaptureTap {
                 .identification(identification);
         int n = framer.frame(frame, 0, roce, offset, length, false);
         try {
-            writer.write(interfaceId, System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L, frame, 0, n,
-                    comment);
+            writer.write(interfaceId, epochOffsetNanos + timestampNanos, frame, 0, n, comment);
         } catch (UncheckedIOException e) {
             skipped++;
         }

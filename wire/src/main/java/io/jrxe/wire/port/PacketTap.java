@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * Sees every packet a port sends, receives or drops (capture mode, teaching views). Called on
  * the NIC thread with the RoCE bytes (BTH to ICRC) and what the port knows of the headers
- * around them; {@code comment} says why a packet was dropped, or is null.
+ * around them; {@code comment} says why a packet was dropped, or is null. The timestamp is the
+ * port's clock: {@link System#nanoTime()} for real sockets, virtual time for a simulated network.
  */
 public interface PacketTap {
     enum Direction { SENT, RECEIVED, DROPPED }
