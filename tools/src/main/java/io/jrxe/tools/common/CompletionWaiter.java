@@ -13,13 +13,14 @@ import java.util.concurrent.locks.LockSupport;
  * Waits for completions the way the benchmark tools do, by busy-polling the CQ (or, with a completion
  * channel, by sleeping until the CQ's event), but never for ever: when nothing completes for the timeout the
  * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields,
- * then parks for a few microseconds at a time: the NIC that makes the completions is a thread of this
+ * then parks for a few microseconds at a time, longer as the wait goes on: the NIC that makes the completions is a thread of this
  * machine too, and must not be starved of a CPU by the very loop that waits for it.
  */
 public final class CompletionWaiter {
     private static final int SPINS_BEFORE_YIELD = 64;
     private static final int YIELDS_BEFORE_PARK = 256;
     private static final long PARK_NANOS = 20_000;
+    private static final int MAX_PARK_DOUBLINGS = 4;
 
     private final Cq cq;
     private final CompChannel channel;
@@ -92,7 +93,10 @@ public final class CompletionWaiter {
         if (spins < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
             Thread.yield();
         } else {
-            LockSupport.parkNanos(PARK_NANOS);
+            // Parks grow from 20 us to 320 us: a long wait (a full window of a bandwidth test) then costs a few
+            // wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
+            int parks = spins - SPINS_BEFORE_YIELD - YIELDS_BEFORE_PARK;
+            LockSupport.parkNanos(PARK_NANOS << Math.min(parks >> 3, MAX_PARK_DOUBLINGS));
         }
         return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
     }

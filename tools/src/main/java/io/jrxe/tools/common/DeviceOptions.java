@@ -33,6 +33,18 @@ public final class DeviceOptions {
             description = "write every packet the device sends and receives to FILE (pcapng; tshark and Wireshark read it)")
     Path capture;
 
+    @Option(names = "--capture-max-packets", paramLabel = "N", defaultValue = "1000000",
+            description = "keep at most N packets in the capture; later ones are counted, not written (default: ${DEFAULT-VALUE})")
+    long captureMaxPackets;
+
+    @Option(names = "--capture-max-mb", paramLabel = "MB", defaultValue = "512",
+            description = "keep at most MB mebibytes of packets in the capture (default: ${DEFAULT-VALUE})")
+    long captureMaxMebibytes;
+
+    @Option(names = "--counters",
+            description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
+    boolean counters;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "how long to wait for the peer to connect (as a client), to answer on the TCP connection, "
                     + "and for the next completion of a test (default: ${DEFAULT-VALUE})")
@@ -65,6 +77,24 @@ public final class DeviceOptions {
 
     public Path capture() {
         return capture;
+    }
+
+    public long captureMaxPackets() {
+        if (captureMaxPackets < 1) {
+            throw new UserError("--capture-max-packets " + captureMaxPackets + ": at least 1");
+        }
+        return captureMaxPackets;
+    }
+
+    public long captureMaxBytes() {
+        if (captureMaxMebibytes < 1 || captureMaxMebibytes > (1L << 32)) {
+            throw new UserError("--capture-max-mb " + captureMaxMebibytes + ": from 1 to 4294967296");
+        }
+        return captureMaxMebibytes << 20;
+    }
+
+    public boolean counters() {
+        return counters;
     }
 
     /** The peer timeout in milliseconds (at least 1). */

@@ -25,20 +25,18 @@ import java.nio.file.Path;
  * Closing it releases the socket and the NIC thread and finishes the capture.
  */
 public final class LocalDevice implements AutoCloseable {
-    /** Most packets and bytes one capture keeps, so that a long test cannot fill the disk. */
-    private static final long CAPTURE_MAX_PACKETS = 1_000_000;
-    private static final long CAPTURE_MAX_BYTES = 512L << 20;
-
     private final EmulatedDevice device;
     private final Context context;
     private final CaptureTap capture;
     private final Path captureFile;
+    private final boolean printCounters;
 
-    private LocalDevice(EmulatedDevice device, Context context, CaptureTap capture, Path captureFile) {
+    private LocalDevice(EmulatedDevice device, Context context, CaptureTap capture, Path captureFile, boolean printCounters) {
         this.device = device;
         this.context = context;
         this.capture = capture;
         this.captureFile = captureFile;
+        this.printCounters = printCounters;
     }
 
     static LocalDevice open(DeviceOptions options) {
@@ -57,10 +55,11 @@ public final class LocalDevice implements AutoCloseable {
         try {
             Warmup.run(device, device.open());
             if (options.capture() != null) {
-                capture = new CaptureTap(new PcapngWriter(options.capture()), CAPTURE_MAX_PACKETS, CAPTURE_MAX_BYTES);
+                capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
+                        options.captureMaxBytes());
                 device.dataPath().port().tap(capture.forPort(options.deviceName()));
             }
-            return new LocalDevice(device, device.open(), capture, options.capture());
+            return new LocalDevice(device, device.open(), capture, options.capture(), options.counters());
         } catch (CaptureException e) {
             Verbs.emulated().remove(device);
             throw new UserError(e.getMessage(), e);
@@ -108,11 +107,33 @@ public final class LocalDevice implements AutoCloseable {
         }
     }
 
-    /** Tells on {@code err} when the capture reached its bounds and left packets out. */
-    public void reportCapture(PrintWriter err) {
+    /**
+     * What a command tells on {@code err} at its end: that the capture reached its bounds and left packets out,
+     * and with --counters, the counters that moved.
+     */
+    public void report(PrintWriter err) {
         if (capture != null && capture.skipped() > 0) {
-            err.printf("jrxe: the capture %s holds the first %d packets; %d more were left out (size bound)%n",
-                    captureFile, capture.written(), capture.skipped());
+            err.printf("jrxe: the capture %s holds the first %d packets; %d more were left out (--capture-max-packets, "
+                    + "--capture-max-mb)%n", captureFile, capture.written(), capture.skipped());
+        }
+        if (printCounters) {
+            err.println(nonZeroCounters());
+        }
+        err.flush();
+    }
+
+    /** The device's counters that are not zero, on one line. */
+    public String nonZeroCounters() {
+        try {
+            StringBuilder sb = new StringBuilder("counters of " + name() + ":");
+            context.counters().forEach((k, v) -> {
+                if (v != 0) {
+                    sb.append(' ').append(k).append('=').append(v);
+                }
+            });
+            return sb.toString();
+        } catch (VerbsException e) {
+            return "counters of " + name() + " unavailable: " + e.getMessage();
         }
     }
 

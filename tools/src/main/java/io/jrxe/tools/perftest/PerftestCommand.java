@@ -397,7 +397,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
                     run.run();
                 }
             }
-            dev.reportCapture(spec.commandLine().getErr());
+            dev.report(spec.commandLine().getErr());
         } catch (VerbsException e) {
             throw new UserError(e.getMessage(), e);
         }

@@ -204,7 +204,7 @@ abstract class PingpongBase implements Callable<Integer> {
                     connectOrFail(s, remote, mine.psn(), sgidIndex);
                 }
                 int result = loop(s, remote, out, dev);
-                dev.reportCapture(spec.commandLine().getErr());
+                dev.report(spec.commandLine().getErr());
                 return result;
             }
         }
@@ -227,7 +227,7 @@ abstract class PingpongBase implements Callable<Integer> {
     }
 
     private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev) throws VerbsException {
-        java.util.function.Supplier<String> counters = () -> nonZeroCounters(dev);
+        java.util.function.Supplier<String> counters = dev::nonZeroCounters;
         int pending = RECV_WRID;
         if (servername != null) {
             if (check) {
@@ -284,21 +284,6 @@ abstract class PingpongBase implements Callable<Integer> {
         }
         out.flush();
         return status;
-    }
-
-    /** The device's counters that are not zero, for failure messages. */
-    static String nonZeroCounters(LocalDevice dev) {
-        try {
-            StringBuilder sb = new StringBuilder("counters:");
-            dev.context().counters().forEach((k, v) -> {
-                if (v != 0) {
-                    sb.append(' ').append(k).append('=').append(v);
-                }
-            });
-            return sb.toString();
-        } catch (VerbsException e) {
-            return "counters unavailable";
-        }
     }
 
     /** ibv_wc_status_str's words. */
