@@ -24,6 +24,13 @@ public final class NativeVerbsException extends VerbsException {
         return new NativeVerbsException(errno, verb + ": " + Libc.strerror(errno) + " (errno " + errno + ")");
     }
 
+    /** A post the provider refused, worded as jrxe's posts say it: "work request N of the chain: ...". */
+    static NativeVerbsException posting(int badIndex, String verb, int rc) {
+        int errno = Math.abs(rc);
+        return new NativeVerbsException(errno, "work request " + badIndex + " of the chain: " + verb + ": "
+                + Libc.strerror(errno) + " (errno " + errno + ")");
+    }
+
     private static RnicException.Errno nearest(int errno) {
         for (RnicException.Errno e : RnicException.Errno.values()) {
             if (e.value() == errno) {
