@@ -92,6 +92,13 @@ final class Ibverbs {
         return invoke(h, function, args);
     }
 
+    /** Binds every function jrxe calls by name, so that a missing one shows before any verb needs it. */
+    void bindAll() {
+        for (String f : Signatures.EXPORTED.keySet()) {
+            handle(f);
+        }
+    }
+
     private MethodHandle handle(String function) {
         return bound.computeIfAbsent(function, f -> {
             FunctionDescriptor d = Signatures.EXPORTED.get(f);
