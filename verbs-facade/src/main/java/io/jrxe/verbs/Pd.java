@@ -7,7 +7,9 @@ import java.lang.foreign.MemorySegment;
 /** A protection domain (ibv_pd): memory, QPs, SRQs and AHs are created in one. */
 public interface Pd extends AutoCloseable {
     /** ibv_reg_mr: the MR's iova is the segment's address. */
-    Mr regMr(MemorySegment memory, int access) throws VerbsException;
+    default Mr regMr(MemorySegment memory, int access) throws VerbsException {
+        return regMr(memory, memory.address(), access);
+    }
 
     /** ibv_reg_mr_iova: the MR's first byte is at {@code iova} in keys' address space. */
     Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException;

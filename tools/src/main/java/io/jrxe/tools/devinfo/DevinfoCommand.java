@@ -11,6 +11,7 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Device;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
@@ -31,7 +32,8 @@ import java.util.concurrent.Callable;
 /**
  * `jrxe devinfo`: what ibv_devinfo prints, for the jrxe device that --addr and -d describe, in ibv_devinfo's
  * layout (so scripts that read ibv_devinfo read this); -v adds the capabilities, the GID table, and after
- * the port a jrxe section with the UDP transport and the counters.
+ * the port a jrxe section with the UDP transport and the counters. When -d names a kernel device (rxe0),
+ * that one is shown, through the native provider (its capability flags are rxe's, as jrxe's are).
  */
 @Command(name = "devinfo", mixinStandardHelpOptions = true,
         description = "Print a jrxe device's attributes as ibv_devinfo does: the device, its port, and with -v its "
@@ -65,6 +67,10 @@ public final class DevinfoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-i/--ib-port " + ibPort + ": ports are numbered from 1");
         }
         PrintWriter out = spec.commandLine().getOut();
+        Device kernelDevice = nativeDevice(device.deviceName());
+        if (kernelDevice != null) {
+            return printNative(out, kernelDevice);
+        }
         DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address()).withInterfaceMtu(device.interfaceMtu());
         EmulatedDevice dev;
         try {
@@ -91,6 +97,30 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
     }
 
+    /** The kernel's device of that name (rxe0), which devinfo shows through the native provider; null when none. */
+    private static Device nativeDevice(String name) {
+        for (Device d : Verbs.nativeProvider().devices()) {
+            if (d.name().equals(name)) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    private int printNative(PrintWriter out, Device dev) {
+        if (list) {
+            out.printf("1 HCA found:%n\t%s%n%n", dev.name());
+            return 0;
+        }
+        try (Context ctx = dev.open()) {
+            print(out, dev, ctx);
+            out.flush();
+            return 0;
+        } catch (io.jrxe.verbs.VerbsException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
     /** A device with no network sends nothing; --capture still leaves a valid (empty) capture behind. */
     private void writeEmptyCapture() {
         if (device.capture() == null) {
@@ -103,7 +133,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, EmulatedDevice dev, Context ctx) throws io.jrxe.verbs.VerbsException {
+    private void print(PrintWriter out, Device dev, Context ctx) throws io.jrxe.verbs.VerbsException {
         DeviceAttributes a = ctx.queryDevice();
         out.printf("hca_id:\t%s%n", dev.name());
         out.printf("\ttransport:\t\t\t%s (%d)%n", "InfiniBand", 0);
@@ -149,8 +179,8 @@ public final class DevinfoCommand implements Callable<Integer> {
             }
         }
         out.printf("%n");
-        if (verbose) {
-            printJrxeSection(out, dev, ctx);
+        if (verbose && dev instanceof EmulatedDevice emulated) {
+            printJrxeSection(out, emulated, ctx);
         }
     }
 

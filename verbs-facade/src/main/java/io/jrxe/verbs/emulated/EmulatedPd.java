@@ -30,11 +30,6 @@ final class EmulatedPd implements Pd {
     }
 
     @Override
-    public Mr regMr(MemorySegment memory, int access) throws VerbsException {
-        return regMr(memory, memory.address(), access);
-    }
-
-    @Override
     public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
         return new EmulatedMr(rnic, Commands.call(rnic, () -> rnic.memory().registerMr(pd, memory, iova, access)));
     }

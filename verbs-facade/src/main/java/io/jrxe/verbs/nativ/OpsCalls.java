@@ -1,0 +1,19 @@
+package io.jrxe.verbs.nativ;
+
+import java.lang.foreign.FunctionDescriptor;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/** The signatures of the control verbs verbs.h defines inline over the ops table (memory windows). */
+final class OpsCalls {
+    /** struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type). */
+    static final FunctionDescriptor ALLOC_MW = FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT);
+    /** int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *). */
+    static final FunctionDescriptor BIND_MW = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+    /** int (*dealloc_mw)(struct ibv_mw *). */
+    static final FunctionDescriptor DEALLOC_MW = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+
+    private OpsCalls() {
+    }
+}
