@@ -116,7 +116,19 @@ public final class DeviceOptions {
     }
 
     /** Opens the device these options describe. */
+    /** How long the device runs traffic through itself before use, so that the JIT has compiled its data path. */
+    private int jitWarmupMillis;
+
     public LocalDevice open() {
         return LocalDevice.open(this);
+    }
+
+    /** A benchmark asks for a longer warm-up than the few rounds every device gets. */
+    public void jitWarmupMillis(int millis) {
+        jitWarmupMillis = millis;
+    }
+
+    int jitWarmupMillis() {
+        return jitWarmupMillis;
     }
 }

@@ -53,7 +53,7 @@ public final class LocalDevice implements AutoCloseable {
         }
         CaptureTap capture = null;
         try {
-            Warmup.run(device, device.open());
+            Warmup.run(device, device.open(), options.jitWarmupMillis());
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
                         options.captureMaxBytes());
