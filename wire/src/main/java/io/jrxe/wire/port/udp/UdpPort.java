@@ -236,6 +236,21 @@ public final class UdpPort implements PacketPort {
      * packets leave from the 4791 socket, and their ICRC is computed for that port.
      */
     private Channel sender(int srcPort) {
+        if (srcPort == lastSenderPort && lastSender.isActive()) {
+            return lastSender; // a burst comes from one QP: no lookup (and no boxing of the port) per packet
+        }
+        Channel ch = lookUpSender(srcPort);
+        if (ch != receiver) {
+            lastSenderPort = srcPort;
+            lastSender = ch;
+        }
+        return ch;
+    }
+
+    private int lastSenderPort = -1;
+    private Channel lastSender;
+
+    private Channel lookUpSender(int srcPort) {
         Channel ch = senders.get(srcPort);
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
