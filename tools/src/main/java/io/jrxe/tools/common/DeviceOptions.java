@@ -85,8 +85,8 @@ public final class DeviceOptions {
         return seconds == 0 ? 0 : (int) Math.max(1, Math.round(seconds * 1000));
     }
 
-    /** Opens the device these options describe. */
-    public LocalDevice open() {
-        return LocalDevice.open(this);
+    /** Opens the device these options describe; start-up warnings go to {@code err}. */
+    public LocalDevice open(java.io.PrintWriter err) {
+        return LocalDevice.open(this, err);
     }
 }

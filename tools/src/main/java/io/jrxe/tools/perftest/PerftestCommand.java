@@ -356,7 +356,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
         for (String n : notices) {
             out.println(n);
         }
-        try (LocalDevice dev = device.open()) {
+        try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             PortInfo p = dev.port(s.ibPort);
             s.gidIndex = gidIndex != null ? gidIndex : dev.defaultGidIndex();
             if (s.gidIndex < 0 || s.gidIndex > 64) {
