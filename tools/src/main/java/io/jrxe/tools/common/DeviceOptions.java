@@ -115,12 +115,12 @@ public final class DeviceOptions {
         return seconds == 0 ? 0 : (int) Math.max(1, Math.round(seconds * 1000));
     }
 
-    /** Opens the device these options describe. */
     /** How long the device runs traffic through itself before use, so that the JIT has compiled its data path. */
     private int jitWarmupMillis;
 
-    public LocalDevice open() {
-        return LocalDevice.open(this);
+    /** Opens the device these options describe; start-up warnings go to {@code err}. */
+    public LocalDevice open(java.io.PrintWriter err) {
+        return LocalDevice.open(this, err);
     }
 
     /** A benchmark asks for a longer warm-up than the few rounds every device gets. */

@@ -21,7 +21,8 @@ import java.nio.file.Path;
 
 /**
  * The one jrxe device a command works with: a NIC on real UDP (its own NIC thread, a socket on
- * {@code --addr} port 4791), opened, with its packets going to the capture file when one was asked for.
+ * {@code --addr} port 4791), opened, with its packets going to the capture file when one was asked for. When its
+ * IPv4 packets cannot leave through a raw socket, it says so on stderr as it starts.
  * Closing it releases the socket and the NIC thread and finishes the capture.
  */
 public final class LocalDevice implements AutoCloseable {
@@ -39,7 +40,7 @@ public final class LocalDevice implements AutoCloseable {
         this.printCounters = printCounters;
     }
 
-    static LocalDevice open(DeviceOptions options) {
+    static LocalDevice open(DeviceOptions options, PrintWriter err) {
         InetAddress address = options.address();
         EmulatedDevice device;
         try {
@@ -51,6 +52,7 @@ public final class LocalDevice implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new UserError("cannot open device " + options.deviceName() + ": " + e.getMessage(), e);
         }
+        TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
         CaptureTap capture = null;
         try {
             Warmup.run(device, device.open(), options.jitWarmupMillis());

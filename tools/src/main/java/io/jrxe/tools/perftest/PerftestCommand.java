@@ -365,7 +365,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
         }
         device.jitWarmupMillis(warmupMillis);
-        try (LocalDevice dev = device.open()) {
+        try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             PortInfo p = dev.port(s.ibPort);
             s.gidIndex = gidIndex != null ? gidIndex : dev.defaultGidIndex();
             if (s.gidIndex < 0 || s.gidIndex > 64) {
