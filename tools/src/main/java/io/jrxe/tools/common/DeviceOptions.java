@@ -41,6 +41,11 @@ public final class DeviceOptions {
             description = "keep at most MB mebibytes of packets in the capture (default: ${DEFAULT-VALUE})")
     long captureMaxMebibytes;
 
+    @Option(names = "--capture-snaplen", paramLabel = "BYTES", defaultValue = "0",
+            description = "keep at most BYTES of each captured frame, headers first (0: whole frames, the default; "
+                    + "at full rate a whole-packet capture writes as many bytes as the device moves)")
+    int captureSnapLength;
+
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
@@ -91,6 +96,14 @@ public final class DeviceOptions {
             throw new UserError("--capture-max-mb " + captureMaxMebibytes + ": from 1 to 4294967296");
         }
         return captureMaxMebibytes << 20;
+    }
+
+    public int captureSnapLength() {
+        if (captureSnapLength != 0 && (captureSnapLength < 54 || captureSnapLength > 65535)) {
+            throw new UserError("--capture-snaplen " + captureSnapLength + ": 0 (whole frames) or 54 to 65535 "
+                    + "(54 keeps the Ethernet, IPv4, UDP and base transport headers)");
+        }
+        return captureSnapLength;
     }
 
     public boolean counters() {

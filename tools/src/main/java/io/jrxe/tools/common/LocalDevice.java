@@ -58,7 +58,7 @@ public final class LocalDevice implements AutoCloseable {
             Warmup.run(device, device.open(), options.jitWarmupMillis());
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
-                        options.captureMaxBytes());
+                        options.captureMaxBytes(), options.captureSnapLength());
                 device.dataPath().port().tap(capture.forPort(options.deviceName()));
             }
             return new LocalDevice(device, device.open(), capture, options.capture(), options.counters());
