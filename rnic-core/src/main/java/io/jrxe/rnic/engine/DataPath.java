@@ -94,6 +94,7 @@ public final class DataPath implements PacketSink {
     public void detach(QueuePair qp) {
         QpEngine e = engines.get(qp.qpn());
         if (e != null) {
+            e.ackOwed = false; // a destroyed QP answers nothing more
             e.compPsn = e.psn;
             window.update(e);
         }
@@ -268,6 +269,36 @@ public final class DataPath implements PacketSink {
             case UC -> t == Transport.UC;
             case UD -> t == Transport.UD;
         };
+    }
+
+    // QPs that owe an ACK at the end of the receive burst, each listed once.
+    private QpEngine[] acksOwed = new QpEngine[16];
+    private int acksOwedCount;
+
+    void ackOwed(QpEngine e) {
+        if (!e.ackListed) {
+            e.ackListed = true;
+            if (acksOwedCount == acksOwed.length) {
+                acksOwed = java.util.Arrays.copyOf(acksOwed, acksOwedCount * 2);
+            }
+            acksOwed[acksOwedCount++] = e;
+        }
+    }
+
+    /** The end of a receive burst: every ACK owed goes out, one per QP. */
+    @Override
+    public void burstEnd() {
+        for (int i = 0; i < acksOwedCount; i++) {
+            QpEngine e = acksOwed[i];
+            acksOwed[i] = null;
+            e.ackListed = false;
+            try {
+                responder.sendOwedAck(e);
+            } catch (RuntimeException ex) {
+                engineError("acknowledging for QP " + e.qp.qpn(), ex);
+            }
+        }
+        acksOwedCount = 0;
     }
 
     @Override

@@ -49,6 +49,11 @@ final class QpEngine {
     int epsn;
     int msn;
     boolean sequenceNakSent;
+    /** An ACK owed for this receive burst (see Responder#acknowledgeIfAsked): its PSN and MSN, and whether DataPath listed it. */
+    boolean ackOwed;
+    int owedAckPsn;
+    int owedAckMsn;
+    boolean ackListed;
     /** Opcode of the message in progress (its FIRST packet's operation), or -1 between messages. */
     int inMessage = -1;
     ReceiveWqe recvWqe;

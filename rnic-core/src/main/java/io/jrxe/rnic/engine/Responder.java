@@ -162,6 +162,7 @@ final class Responder {
                     // goes to the error state. A NAK here failed the requester, which rxe does not.
                     completeReceiveWithStatus(e, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0);
                     acknowledgeIfAsked(e, psn);
+                    sendOwedAck(e);
                     dp.error(e, "responder: SEND with invalidate of key " + String.format("0x%08x", imm) + ": "
                             + err.description());
                     return;
@@ -249,6 +250,7 @@ final class Responder {
 
     /** Sends a READ's response packets from its current reply point. */
     private void replyRead(QpEngine e, ResponderResource r) {
+        sendOwedAck(e);
         QueuePair qp = e.qp;
         int mtu = Requester.mtu(qp);
         boolean firstPacket = true;
@@ -601,9 +603,26 @@ final class Responder {
         }
     }
 
+    /**
+     * A request asked for an ACK: it is owed until the end of the receive burst, so that one ACK
+     * answers every request of the burst up to its PSN (IBTA 9.7.5.1.2 lets a responder coalesce
+     * acknowledgements; rxe sends one per request). Anything else this QP sends first sends the owed
+     * ACK, so responses keep their order.
+     */
     private void acknowledgeIfAsked(QpEngine e, int psn) {
         if (bth.ackRequest() && e.qp.type() == QpType.RC) {
-            sendAck(e, psn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID));
+            e.ackOwed = true;
+            e.owedAckPsn = psn;
+            e.owedAckMsn = e.msn;
+            dp.ackOwed(e);
+        }
+    }
+
+    /** Sends the QP's owed ACK, if any (at the end of a receive burst, or before another response). */
+    void sendOwedAck(QpEngine e) {
+        if (e.ackOwed) {
+            e.ackOwed = false;
+            writeAck(e, e.owedAckPsn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), e.owedAckMsn);
         }
     }
 
@@ -630,9 +649,14 @@ final class Responder {
     }
 
     void sendAck(QpEngine e, int psn, int syndrome) {
+        sendOwedAck(e);
+        writeAck(e, psn, syndrome, e.msn);
+    }
+
+    private void writeAck(QpEngine e, int psn, int syndrome, int msn) {
         ByteBuffer tx = dp.tx;
         dp.txBth.wrap(tx, 0).set(Opcode.RC_ACKNOWLEDGE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
-        aeth.wrap(tx, BthFlyweight.LENGTH).set(syndrome, e.msn);
+        aeth.wrap(tx, BthFlyweight.LENGTH).set(syndrome, msn);
         dp.send(e, e.peer, Opcode.RC_ACKNOWLEDGE.headerLength());
     }
 
@@ -642,6 +666,7 @@ final class Responder {
      * there made an rxe requester fail the work request.
      */
     private void sendReadResponseAck(QpEngine e, int psn) {
+        sendOwedAck(e);
         ByteBuffer tx = dp.tx;
         Opcode op = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
         dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
@@ -650,6 +675,7 @@ final class Responder {
     }
 
     private void sendAtomicAck(QpEngine e, int psn, long original) {
+        sendOwedAck(e);
         ByteBuffer tx = dp.tx;
         Opcode op = Opcode.RC_ATOMIC_ACKNOWLEDGE;
         dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);

@@ -77,8 +77,12 @@ class DataPathAllocationTest {
                     b.qp.postRecv(recv);
                     a.qp.postSend(send);
                     link.runUntilIdle();
+                    // runUntilIdle delivered everything: both completions are there, or the data path lost one.
                     int n = 0;
-                    while (n < 2) {
+                    for (int polls = 0; n < 2; polls++) {
+                        if (polls == 2) {
+                            throw new AssertionError("the write and the send did not both complete");
+                        }
                         int got = a.cq.poll(wcs);
                         for (int i = 0; i < got; i++) {
                             if (wcs[i].status() != WcStatus.SUCCESS) {

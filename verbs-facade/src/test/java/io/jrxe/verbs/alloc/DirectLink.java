@@ -118,6 +118,9 @@ final class DirectLink implements NicTime {
                 to.info.destination = to.local;
                 to.sink.packet(packets[slot], 0, lengths[slot], to.info);
             }
+            // What was queued arrived together, as one read of a socket would deliver it.
+            a.sink.burstEnd();
+            b.sink.burstEnd();
         }
     }
 }

@@ -12,4 +12,12 @@ public interface PacketSink {
 
     /** A packet the port dropped, with the reason. */
     void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason);
+
+    /**
+     * The packets delivered since the last call came together (one read of the socket, or one
+     * packet on a simulated network): what the NIC defers to the end of a burst, such as coalesced
+     * ACKs, goes now. A port must call it after every burst.
+     */
+    default void burstEnd() {
+    }
 }

@@ -104,6 +104,7 @@ public final class SimulatedPort implements PacketPort {
                     buffer, 0, datagram.length, info.timestampNanos, null);
         }
         sink.packet(buffer, 0, datagram.length, info);
+        sink.burstEnd();
     }
 
     @Override

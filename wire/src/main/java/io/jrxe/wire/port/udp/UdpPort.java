@@ -148,6 +148,11 @@ public final class UdpPort implements PacketPort {
                             msg.release();
                         }
                     }
+
+                    @Override
+                    public void channelReadComplete(ChannelHandlerContext ctx) {
+                        holder.port.readComplete();
+                    }
                 });
         if (transport == UdpTransport.EPOLL) {
             // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
@@ -356,6 +361,13 @@ public final class UdpPort implements PacketPort {
             }
         });
         return receiver;
+    }
+
+    private void readComplete() {
+        PacketSink s = sink;
+        if (s != null && !closed) {
+            s.burstEnd();
+        }
     }
 
     private void received(DatagramPacket msg) {
