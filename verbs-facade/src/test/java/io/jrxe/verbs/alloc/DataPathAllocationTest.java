@@ -52,8 +52,8 @@ class DataPathAllocationTest {
         EmulatedDevice db = Verbs.emulated().create(DeviceConfig.of("alloc-b" + System.nanoTime(), ib).withInterfaceMtu(4200),
                 NicExecutor.INLINE, link.b, link);
         try (Arena arena = Arena.ofConfined()) {
-            Side a = new Side(da, arena);
-            Side b = new Side(db, arena);
+            DirectSide a = new DirectSide(da, arena);
+            DirectSide b = new DirectSide(db, arena);
             a.connect(b, ib);
             b.connect(a, ia);
 
@@ -115,31 +115,6 @@ class DataPathAllocationTest {
         } finally {
             Verbs.emulated().remove(da);
             Verbs.emulated().remove(db);
-        }
-    }
-
-    private static final class Side {
-        final Context ctx;
-        final Pd pd;
-        final Cq cq;
-        final Qp qp;
-        final MemorySegment memory;
-        final Mr mr;
-
-        Side(EmulatedDevice d, Arena arena) throws Exception {
-            ctx = d.open();
-            pd = ctx.allocPd();
-            cq = ctx.createCq(1024, null);
-            qp = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(64, 64, 1, 1, 0), false));
-            memory = arena.allocate(1 << 17, 4096);
-            mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        }
-
-        void connect(Side peer, InetAddress peerAddress) throws Exception {
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(Access.REMOTE_WRITE));
-            qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(GidEntry.gidOf(peerAddress), 1))
-                    .pathMtu(Mtu.MTU_4096).destQpn(peer.qp.qpNum()).rqPsn(0).maxDestRdAtomic(1).minRnrTimer(1));
-            qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(0).maxRdAtomic(1));
         }
     }
 }
