@@ -26,12 +26,26 @@ public final class CompletionWaiter {
     private final CompChannel channel;
     private final long timeoutNanos;
     private final String what;
+    private final boolean neverPark;
 
     /**
      * @param channel null to busy-poll; else the CQ must be armed (requestNotify) before the first wait
      * @param what    what is being waited for, for the timeout message ("the echo of message 12", ...)
      */
     public CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what) {
+        this(cq, channel, timeoutMillis, what, false);
+    }
+
+    /**
+     * A waiter for latency tests, which busy-poll as perftest's do: it spins and yields but never parks,
+     * since a park of tens of microseconds would be most of a round trip.
+     */
+    public static CompletionWaiter forLatency(Cq cq, CompChannel channel, int timeoutMillis, String what) {
+        return new CompletionWaiter(cq, channel, timeoutMillis, what, true);
+    }
+
+    private CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what, boolean neverPark) {
+        this.neverPark = neverPark;
         this.cq = cq;
         this.channel = channel;
         this.timeoutNanos = timeoutMillis * 1_000_000L;
@@ -57,7 +71,7 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            if (idle(++spins, start, timeoutNanos)) {
+            if (neverPark ? busyIdle(++spins, start, timeoutNanos) : idle(++spins, start, timeoutNanos)) {
                 throw timeout();
             }
         }
@@ -82,6 +96,16 @@ public final class CompletionWaiter {
     public UserError timeout() {
         return new UserError(String.format("no completion for %s while waiting for %s: the peer stopped answering",
                 OobSocket.seconds((int) (timeoutNanos / 1_000_000L)), what));
+    }
+
+    /** As {@link #idle}, without parking: for latency loops. */
+    public static boolean busyIdle(int spins, long startNanos, long timeoutNanos) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+            return false;
+        }
+        Thread.yield();
+        return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
     }
 
     /** A spin-then-yield idle step for loops that poll memory instead of a CQ; true once the timeout passed. */

@@ -553,7 +553,7 @@ final class PerftestRun implements AutoCloseable {
             SendWr wr = sendWr(0, size);
             long postByte = offsetOf(localArea(0)) + size - 1;
             long pollByte = offsetOf(remoteArea(0)) + size - 1;
-            CompletionWaiter waiter = new CompletionWaiter(sendCq, null, s.timeoutMillis, "the completion of an RDMA write");
+            CompletionWaiter waiter = CompletionWaiter.forLatency(sendCq, null, s.timeoutMillis, "the completion of an RDMA write");
             long start = System.nanoTime();
             long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
             long scnt = 0;
@@ -572,7 +572,7 @@ final class PerftestRun implements AutoCloseable {
                             stop = true;
                             break;
                         }
-                        if (CompletionWaiter.idle(++spins, since, s.timeoutMillis * 1_000_000L)) {
+                        if (CompletionWaiter.busyIdle(++spins, since, s.timeoutMillis * 1_000_000L)) {
                             throw new UserError(String.format("no RDMA write from the peer for %d ms while waiting for message %d: "
                                     + "the peer stopped answering", s.timeoutMillis, rcnt));
                         }
@@ -617,7 +617,7 @@ final class PerftestRun implements AutoCloseable {
             int iters = latIters();
             long[] tposted = s.durationSeconds > 0 ? null : new long[iters];
             SendWr wr = sendWr(0, size);
-            CompletionWaiter waiter = new CompletionWaiter(sendCq, sendChannel, s.timeoutMillis,
+            CompletionWaiter waiter = CompletionWaiter.forLatency(sendCq, sendChannel, s.timeoutMillis,
                     "the completion of an " + s.verb.title());
             long start = System.nanoTime();
             long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
@@ -651,9 +651,9 @@ final class PerftestRun implements AutoCloseable {
             long[] tposted = s.durationSeconds > 0 ? null : new long[iters];
             SendWr wr = sendWr(0, size);
             RecvWr r = recvWr(0, size);
-            CompletionWaiter recvWaiter = new CompletionWaiter(recvCq, recvChannel, s.timeoutMillis,
+            CompletionWaiter recvWaiter = CompletionWaiter.forLatency(recvCq, recvChannel, s.timeoutMillis,
                     "the next message from the peer");
-            CompletionWaiter sendWaiter = new CompletionWaiter(sendCq, sendChannel, s.timeoutMillis, "a send completion");
+            CompletionWaiter sendWaiter = CompletionWaiter.forLatency(sendCq, sendChannel, s.timeoutMillis, "a send completion");
             long start = System.nanoTime();
             long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
             long scnt = 0;
