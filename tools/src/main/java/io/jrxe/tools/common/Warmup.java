@@ -32,7 +32,7 @@ import java.lang.foreign.MemorySegment;
  * could make the peer's QP fail. The warm-up's QPs are gone before the tool makes its own, which therefore
  * get QP numbers after them; it happens before the capture starts, but the device's counters include it.
  */
-final class Warmup {
+public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;
     private static final int ROUNDS = 8;
 
@@ -40,7 +40,7 @@ final class Warmup {
     }
 
     /** Best effort: a device that cannot warm up still works, only its first packets are slower. */
-    static void run(EmulatedDevice device, Context ctx) {
+    public static void run(EmulatedDevice device, Context ctx) {
         try (Arena arena = Arena.ofShared()) {
             Pd pd = ctx.allocPd();
             Cq cq = ctx.createCq(256, null);
