@@ -37,9 +37,20 @@ final class CompareRun {
         }
         PacketSource.Seen packets = rig.packets().collect();
         packetsWhy = packets.why();
-        List<Observation> out = new ArrayList<>();
+        List<List<String>> perStep = new ArrayList<>();
+        boolean any = false;
         for (Observation o : seen) {
-            out.add(o.withPackets(packets.packets() == null ? null : packetsOf(o, packets.packets())));
+            List<String> mine = packets.packets() == null ? null : packetsOf(o, packets.packets());
+            any |= mine != null && !mine.isEmpty();
+            perStep.add(mine);
+        }
+        if (packets.packets() != null && !any) {
+            // A capture of something else (or of an interface these packets never crossed) says nothing about them.
+            packetsWhy = "the capture holds none of the run's packets (" + packets.packets().size() + " others)";
+        }
+        List<Observation> out = new ArrayList<>();
+        for (int i = 0; i < seen.size(); i++) {
+            out.add(seen.get(i).withPackets(packetsWhy != null ? null : perStep.get(i)));
         }
         return out;
     }

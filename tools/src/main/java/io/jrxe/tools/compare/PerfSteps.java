@@ -35,8 +35,8 @@ final class PerfSteps {
                     e.await(posted - e.onA.size(), 0);
                     double seconds = (System.nanoTime() - start) / 1e9;
                     double bytes = (double) size * e.onA.size();
-                    e.speed = String.format(Locale.ROOT, "%.1f MiB/s, %.3f M msg/s", bytes / seconds / (1 << 20),
-                            e.onA.size() / seconds / 1e6);
+                    e.speed = String.format(Locale.ROOT, "%.1f MiB/s, %.0f messages/s", bytes / seconds / (1 << 20),
+                            e.onA.size() / seconds);
                     return "-";
                 }),
                 Step.timed("latency", "latency: " + iterations + " RDMA_WRITEs of " + size + " bytes, one at a time, "

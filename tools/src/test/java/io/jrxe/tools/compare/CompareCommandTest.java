@@ -48,7 +48,7 @@ class CompareCommandTest {
                 + "B>A ACKNOWLEDGE psn\\+0 NAK remote access error msn=0"));
         assertThat(lines).anyMatch(l -> l.matches(" +A>B RDMA_WRITE_LAST psn\\+3 A len=100 +A>B RDMA_WRITE_LAST psn\\+3 A len=100"));
         assertThat(lines).anyMatch(l -> l.matches("  on A +50 x RDMA_WRITE SUCCESS len=2048 +50 x RDMA_WRITE SUCCESS len=2048"));
-        assertThat(lines).anyMatch(l -> l.matches("~ speed +\\d+\\.\\d MiB/s, .*"));
+        assertThat(lines).anyMatch(l -> l.matches("~ speed +\\d+\\.\\d MiB/s, \\d+ messages/s .*"));
         assertThat(lines).anyMatch(l -> l.matches("~ speed +typical \\d+\\.\\d us, .*"));
     }
 
