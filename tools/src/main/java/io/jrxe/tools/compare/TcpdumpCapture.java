@@ -33,7 +33,10 @@ final class TcpdumpCapture implements PacketSource {
         Process p;
         try {
             file = Files.createTempFile("jrxe-compare-", ".pcap");
-            p = new ProcessBuilder("tcpdump", "-i", iface, "-U", "-n", "-s", "256", "-w", file.toString(), "udp port 4791")
+            // Immediate mode: without it libpcap hands packets over a buffer at a time (or after a second), and those
+            // still in the kernel's buffer when tcpdump is stopped are lost. Whole packets: a cut one is malformed.
+            p = new ProcessBuilder("tcpdump", "-i", iface, "--immediate-mode", "-U", "-n", "-w", file.toString(),
+                    "udp port 4791")
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
             throw new UserError("--tcpdump " + iface + ": cannot run tcpdump (" + e.getMessage() + "; Debian: tcpdump)", e);
@@ -81,8 +84,28 @@ final class TcpdumpCapture implements PacketSource {
 
     @Override
     public Seen collect() {
+        settle();
         stop();
         return new Seen(PacketSource.read(file), null);
+    }
+
+    /**
+     * Waits until tcpdump has written what it has seen: until its file has not grown for a quarter of a second (at
+     * most 3 s). Stopped earlier, it would drop the packets it had read but not yet written.
+     */
+    private void settle() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        long quietSince = System.nanoTime();
+        long size = -1;
+        while (process.isAlive() && System.nanoTime() < deadline
+                && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(250)) {
+            long now = file.toFile().length();
+            if (now != size) {
+                size = now;
+                quietSince = System.nanoTime();
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
     }
 
     private void stop() {
