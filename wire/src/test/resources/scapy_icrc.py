@@ -4,24 +4,38 @@
   scapy_icrc.py check FILE   FILE holds one Ethernet frame per line in hex; prints, per frame,
                              "ok" when scapy computes the same ICRC as the frame carries,
                              else "bad <stored> <computed>".
+  scapy_icrc.py pcap FILE    FILE is a capture (pcap or pcapng, Ethernet); prints, per packet to UDP
+                             port 4791, "ok <IP identification>" or "bad <id> <stored> <computed>".
   scapy_icrc.py make N       prints N Ethernet frames in hex, built by scapy with ICRCs it computed.
 """
 import random
 import sys
 
-from scapy.all import Ether, IP, UDP, Raw, raw
+from scapy.all import Ether, IP, UDP, Raw, raw, rdpcap
 from scapy.contrib.roce import BTH
+
+
+def icrcs(frame):
+    """The ICRC a frame carries and the one scapy computes for it."""
+    pkt = Ether(frame)
+    pkt[BTH].icrc = None
+    return frame[-4:], raw(pkt)[-4:]
 
 
 def check(path):
     with open(path) as f:
         for line in f:
-            frame = bytes.fromhex(line.strip())
-            pkt = Ether(frame)
-            stored = frame[-4:]
-            pkt[BTH].icrc = None
-            computed = raw(pkt)[-4:]
+            stored, computed = icrcs(bytes.fromhex(line.strip()))
             print("ok" if computed == stored else "bad %s %s" % (stored.hex(), computed.hex()))
+
+
+def check_capture(path):
+    for pkt in rdpcap(path):
+        if UDP not in pkt or pkt[UDP].dport != 4791:
+            continue
+        stored, computed = icrcs(raw(pkt))
+        ident = pkt[IP].id
+        print("ok %d" % ident if computed == stored else "bad %d %s %s" % (ident, stored.hex(), computed.hex()))
 
 
 def make(n):
@@ -39,5 +53,7 @@ def make(n):
 if __name__ == "__main__":
     if sys.argv[1] == "check":
         check(sys.argv[2])
+    elif sys.argv[1] == "pcap":
+        check_capture(sys.argv[2])
     else:
         make(int(sys.argv[2]))

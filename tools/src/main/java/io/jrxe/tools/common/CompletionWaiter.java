@@ -20,7 +20,7 @@ public final class CompletionWaiter {
     private static final int SPINS_BEFORE_YIELD = 64;
     private static final int YIELDS_BEFORE_PARK = 256;
     private static final long PARK_NANOS = 20_000;
-    private static final int MAX_PARK_DOUBLINGS = 4;
+    private static final int MAX_PARK_DOUBLINGS = 2;
 
     private final Cq cq;
     private final CompChannel channel;
@@ -93,7 +93,7 @@ public final class CompletionWaiter {
         if (spins < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
             Thread.yield();
         } else {
-            // Parks grow from 20 us to 320 us: a long wait (a full window of a bandwidth test) then costs a few
+            // Parks grow from 20 us to 80 us: a long wait (a full window of a bandwidth test) then costs a few
             // wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
             int parks = spins - SPINS_BEFORE_YIELD - YIELDS_BEFORE_PARK;
             LockSupport.parkNanos(PARK_NANOS << Math.min(parks >> 3, MAX_PARK_DOUBLINGS));

@@ -50,6 +50,11 @@ public final class DeviceOptions {
             description = "keep at most MB mebibytes of packets in the capture (default: ${DEFAULT-VALUE})")
     long captureMaxMebibytes;
 
+    @Option(names = "--capture-snaplen", paramLabel = "BYTES", defaultValue = "0",
+            description = "keep at most BYTES of each captured frame, headers first (0: whole frames, the default; "
+                    + "at full rate a whole-packet capture writes as many bytes as the device moves)")
+    int captureSnapLength;
+
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
@@ -129,6 +134,14 @@ public final class DeviceOptions {
         return captureMaxMebibytes << 20;
     }
 
+    public int captureSnapLength() {
+        if (captureSnapLength != 0 && (captureSnapLength < 54 || captureSnapLength > 65535)) {
+            throw new UserError("--capture-snaplen " + captureSnapLength + ": 0 (whole frames) or 54 to 65535 "
+                    + "(54 keeps the Ethernet, IPv4, UDP and base transport headers)");
+        }
+        return captureSnapLength;
+    }
+
     public boolean counters() {
         return counters;
     }
@@ -151,8 +164,20 @@ public final class DeviceOptions {
         return seconds == 0 ? 0 : (int) Math.max(1, Math.round(seconds * 1000));
     }
 
-    /** Opens the device these options describe. */
-    public LocalDevice open() {
-        return LocalDevice.open(this);
+    /** How long the device runs traffic through itself before use, so that the JIT has compiled its data path. */
+    private int jitWarmupMillis;
+
+    /** Opens the device these options describe; start-up warnings go to {@code err}. */
+    public LocalDevice open(java.io.PrintWriter err) {
+        return LocalDevice.open(this, err);
+    }
+
+    /** A benchmark asks for a longer warm-up than the few rounds every device gets. */
+    public void jitWarmupMillis(int millis) {
+        jitWarmupMillis = millis;
+    }
+
+    int jitWarmupMillis() {
+        return jitWarmupMillis;
     }
 }

@@ -21,8 +21,9 @@ import java.util.Map;
 
 /**
  * A jrxe NIC made for the command: on real UDP (its own NIC thread, a socket on {@code --addr} port 4791), warmed
- * up, opened, with its packets going to the capture file when one was asked for. Closing it releases the socket
- * and the NIC thread and finishes the capture.
+ * up, opened, with its packets going to the capture file when one was asked for. When its IPv4 packets cannot
+ * leave through a raw socket, it says so on stderr as it starts. Closing it releases the socket and the NIC
+ * thread and finishes the capture.
  */
 public final class EmulatedLocalDevice extends LocalDevice {
     private final EmulatedDevice device;
@@ -37,7 +38,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
         this.captureFile = captureFile;
     }
 
-    static EmulatedLocalDevice open(DeviceOptions options) {
+    static EmulatedLocalDevice open(DeviceOptions options, PrintWriter err) {
         InetAddress address = options.address();
         EmulatedDevice device;
         try {
@@ -49,12 +50,13 @@ public final class EmulatedLocalDevice extends LocalDevice {
         } catch (IllegalArgumentException e) {
             throw new UserError("cannot open device " + options.deviceName() + ": " + e.getMessage(), e);
         }
+        TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
         CaptureTap capture = null;
         try {
-            Warmup.run(device, device.open());
+            Warmup.run(device, device.open(), options.jitWarmupMillis());
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
-                        options.captureMaxBytes());
+                        options.captureMaxBytes(), options.captureSnapLength());
                 device.dataPath().port().tap(capture.forPort(options.deviceName()));
             }
             return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters());

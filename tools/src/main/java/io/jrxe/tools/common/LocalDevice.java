@@ -28,9 +28,10 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
         this.countersAtStart = countersAtStart;
     }
 
-    static LocalDevice open(DeviceOptions options) {
+    /** Opens the device the options describe; start-up warnings (a jrxe NIC's transmit path) go to {@code err}. */
+    static LocalDevice open(DeviceOptions options, PrintWriter err) {
         return switch (options.choice()) {
-            case ProviderChoice.Emulated e -> EmulatedLocalDevice.open(options);
+            case ProviderChoice.Emulated e -> EmulatedLocalDevice.open(options, err);
             case ProviderChoice.Native n -> NativeLocalDevice.open(n.device(), options);
         };
     }

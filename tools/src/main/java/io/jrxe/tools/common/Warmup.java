@@ -35,12 +35,18 @@ import java.lang.foreign.MemorySegment;
 public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;
     private static final int ROUNDS = 8;
+    /** Enough rounds for the JIT's optimizing compiler to take the packet paths (thousands of packets each). */
+    private static final int MAX_JIT_ROUNDS = 4000;
 
     private Warmup() {
     }
 
-    /** Best effort: a device that cannot warm up still works, only its first packets are slower. */
-    public static void run(EmulatedDevice device, Context ctx) {
+    /**
+     * Best effort: a device that cannot warm up still works, only its first packets are slower. With
+     * {@code jitMillis} above 0 the rounds go on for that long (a benchmark's warm-up: on a 2-core machine the
+     * JIT compiling the data path during the first seconds of a measurement takes a core from the NIC).
+     */
+    public static void run(EmulatedDevice device, Context ctx, int jitMillis) {
         try (Arena arena = Arena.ofShared()) {
             Pd pd = ctx.allocPd();
             Cq cq = ctx.createCq(256, null);
@@ -58,7 +64,10 @@ public final class Warmup {
             ud.modify(new QpAttributes().state(QpState.RTR));
             ud.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
             Ah ah = pd.createAh(AddressVector.to(gid, sgid));
-            long deadline = System.nanoTime() + DEADLINE_NANOS;
+            long start = System.nanoTime();
+            long deadline = start + DEADLINE_NANOS;
+            long jitEnd = start + jitMillis * 1_000_000L;
+            int rounds = jitMillis > 0 ? MAX_JIT_ROUNDS : ROUNDS;
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) {
                 wcs[i] = new WorkCompletion();
@@ -66,7 +75,8 @@ public final class Warmup {
             RecvWr recv = new RecvWr(1);
             SendWr send = new SendWr(1);
             long base = memory.address();
-            for (int round = 0; round < ROUNDS && System.nanoTime() < deadline; round++) {
+            for (int round = 0; round < rounds && System.nanoTime() < deadline
+                    && (round < ROUNDS || System.nanoTime() < jitEnd); round++) {
                 int expected = 0;
                 recv.sgl.clear();
                 recv.sgl.add(base + 32768, 8192, mr.lkey());

@@ -66,6 +66,11 @@ final class Demo {
                     addressB.getHostAddress(), devA.dataPath().port().getClass().getSimpleName().equals("UdpPort")
                             ? ((io.jrxe.wire.port.udp.UdpPort) devA.dataPath().port()).transport().describe() : "?",
                     devA.rnic().port().activeMtu().bytes());
+            io.jrxe.wire.port.raw.TransmitPath transmit = io.jrxe.tools.common.TransmitNotice.of(devA);
+            if (transmit != null) {
+                // Both devices are jrxe, so the demo works either way; the line tells what a kernel rxe peer would see.
+                out.printf("  %s%n", transmit.describe());
+            }
             a.connectTo(b, 0x1000, 0x2000);
             b.connectTo(a, 0x2000, 0x1000);
             out.printf("  RC QP 0x%06x (jrxe0) <-> RC QP 0x%06x (jrxe1), both in RTS%n%n", a.qp.qpNum(), b.qp.qpNum());

@@ -11,6 +11,7 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.ProviderChoice;
+import io.jrxe.tools.common.TransmitNotice;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.PortInfo;
@@ -19,6 +20,8 @@ import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureException;
 import io.jrxe.wire.capture.PcapngWriter;
 import io.jrxe.wire.framing.LinkType;
+import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.raw.TransmitPath;
 import io.jrxe.wire.port.udp.UdpTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,8 +36,11 @@ import java.util.concurrent.Callable;
 /**
  * `jrxe devinfo`: what ibv_devinfo prints, for the jrxe device that --addr and -d describe, in ibv_devinfo's
  * layout (so scripts that read ibv_devinfo read this); -v adds the capabilities, the GID table, and after
- * the port a jrxe section with the UDP transport and the counters. When -d names a kernel device (rxe0),
- * that one is shown, through the native provider (its capability flags are rxe's, as jrxe's are).
+ * the port a jrxe section with the UDP transport, the transmit path and the counters. This device binds no
+ * socket: the transmit path is what a device on --addr would use in this process, found by opening a raw
+ * socket and closing it; the warning a device prints at start-up goes to stderr here too. When -d names a
+ * kernel device (rxe0), that one is shown, through the native provider (its capability flags are rxe's, as
+ * jrxe's are).
  */
 @Command(name = "devinfo", mixinStandardHelpOptions = true,
         description = "Print a jrxe device's attributes as ibv_devinfo does: the device, its port, and with -v its "
@@ -59,7 +65,7 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Option(names = {"-l", "--list"}, description = "print only the device names")
     boolean list;
 
-    @Option(names = {"-v", "--verbose"}, description = "print all the attributes, the GID table, the UDP transport and the counters")
+    @Option(names = {"-v", "--verbose"}, description = "print all the attributes, the GID table, the UDP transport, the IPv4 transmit path and the counters")
     boolean verbose;
 
     @Override
@@ -88,7 +94,10 @@ public final class DevinfoCommand implements Callable<Integer> {
             if (ibPort != null && ibPort > 1) {
                 throw new UserError("Invalid port requested for device: " + dev.name() + " has 1 port");
             }
-            print(out, dev, dev.open());
+            TransmitPath transmit = TransmitPath.probe(device.address() instanceof java.net.Inet6Address,
+                    RawSocketOpener.system());
+            TransmitNotice.warnIfUnverifiable(dev.name(), transmit, spec.commandLine().getErr());
+            print(out, dev, dev.open(), transmit);
             out.flush();
             return 0;
         } catch (io.jrxe.verbs.VerbsException e) {
@@ -104,7 +113,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             return 0;
         }
         try (Context ctx = dev.open()) {
-            print(out, dev, ctx);
+            print(out, dev, ctx, null);
             out.flush();
             return 0;
         } catch (io.jrxe.verbs.VerbsException e) {
@@ -124,7 +133,9 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, Device dev, Context ctx) throws io.jrxe.verbs.VerbsException {
+    /** @param transmit the IPv4 transmit path of an emulated device; null for a native one */
+    private void print(PrintWriter out, Device dev, Context ctx, TransmitPath transmit)
+            throws io.jrxe.verbs.VerbsException {
         DeviceAttributes a = ctx.queryDevice();
         out.printf("hca_id:\t%s%n", dev.name());
         out.printf("\ttransport:\t\t\t%s (%d)%n", "InfiniBand", 0);
@@ -171,7 +182,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
         out.printf("%n");
         if (verbose && dev instanceof EmulatedDevice emulated) {
-            printJrxeSection(out, emulated, ctx);
+            printJrxeSection(out, emulated, ctx, transmit);
         }
     }
 
@@ -242,11 +253,13 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf("\tnum_comp_vectors:\t\t%d%n", 1);
     }
 
-    private void printJrxeSection(PrintWriter out, EmulatedDevice dev, Context ctx) throws io.jrxe.verbs.VerbsException {
+    private void printJrxeSection(PrintWriter out, EmulatedDevice dev, Context ctx, TransmitPath transmit)
+            throws io.jrxe.verbs.VerbsException {
         out.printf("\tjrxe:%n");
         out.printf("\t\taddress:\t\t%s%n", device.address().getHostAddress());
         out.printf("\t\tudp_port:\t\t%d%n", 4791);
         out.printf("\t\tudp_transport:\t\t%s%n", UdpTransport.best().describe());
+        out.printf("\t\t%s%n", transmit.describe());
         out.printf("\t\tinterface_mtu:\t\t%d%n", dev.rnic().port().interfaceMtu());
         out.printf("\t\tmtt_entries:\t\t%d%n", ctx.queryDevice().mttEntries());
         out.printf("\t\tcounters:%n");

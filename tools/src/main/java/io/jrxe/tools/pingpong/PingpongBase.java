@@ -175,7 +175,7 @@ abstract class PingpongBase implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
-        try (LocalDevice dev = device.open()) {
+        try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             dev.port(ibPort);
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);

@@ -1,6 +1,8 @@
 package io.jrxe.tools.devinfo;
 
 import io.jrxe.tools.common.InProcess;
+import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.raw.TransmitPath;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -50,9 +52,34 @@ class DevinfoCommandTest {
                 "\t\t\tGID[  1]:\t\t::ffff:127.0.1.81, RoCE v2",
                 "\t\t\tmax_msg_sz:\t\t0x800000", "\t\t\tgid_tbl_len:\t\t2", "\t\taddress:\t\t127.0.1.81");
         assertThat(lines).anyMatch(l -> l.matches("\t\tudp_transport:\t\t(epoll \\(recvmmsg\\)|NIO.*)"));
+        TransmitPath expected = TransmitPath.probe(false, RawSocketOpener.system());
+        assertThat(lines).contains("\t\t" + expected.describe());
+        assertThat(r.err()).isEqualTo(expected.kernelPeersAccept() ? "" : "jrxe: jrxe0: " + expected.describe() + "\n");
         assertThat(lines).anyMatch(l -> l.matches("\t\t\tsent_pkts:\\s+0"));
         assertThat(lines).anyMatch(l -> l.matches("\t\t\tjrxe_drop_psn_out_of_window:\\s+0"));
         assertThat(lines.indexOf("\t\tport:\t1")).as("capabilities come before the port").isGreaterThan(lines.indexOf("\tmax_pkeys:\t\t\t64"));
+    }
+
+    @Test
+    void withoutTheRawSocketDevinfoWarnsThatKernelPeersWillDropThePackets() {
+        System.setProperty(RawSocketOpener.PROPERTY, "udp");
+        try {
+            InProcess r = InProcess.run("devinfo", "-v", "--addr", "127.0.1.82", "-d", "jrxe8");
+            assertThat(r.status()).as(r.toString()).isZero();
+            String line = "IPv4 transmit: UDP socket (-Djrxe.ipv4.transmit=udp): IPv4 peers other than jrxe will drop its packets";
+            assertThat(r.lines()).contains("\t\t" + line);
+            assertThat(r.err()).isEqualTo("jrxe: jrxe8: " + line + "\n");
+        } finally {
+            System.clearProperty(RawSocketOpener.PROPERTY);
+        }
+    }
+
+    @Test
+    void ipv6DevicesNeedNoRawSocket() {
+        InProcess r = InProcess.run("devinfo", "-v", "--addr", "::1");
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.lines()).contains("\t\tIPv6 transmit: UDP socket (every byte the ICRC covers is known)");
+        assertThat(r.err()).isEmpty();
     }
 
     @Test

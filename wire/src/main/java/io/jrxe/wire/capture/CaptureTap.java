@@ -21,19 +21,33 @@ public final class CaptureTap {
     private final long maxPackets;
     private final long maxBytes;
     private final RoceFramer framer = new RoceFramer();
-    private final ByteBuffer frame = ByteBuffer.allocate(70_000);
+    private final int snapLength;
+    /** The Ethernet, IP and UDP headers of the packet being written; its RoCE bytes are copied from where they are. */
+    private final ByteBuffer headers = ByteBuffer.allocate(128);
     /** Wall-clock nanoseconds minus the ports' clock, read once: packets keep the order and spacing they had. */
     private final long epochOffsetNanos;
     private long skipped;
 
     /** A capture of ports whose clock is {@link System#nanoTime()} (real sockets). */
     public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes) {
-        this(writer, maxPackets, maxBytes, System.nanoTime());
+        this(writer, maxPackets, maxBytes, 0, System.nanoTime());
+    }
+
+    /**
+     * As {@link #CaptureTap(PcapngWriter, long, long)}, keeping at most {@code snapLength} bytes of each frame
+     * (0: whole frames): at full rate a whole-packet capture writes as many bytes as the NIC moves.
+     */
+    public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes, int snapLength) {
+        this(writer, maxPackets, maxBytes, snapLength, System.nanoTime());
     }
 
     /** A capture of ports whose clock reads {@code portClockNow} at this moment (a simulated network's virtual time). */
-    public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes, long portClockNow) {
+    public CaptureTap(PcapngWriter writer, long maxPackets, long maxBytes, int snapLength, long portClockNow) {
+        if (snapLength < 0) {
+            throw new IllegalArgumentException("snapshot length " + snapLength + " is negative");
+        }
         this.writer = writer;
+        this.snapLength = snapLength;
         this.maxPackets = maxPackets;
         this.maxBytes = maxBytes;
         java.time.Instant now = java.time.Instant.now();
@@ -42,7 +56,7 @@ public final class CaptureTap {
 
     /** A tap for one port: its packets go to their own interface of the capture. */
     public synchronized PacketTap forPort(String name) {
-        int interfaceId = writer.addInterface(name, LinkType.ETHERNET, 0);
+        int interfaceId = writer.addInterface(name, LinkType.ETHERNET, snapLength);
         return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length,
                 timestampNanos, comment) -> write(interfaceId, source, destination, sourcePort, destinationPort,
                 identification, roce, offset, length, timestampNanos, comment);
@@ -57,9 +71,9 @@ public final class CaptureTap {
         }
         framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort)
                 .identification(identification);
-        int n = framer.frame(frame, 0, roce, offset, length, false);
+        int n = framer.writeHeaders(headers, 0, length);
         try {
-            writer.write(interfaceId, epochOffsetNanos + timestampNanos, frame, 0, n, comment);
+            writer.write(interfaceId, epochOffsetNanos + timestampNanos, headers, n, roce, offset, length, comment);
         } catch (UncheckedIOException e) {
             skipped++;
         }

@@ -2,10 +2,10 @@ package io.jrxe.wire.capture;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -19,8 +19,8 @@ import java.util.Objects;
  * comment on each packet (why it was sent, dropped or retransmitted).
  * <p>
  * Blocks are always little-endian: the section header's byte-order magic tells readers so, which
- * makes the file the same on every host. Block headers are encoded into one reusable buffer that is
- * handed to the stream only when full, so writing a packet allocates nothing unless it has a comment.
+ * makes the file the same on every host. Blocks are encoded into a buffer that is handed over only
+ * when full, so writing a packet allocates nothing unless it has a comment.
  * <p>
  * Not thread-safe: one thread (the NIC thread that owns the port) writes.
  */
@@ -50,9 +50,9 @@ public final class PcapngWriter implements AutoCloseable {
     private static final int BUFFER_SIZE = 64 * 1024;
     private static final byte[] USER_APPLICATION = "jrxe".getBytes(StandardCharsets.UTF_8);
 
-    private final OutputStream out;
+    private final BlockOutput out;
     private final String target;
-    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer buffer;
     private int[] snapLengths = new int[4];
     private int interfaceCount;
     private long bytesWritten;
@@ -61,25 +61,79 @@ public final class PcapngWriter implements AutoCloseable {
 
     /** Writes to {@code out}, which this writer then owns: {@link #close()} closes it. */
     public PcapngWriter(OutputStream out) {
-        this(Objects.requireNonNull(out, "out"), "the capture stream");
+        this(new StreamOutput(Objects.requireNonNull(out, "out")), "the capture stream");
     }
 
-    /** Creates (or replaces) the file at {@code path}. */
+    /** Creates (or replaces) the file at {@code path}; a thread of its own writes it (see {@link BackgroundFileOutput}). */
     public PcapngWriter(Path path) {
         this(open(path), path.toString());
     }
 
-    private PcapngWriter(OutputStream out, String target) {
+    private PcapngWriter(BlockOutput out, String target) {
         this.out = out;
         this.target = target;
+        this.buffer = out.first();
         writeSectionHeader();
     }
 
-    private static OutputStream open(Path path) {
+    private static BlockOutput open(Path path) {
         try {
-            return Files.newOutputStream(path);
+            return new BackgroundFileOutput(path);
         } catch (IOException e) {
             throw new CaptureException("cannot create capture " + path + ": " + describe(e), e);
+        }
+    }
+
+    /**
+     * Where full buffers of blocks go. The writer encodes into the buffer {@link #first()} gave and
+     * hands it over when full, getting an empty one back: a file takes whole buffers on a thread
+     * of its own, a stream is written at once.
+     */
+    interface BlockOutput extends AutoCloseable {
+        /** The first buffer to encode into: little-endian, with room for the longest fixed run of fields. */
+        ByteBuffer first();
+
+        /** Takes buffer[0, position) and returns an empty buffer to go on with. */
+        ByteBuffer swap(ByteBuffer filled);
+
+        /** Everything handed over so far reaches its destination. */
+        void flush() throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+
+    /** A stream written on the caller's thread, from one reusable heap buffer. */
+    private static final class StreamOutput implements BlockOutput {
+        private final OutputStream stream;
+
+        StreamOutput(OutputStream stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public ByteBuffer first() {
+            return ByteBuffer.allocate(BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        @Override
+        public ByteBuffer swap(ByteBuffer filled) {
+            try {
+                stream.write(filled.array(), 0, filled.position());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return filled.clear();
+        }
+
+        @Override
+        public void flush() throws IOException {
+            stream.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            stream.close();
         }
     }
 
@@ -142,10 +196,45 @@ public final class PcapngWriter implements AutoCloseable {
         writePacket(interfaceId, timestampNanos, null, frame, offset, length, commentOrNull);
     }
 
+    /**
+     * Appends one packet whose frame is in two pieces: {@code head[0, headLength)} (the headers a
+     * capture framed) then {@code body[bodyOffset, bodyOffset + bodyLength)} (the packet's bytes
+     * where the NIC has them), so that the body is copied once, and only as far as the snapshot length.
+     */
+    public void write(int interfaceId, long timestampNanos, ByteBuffer head, int headLength, ByteBuffer body, int bodyOffset,
+                      int bodyLength, String commentOrNull) {
+        Objects.checkFromIndexSize(0, headLength, head.limit());
+        Objects.checkFromIndexSize(bodyOffset, bodyLength, body.limit());
+        int length = headLength + bodyLength;
+        int start = startPacket(interfaceId, timestampNanos, length, commentOrNull);
+        int captured = capturedLength(interfaceId, length);
+        int fromHead = Math.min(headLength, captured);
+        putBytes(head, 0, fromHead);
+        putBytes(body, bodyOffset, captured - fromHead);
+        endPacket(start, captured, commentOrNull);
+    }
+
     // One of bufferSource and arraySource is null: two sources share one encoder without wrapping
     // an array in a ByteBuffer per packet.
     private void writePacket(int interfaceId, long timestampNanos, ByteBuffer bufferSource, byte[] arraySource,
                              int offset, int length, String commentOrNull) {
+        int totalLength = startPacket(interfaceId, timestampNanos, length, commentOrNull);
+        int captured = capturedLength(interfaceId, length);
+        if (bufferSource != null) {
+            putBytes(bufferSource, offset, captured);
+        } else {
+            putBytes(arraySource, offset, captured);
+        }
+        endPacket(totalLength, captured, commentOrNull);
+    }
+
+    private int capturedLength(int interfaceId, int length) {
+        int snapLen = snapLengths[interfaceId];
+        return snapLen > 0 && length > snapLen ? snapLen : length;
+    }
+
+    /** Writes an enhanced packet block's fields before the data; returns the block's total length. */
+    private int startPacket(int interfaceId, long timestampNanos, int length, String commentOrNull) {
         ensureOpen();
         if (interfaceId < 0 || interfaceId >= interfaceCount) {
             throw new IllegalArgumentException("no interface " + interfaceId + ": declare it with addInterface first ("
@@ -154,21 +243,23 @@ public final class PcapngWriter implements AutoCloseable {
         if (timestampNanos < 0) {
             throw new IllegalArgumentException("timestamp " + timestampNanos + " ns is before 1970");
         }
-        int snapLen = snapLengths[interfaceId];
-        int captured = snapLen > 0 && length > snapLen ? snapLen : length;
-        byte[] comment = commentOrNull == null || commentOrNull.isEmpty() ? null : optionValue("comment", commentOrNull);
-        int optionsLength = comment == null ? 0 : optionLength(comment.length) + 4;
-        int totalLength = EPB_FIXED_LENGTH + padded(captured) + optionsLength;
-
+        int captured = capturedLength(interfaceId, length);
+        int totalLength = EPB_FIXED_LENGTH + padded(captured) + commentOptionsLength(commentOrNull);
         ensureRoom(LONGEST_FIXED_RUN);
         buffer.putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength).putInt(interfaceId)
                 .putInt((int) (timestampNanos >>> 32)).putInt((int) timestampNanos)
                 .putInt(captured).putInt(length);
-        if (bufferSource != null) {
-            putBytes(bufferSource, offset, captured);
-        } else {
-            putBytes(arraySource, offset, captured);
-        }
+        return totalLength;
+    }
+
+    private int commentOptionsLength(String commentOrNull) {
+        return commentOrNull == null || commentOrNull.isEmpty() ? 0
+                : optionLength(optionValue("comment", commentOrNull).length) + 4;
+    }
+
+    /** Writes what follows the data: padding, the comment, the total length again. */
+    private void endPacket(int totalLength, int captured, String commentOrNull) {
+        byte[] comment = commentOrNull == null || commentOrNull.isEmpty() ? null : optionValue("comment", commentOrNull);
         putPadding(captured);
         if (comment != null) {
             putOption(OPT_COMMENT, comment);
@@ -281,11 +372,10 @@ public final class PcapngWriter implements AutoCloseable {
             return;
         }
         try {
-            out.write(buffer.array(), 0, buffer.position());
-        } catch (IOException e) {
-            throw writeFailed(e);
-        } finally {
+            buffer = out.swap(buffer);
+        } catch (UncheckedIOException e) {
             buffer.clear();
+            throw writeFailed(e.getCause());
         }
     }
 
@@ -317,7 +407,7 @@ public final class PcapngWriter implements AutoCloseable {
         return (length + 3) & ~3;
     }
 
-    private static String describe(IOException e) {
+    static String describe(IOException e) {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

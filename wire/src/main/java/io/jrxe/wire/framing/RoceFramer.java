@@ -134,7 +134,22 @@ public final class RoceFramer {
         dst.putInt(p + 6, (int) (srcMac >>> 16));
         dst.putShort(p + 10, (short) srcMac);
         dst.putShort(p + 12, (short) (ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4));
-        p += ETHERNET_HEADER_LENGTH;
+        return ETHERNET_HEADER_LENGTH + writeIpUdpHeaders(dst, at + ETHERNET_HEADER_LENGTH, roceLength);
+    }
+
+    /** Length of the IP and UDP headers alone: what a raw IP socket is given in front of the RoCE packet. */
+    public int ipUdpHeaderLength() {
+        return headerLength() - ETHERNET_HEADER_LENGTH;
+    }
+
+    /**
+     * Writes the IP and UDP headers (no Ethernet) for a UDP payload of roceLength bytes at
+     * {@code at}: the bytes a raw IP socket sends, the same ones {@link #icrc} covers.
+     *
+     * @return the number of header bytes written ({@link #ipUdpHeaderLength()})
+     */
+    public int writeIpUdpHeaders(ByteBuffer dst, int at, int roceLength) {
+        int p = at;
         int udpLength = IcrcCalculator.UDP_HEADER_LENGTH + roceLength;
         if (ipv6) {
             dst.putInt(p, 6 << 28 | tos << 20 | flowLabel);

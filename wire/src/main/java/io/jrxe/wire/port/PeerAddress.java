@@ -19,9 +19,11 @@ public final class PeerAddress {
     private final byte[] ip;
     private final byte[] gid;
     private final InetSocketAddress socketAddress;
+    private final boolean loopback;
 
     private PeerAddress(InetAddress address, int port) {
         this.address = address;
+        this.loopback = address.isLoopbackAddress();
         this.ip = address.getAddress();
         this.gid = new byte[16];
         if (address instanceof Inet4Address) {
@@ -68,6 +70,11 @@ public final class PeerAddress {
 
     public InetAddress address() {
         return address;
+    }
+
+    /** 127.0.0.0/8 or ::1: only jrxe devices can be there (kernel rxe does not attach to lo). */
+    public boolean loopback() {
+        return loopback;
     }
 
     public boolean ipv6() {

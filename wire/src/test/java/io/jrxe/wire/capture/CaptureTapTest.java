@@ -21,7 +21,7 @@ class CaptureTapTest {
     void packetsKeepThePortClocksOrderAndSpacingOnTheWallClock() throws Exception {
         ByteArrayOutputStream file = new ByteArrayOutputStream();
         long before = System.currentTimeMillis() * 1_000_000L;
-        CaptureTap capture = new CaptureTap(new PcapngWriter(file), 100, 1 << 20, PORT_CLOCK_START);
+        CaptureTap capture = new CaptureTap(new PcapngWriter(file), 100, 1 << 20, 0, PORT_CLOCK_START);
         PacketTap tap = capture.forPort("jrxe0");
         PeerAddress a = PeerAddress.of(InetAddress.getByName("127.0.0.1"));
         PeerAddress b = PeerAddress.of(InetAddress.getByName("127.0.0.2"));
@@ -41,5 +41,35 @@ class CaptureTapTest {
         assertThat(stamps.get(0)).isBetween(before, after);
         assertThat(stamps.get(1) - stamps.get(0)).isEqualTo(1_500);
         assertThat(stamps.get(2) - stamps.get(0)).isEqualTo(1_000_000_007L);
+    }
+
+    @Test
+    void framesAreTheFramersBytesWholeOrCutToTheSnapshotLength() throws Exception {
+        PeerAddress a = PeerAddress.of(InetAddress.getByName("10.0.0.1"));
+        PeerAddress b = PeerAddress.of(InetAddress.getByName("10.0.0.2"));
+        byte[] packet = SamplePackets.roce(Opcode.RC_RDMA_WRITE_ONLY, 3000, new Random(7));
+        ByteBuffer roce = ByteBuffer.allocateDirect(packet.length + 10);
+        roce.put(10, packet);
+        ByteBuffer expected = ByteBuffer.allocate(4096);
+        int expectedLength = new io.jrxe.wire.framing.RoceFramer().addresses(a.ipBytes(), b.ipBytes()).ports(49200, 4791)
+                .identification(77).frame(expected, 0, ByteBuffer.wrap(packet), 0, packet.length, false);
+
+        for (int snap : new int[] {0, 100}) {
+            ByteArrayOutputStream file = new ByteArrayOutputStream();
+            CaptureTap capture = new CaptureTap(new PcapngWriter(file), 100, 1 << 20, snap, PORT_CLOCK_START);
+            capture.forPort("jrxe0").packet(PacketTap.Direction.SENT, a, b, 49200, 4791, 77, roce, 10, packet.length,
+                    PORT_CLOCK_START, null);
+            capture.close();
+            ByteBuffer epb = PcapngBlocks.parse(file.toByteArray()).stream()
+                    .filter(block -> block.type() == PcapngWriter.ENHANCED_PACKET_BLOCK).findFirst().orElseThrow().body();
+            int captured = epb.getInt(12);
+            assertThat(epb.getInt(16)).as("original length").isEqualTo(expectedLength);
+            assertThat(captured).isEqualTo(snap == 0 ? expectedLength : snap);
+            byte[] data = new byte[captured];
+            epb.get(20, data);
+            byte[] want = new byte[captured];
+            expected.get(0, want);
+            assertThat(data).isEqualTo(want);
+        }
     }
 }

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,12 +27,8 @@ class ScapyIcrcOracleTest {
     static Path script;
 
     @BeforeAll
-    static void installScript() throws IOException {
-        ExternalTool.assumeScapy();
-        script = dir.resolve("scapy_icrc.py");
-        try (InputStream in = ScapyIcrcOracleTest.class.getResourceAsStream("/scapy_icrc.py")) {
-            Files.copy(in, script);
-        }
+    static void installScript() {
+        script = ExternalTool.scapyIcrcScript(dir);
     }
 
     @Test

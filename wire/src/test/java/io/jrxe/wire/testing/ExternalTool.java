@@ -44,6 +44,18 @@ public final class ExternalTool {
         Assumptions.assumeTrue(r.exitCode() == 0, "scapy's RoCE layer is not importable (Debian package python3-scapy)");
     }
 
+    /** Skips without scapy; otherwise copies the scapy ICRC oracle (scapy_icrc.py) into dir and returns its path. */
+    public static Path scapyIcrcScript(Path dir) {
+        assumeScapy();
+        Path script = dir.resolve("scapy_icrc.py");
+        try (java.io.InputStream in = ExternalTool.class.getResourceAsStream("/scapy_icrc.py")) {
+            Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new AssertionError("cannot install scapy_icrc.py: " + e.getMessage(), e);
+        }
+        return script;
+    }
+
     public static Result run(List<String> command, long timeoutSeconds) {
         try {
             Path out = Files.createTempFile("jrxe-tool", ".out");

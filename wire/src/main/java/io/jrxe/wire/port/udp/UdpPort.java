@@ -9,6 +9,10 @@ import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.raw.RawIpv4Sender;
+import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.raw.RawSocketUnavailableException;
+import io.jrxe.wire.port.raw.TransmitPath;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -33,11 +37,15 @@ import java.util.Map;
  * own (SO_REUSEPORT), so that packets leave from the port rxe would choose. Sends are written
  * immediately and flushed once per event-loop turn (batched writes).
  *
- * <p>ICRC: over IPv6 the socket knows every byte the ICRC covers. Over IPv4 the kernel picks the
- * IP identification, which the ICRC covers too: jrxe computes its ICRC with identification 0
- * and, receiving, solves for the identification that makes a packet's ICRC right
- * ({@link Ipv4IdentificationSolver}). Between jrxe devices this checks every packet; a kernel
- * rxe peer needs the raw-socket transmit path instead.
+ * <p>ICRC: over IPv6 the socket knows every byte the ICRC covers. Over IPv4 the ICRC covers the
+ * IP identification too, which a UDP socket leaves to the kernel (Linux numbers even DF
+ * datagrams). So where the process may open a raw socket (CAP_NET_RAW), IPv4 packets leave
+ * through it with IP and UDP headers jrxe wrote and an identification it chose, one
+ * sendmmsg(2) per flush ({@link RawIpv4Sender}); kernel rxe peers accept those. Otherwise they
+ * leave through UDP sockets with an ICRC computed for identification 0, which only jrxe peers
+ * accept: {@link #transmitPath()} says which. Receiving is on the UDP socket either way, and over
+ * IPv4 solves for the identification that makes a packet's ICRC right
+ * ({@link Ipv4IdentificationSolver}).
  */
 public final class UdpPort implements PacketPort {
     /** Room for a 4096-byte MTU packet with every header. */
@@ -50,6 +58,10 @@ public final class UdpPort implements PacketPort {
     private final EventLoop loop;
     private final PeerAddress local;
     private final Channel receiver;
+    /** The IPv4 raw transmit path, or null when packets leave through UDP sockets. */
+    private final RawIpv4Sender raw;
+    private final TransmitPath transmitPath;
+    private boolean rawToLoopback;
     private final Map<Integer, Channel> senders = new HashMap<>();
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
@@ -58,13 +70,16 @@ public final class UdpPort implements PacketPort {
     private volatile PacketSink sink;
     private volatile PacketTap tap;
     private boolean flushPending;
-    private boolean closed;
+    private volatile boolean closed;
 
-    private UdpPort(UdpTransport transport, EventLoop loop, PeerAddress local, Channel receiver) {
+    private UdpPort(UdpTransport transport, EventLoop loop, PeerAddress local, Channel receiver, RawIpv4Sender raw,
+                    TransmitPath transmitPath) {
         this.transport = transport;
         this.loop = loop;
         this.local = local;
         this.receiver = receiver;
+        this.raw = raw;
+        this.transmitPath = transmitPath;
     }
 
     /**
@@ -73,6 +88,50 @@ public final class UdpPort implements PacketPort {
      * @throws PortInUseException with a sentence for a taken port or an address that is not local
      */
     public static UdpPort bind(UdpTransport transport, EventLoop loop, PeerAddress local) throws PortInUseException {
+        return bind(transport, loop, local, RawSocketOpener.system());
+    }
+
+    /**
+     * Binds as {@link #bind(UdpTransport, EventLoop, PeerAddress)} does, opening the IPv4 raw
+     * transmit socket with {@code rawOpener}; when it fails, IPv4 packets go through UDP sockets.
+     */
+    public static UdpPort bind(UdpTransport transport, EventLoop loop, PeerAddress local, RawSocketOpener rawOpener)
+            throws PortInUseException {
+        return bind(transport, loop, local, rawOpener, RawSocketOpener.rawToLoopbackAsked());
+    }
+
+    /**
+     * As {@link #bind(UdpTransport, EventLoop, PeerAddress, RawSocketOpener)}; with {@code rawToLoopback}
+     * false, packets to loopback peers (jrxe devices: kernel rxe does not attach to lo) keep the UDP
+     * sockets, whose GSO batches move twice the bytes a raw socket's one-datagram sends do, and whose IP
+     * identification those peers solve for.
+     */
+    public static UdpPort bind(UdpTransport transport, EventLoop loop, PeerAddress local, RawSocketOpener rawOpener,
+                               boolean rawToLoopback) throws PortInUseException {
+        RawIpv4Sender raw = null;
+        TransmitPath path = TransmitPath.IPV6;
+        if (!local.ipv6()) {
+            try {
+                raw = new RawIpv4Sender(rawOpener.open(), local, RawIpv4Sender.DEFAULT_SLOTS, MAX_DATAGRAM, 1);
+                path = TransmitPath.RAW;
+            } catch (RawSocketUnavailableException e) {
+                path = TransmitPath.udpIpv4(e);
+            }
+        }
+        try {
+            UdpPort port = bindUdp(transport, loop, local, raw, path);
+            port.rawToLoopback = rawToLoopback;
+            return port;
+        } catch (PortInUseException | RuntimeException e) {
+            if (raw != null) {
+                raw.close();
+            }
+            throw e;
+        }
+    }
+
+    private static UdpPort bindUdp(UdpTransport transport, EventLoop loop, PeerAddress local, RawIpv4Sender raw,
+                                   TransmitPath path) throws PortInUseException {
         Holder holder = new Holder();
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_RCVBUF, 8 << 20)
@@ -100,7 +159,7 @@ public final class UdpPort implements PacketPort {
         InetSocketAddress at = local.socketAddress();
         try {
             Channel ch = b.bind(at).sync().channel();
-            holder.port = new UdpPort(transport, loop, local, ch);
+            holder.port = new UdpPort(transport, loop, local, ch, raw, path);
             return holder.port;
         } catch (Exception e) {
             throw new PortInUseException(describeBindFailure(at, e), e);
@@ -127,6 +186,16 @@ public final class UdpPort implements PacketPort {
         return transport;
     }
 
+    /** How this port's packets leave: the raw socket or UDP sockets, and why. */
+    public TransmitPath transmitPath() {
+        return transmitPath;
+    }
+
+    /** Packets the raw socket refused or had no room for (0 on the UDP path). */
+    public long rawTransmitDrops() {
+        return raw == null ? 0 : raw.packetsDropped();
+    }
+
     @Override
     public PeerAddress localAddress() {
         return local;
@@ -147,6 +216,12 @@ public final class UdpPort implements PacketPort {
         if (closed) {
             return;
         }
+        if (raw != null && (rawToLoopback || !to.loopback())) {
+            int identification = raw.stage(packet, offset, length, to, srcPort);
+            tapSent(to, srcPort, identification, packet, offset, length);
+            scheduleFlush();
+            return;
+        }
         Channel ch = sender(srcPort);
         int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
         int value = local.ipv6()
@@ -154,11 +229,19 @@ public final class UdpPort implements PacketPort {
                 : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
         batch(ch, to, packet, offset, length);
+        tapSent(to, sourcePort, 0, packet, offset, length);
+        scheduleFlush();
+    }
+
+    private void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset, int length) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, sourcePort,
-                    PeerAddress.ROCE_PORT, 0, packet, offset, length, System.nanoTime(), null);
+            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
+                    length, System.nanoTime(), null);
         }
+    }
+
+    private void scheduleFlush() {
         if (!flushPending) {
             flushPending = true;
             loop.execute(flush);
@@ -221,6 +304,9 @@ public final class UdpPort implements PacketPort {
 
     private void flushNow() {
         flushPending = false;
+        if (raw != null) {
+            raw.flush(); // both paths may have packets: loopback peers keep the UDP sockets
+        }
         emitBatch();
         receiver.flush();
         for (Channel ch : senders.values()) {
@@ -236,6 +322,21 @@ public final class UdpPort implements PacketPort {
      * packets leave from the 4791 socket, and their ICRC is computed for that port.
      */
     private Channel sender(int srcPort) {
+        if (srcPort == lastSenderPort && lastSender.isActive()) {
+            return lastSender; // a burst comes from one QP: no lookup (and no boxing of the port) per packet
+        }
+        Channel ch = lookUpSender(srcPort);
+        if (ch != receiver) {
+            lastSenderPort = srcPort;
+            lastSender = ch;
+        }
+        return ch;
+    }
+
+    private int lastSenderPort = -1;
+    private Channel lastSender;
+
+    private Channel lookUpSender(int srcPort) {
         Channel ch = senders.get(srcPort);
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
@@ -336,11 +437,27 @@ public final class UdpPort implements PacketPort {
     @Override
     public void close() {
         closed = true;
+        if (raw != null) {
+            closeOnNicThread(raw);
+        }
         receiver.close().syncUninterruptibly();
         for (Channel ch : senders.values()) {
             if (ch != receiver) {
                 ch.close().syncUninterruptibly();
             }
+        }
+    }
+
+    /** The raw sender's native memory may only go when no send on the NIC thread can be using it. */
+    private void closeOnNicThread(RawIpv4Sender sender) {
+        if (loop.inEventLoop()) {
+            sender.close();
+            return;
+        }
+        try {
+            loop.submit(sender::close).syncUninterruptibly();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            sender.close();
         }
     }
 }

@@ -63,7 +63,7 @@ class UdpPortExchangeTest {
     void aCorruptedPacketIsDroppedAsBadIcrc() throws Exception {
         portA = UdpPort.bind(transport, loopA.next(), A);
         portB = UdpPort.bind(transport, loopB.next(), B);
-        Recorder recorder = new Recorder(1);
+        Recorder recorder = new Recorder(2);
         portB.receiver(recorder);
         ByteBuffer packet = packet(0, 100);
         loopA.next().submit(() -> portA.send(packet, 0, 100, B, 49153)).sync();
@@ -77,7 +77,8 @@ class UdpPortExchangeTest {
             raw.send(send, B.socketAddress());
         }
         assertThat(recorder.done.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(recorder.drops).containsExactly(DropReason.BAD_ICRC);
+        assertThat(recorder.received).as("the packet as the port sent it").hasSize(1);
+        assertThat(recorder.drops).as("the same bytes with one bit flipped").containsExactly(DropReason.BAD_ICRC);
     }
 
     private List<String> exchange(int[] sizes) throws Exception {

@@ -1,0 +1,182 @@
+package io.jrxe.wire.port.raw;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The few libc socket calls the raw transmit path needs, through java.lang.foreign: socket,
+ * setsockopt, sendmmsg, close and strerror, each with errno captured right after the call (a
+ * later JVM action could overwrite the thread's errno). Linux, LP64 (x86_64, aarch64).
+ *
+ * <p>Loading needs native access (--enable-native-access=ALL-UNNAMED); where it is denied,
+ * {@link #unavailableReason()} says so and nothing here may be called.
+ */
+final class LinuxSockets {
+    static final int AF_INET = 2;
+    static final int SOCK_RAW = 3;
+    static final int SOCK_CLOEXEC = 0x80000;
+    /** A raw socket of this protocol sends whole IP packets (IP_HDRINCL implied) and receives nothing. */
+    static final int IPPROTO_RAW = 255;
+    static final int SOL_SOCKET = 1;
+    static final int SO_SNDBUF = 7;
+    static final int SO_SNDBUFFORCE = 32;
+    static final int MSG_DONTWAIT = 0x40;
+
+    static final int EPERM = 1;
+    static final int EINTR = 4;
+    static final int EAGAIN = 11;
+    static final int EACCES = 13;
+    static final int ENOBUFS = 105;
+
+    /** struct iovec. */
+    static final StructLayout IOVEC = MemoryLayout.structLayout(
+            ValueLayout.ADDRESS.withName("iov_base"),
+            ValueLayout.JAVA_LONG.withName("iov_len"));
+    /** struct sockaddr_in: family in host order, port and address in network order. */
+    static final StructLayout SOCKADDR_IN = MemoryLayout.structLayout(
+            ValueLayout.JAVA_SHORT.withName("sin_family"),
+            ValueLayout.JAVA_SHORT.withName("sin_port"),
+            ValueLayout.JAVA_INT.withName("sin_addr"),
+            MemoryLayout.paddingLayout(8));
+    /** struct mmsghdr: a struct msghdr and the byte count the kernel reports back. */
+    static final StructLayout MMSGHDR = MemoryLayout.structLayout(
+            ValueLayout.ADDRESS.withName("msg_name"),
+            ValueLayout.JAVA_INT.withName("msg_namelen"),
+            MemoryLayout.paddingLayout(4),
+            ValueLayout.ADDRESS.withName("msg_iov"),
+            ValueLayout.JAVA_LONG.withName("msg_iovlen"),
+            ValueLayout.ADDRESS.withName("msg_control"),
+            ValueLayout.JAVA_LONG.withName("msg_controllen"),
+            ValueLayout.JAVA_INT.withName("msg_flags"),
+            MemoryLayout.paddingLayout(4),
+            ValueLayout.JAVA_INT.withName("msg_len"),
+            MemoryLayout.paddingLayout(4));
+
+    static final long IOV_BASE = offset(IOVEC, "iov_base");
+    static final long IOV_LEN = offset(IOVEC, "iov_len");
+    static final long SIN_FAMILY = offset(SOCKADDR_IN, "sin_family");
+    static final long SIN_ADDR = offset(SOCKADDR_IN, "sin_addr");
+    static final long MSG_NAME = offset(MMSGHDR, "msg_name");
+    static final long MSG_NAMELEN = offset(MMSGHDR, "msg_namelen");
+    static final long MSG_IOV = offset(MMSGHDR, "msg_iov");
+    static final long MSG_IOVLEN = offset(MMSGHDR, "msg_iovlen");
+
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    private static final String UNAVAILABLE;
+    private static final MethodHandle SOCKET;
+    private static final MethodHandle SETSOCKOPT;
+    private static final MethodHandle SENDMMSG;
+    private static final MethodHandle CLOSE;
+    private static final MethodHandle STRERROR;
+
+    static {
+        String why = null;
+        MethodHandle socket = null;
+        MethodHandle setsockopt = null;
+        MethodHandle sendmmsg = null;
+        MethodHandle close = null;
+        MethodHandle strerror = null;
+        try {
+            Linker linker = Linker.nativeLinker();
+            SymbolLookup libc = linker.defaultLookup();
+            Linker.Option errno = Linker.Option.captureCallState("errno");
+            ValueLayout.OfInt i = ValueLayout.JAVA_INT;
+            socket = linker.downcallHandle(libc.findOrThrow("socket"), FunctionDescriptor.of(i, i, i, i), errno);
+            setsockopt = linker.downcallHandle(libc.findOrThrow("setsockopt"),
+                    FunctionDescriptor.of(i, i, i, i, ValueLayout.ADDRESS, i), errno);
+            sendmmsg = linker.downcallHandle(libc.findOrThrow("sendmmsg"),
+                    FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, i, i), errno);
+            close = linker.downcallHandle(libc.findOrThrow("close"), FunctionDescriptor.of(i, i));
+            strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(1024,
+                            ValueLayout.JAVA_BYTE)), i));
+        } catch (IllegalCallerException e) {
+            why = "native access denied (run Java with --enable-native-access=ALL-UNNAMED)";
+        } catch (RuntimeException | LinkageError e) {
+            why = "libc's socket calls cannot be linked: " + e;
+        }
+        UNAVAILABLE = why;
+        SOCKET = socket;
+        SETSOCKOPT = setsockopt;
+        SENDMMSG = sendmmsg;
+        CLOSE = close;
+        STRERROR = strerror;
+    }
+
+    private LinuxSockets() {
+    }
+
+    /** Why these calls cannot be made in this JVM, or null when they can. */
+    static String unavailableReason() {
+        return UNAVAILABLE;
+    }
+
+    /** A segment to hand to the calls that capture errno; one per thread that calls them. */
+    static MemorySegment allocateCallState(Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    static int errno(MemorySegment callState) {
+        return (int) ERRNO.get(callState, 0L);
+    }
+
+    /** socket(2): the descriptor, or -1 with errno in callState. */
+    static int socket(MemorySegment callState, int domain, int type, int protocol) {
+        try {
+            return (int) SOCKET.invokeExact(callState, domain, type, protocol);
+        } catch (Throwable t) {
+            throw new IllegalStateException("socket(2) could not be called", t);
+        }
+    }
+
+    /** setsockopt(2) with an int value: 0, or -1 with errno in callState. */
+    static int setIntOption(MemorySegment callState, int fd, int level, int option, int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
+            return (int) SETSOCKOPT.invokeExact(callState, fd, level, option, v, (int) ValueLayout.JAVA_INT.byteSize());
+        } catch (Throwable t) {
+            throw new IllegalStateException("setsockopt(2) could not be called", t);
+        }
+    }
+
+    /** sendmmsg(2): how many messages went, or -1 with errno in callState. Allocates nothing. */
+    static int sendmmsg(MemorySegment callState, int fd, MemorySegment messages, int count, int flags) {
+        try {
+            return (int) SENDMMSG.invokeExact(callState, fd, messages, count, flags);
+        } catch (Throwable t) {
+            throw new IllegalStateException("sendmmsg(2) could not be called", t);
+        }
+    }
+
+    static void close(int fd) {
+        try {
+            int ignored = (int) CLOSE.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("close(2) could not be called", t);
+        }
+    }
+
+    /** The C library's sentence for an errno (not for the hot path: it builds a String). */
+    static String describe(int errno) {
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.getString(0);
+        } catch (Throwable t) {
+            return "errno " + errno;
+        }
+    }
+
+    private static long offset(StructLayout layout, String field) {
+        return layout.byteOffset(MemoryLayout.PathElement.groupElement(field));
+    }
+}
