@@ -8,26 +8,35 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 
 /**
- * The options every command that opens a jrxe device shares: which device (its name and the address that
- * gives it its RoCEv2 GID), where to capture its packets, and how long to wait for a peer. Mixed into each
- * command with picocli's {@code @Mixin}.
+ * The options every command that opens a device shares: which device (its name, and for a jrxe NIC the address
+ * that gives it its RoCEv2 GID), where to capture its packets, and how long to wait for a peer. Mixed into each
+ * command with picocli's {@code @Mixin}. A name the kernel has (rxe0) opens the kernel's device through
+ * libibverbs (see {@link ProviderChoice}); --addr, --if-mtu and --capture are a jrxe NIC's and refused there.
  */
 public final class DeviceOptions {
     public static final String DEFAULT_DEVICE = "jrxe0";
+    static final String DEFAULT_ADDRESS = "127.0.0.1";
+    static final int DEFAULT_INTERFACE_MTU = 1500;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", defaultValue = DEFAULT_DEVICE,
-            description = "the device's name (default: ${DEFAULT-VALUE})")
+            description = "the device: jrxe0, jrxe1, ... is a jrxe NIC made for the command; another name is the "
+                    + "kernel's device of that name (rxe0), through libibverbs (default: ${DEFAULT-VALUE})")
     String deviceName;
 
-    @Option(names = "--addr", paramLabel = "IP", defaultValue = "127.0.0.1",
-            description = "the device's IP address: it sends RoCEv2 from UDP port 4791 there, and its GID is made "
-                    + "from it (default: ${DEFAULT-VALUE})")
+    @Option(names = "--provider", paramLabel = "PROVIDER",
+            description = "emulated (a jrxe NIC, whatever its name) or native (the kernel's device, through libibverbs); "
+                    + "default: by the name")
+    String provider;
+
+    @Option(names = "--addr", paramLabel = "IP",
+            description = "a jrxe NIC's IP address: it sends RoCEv2 from UDP port 4791 there, and its GID is made "
+                    + "from it (default: " + DEFAULT_ADDRESS + ")")
     String address;
 
-    @Option(names = "--if-mtu", paramLabel = "BYTES", defaultValue = "1500",
-            description = "the MTU of the network interface the device sits on; the port's active MTU follows from it "
-                    + "as in rxe: 1500 gives 1024, 4200 and more give 4096 (default: ${DEFAULT-VALUE})")
-    int interfaceMtu;
+    @Option(names = "--if-mtu", paramLabel = "BYTES",
+            description = "the MTU of the network interface a jrxe NIC sits on; the port's active MTU follows from it "
+                    + "as in rxe: 1500 gives 1024, 4200 and more give 4096 (default: " + DEFAULT_INTERFACE_MTU + ")")
+    Integer interfaceMtu;
 
     @Option(names = "--capture", paramLabel = "FILE",
             description = "write every packet the device sends and receives to FILE (pcapng; tshark and Wireshark read it)")
@@ -64,20 +73,47 @@ public final class DeviceOptions {
         return deviceName;
     }
 
+    /** Which provider -d and --provider pick; a one-line error when the name is nobody's. */
+    public ProviderChoice choice() {
+        return ProviderChoice.of(deviceName, provider, io.jrxe.verbs.Verbs.nativeProvider());
+    }
+
     public InetAddress address() {
+        String text = address == null ? DEFAULT_ADDRESS : address;
         try {
-            return InetAddress.getByName(address);
+            return InetAddress.getByName(text);
         } catch (UnknownHostException e) {
-            throw new UserError("--addr " + address + ": not an IP address");
+            throw new UserError("--addr " + text + ": not an IP address");
         }
     }
 
     public int interfaceMtu() {
-        if (interfaceMtu < 336 || interfaceMtu > 65536) {
-            throw new UserError("--if-mtu " + interfaceMtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
+        int mtu = interfaceMtu == null ? DEFAULT_INTERFACE_MTU : interfaceMtu;
+        if (mtu < 336 || mtu > 65536) {
+            throw new UserError("--if-mtu " + mtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
                     + "80 bytes of headroom) to 65536");
         }
-        return interfaceMtu;
+        return mtu;
+    }
+
+    /**
+     * Refuses the options that only a jrxe NIC has when -d names a kernel device: its addresses and MTU are its
+     * network interface's, and its packets leave from the kernel, where jrxe cannot see them.
+     */
+    public void checkNative(String name) {
+        if (address != null) {
+            throw new UserError("--addr applies to jrxe NICs only: " + name + " is the kernel's, with the addresses of its "
+                    + "network interface (its GIDs: jrxe devinfo -v -d " + name + ")");
+        }
+        if (interfaceMtu != null) {
+            throw new UserError("--if-mtu applies to jrxe NICs only: " + name + " is the kernel's, its MTU follows its "
+                    + "network interface's (ip link set IFACE mtu BYTES)");
+        }
+        if (capture != null) {
+            throw new UserError("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
+                    + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
+                    + name + " itself stay inside the kernel and cross no interface)");
+        }
     }
 
     public Path capture() {

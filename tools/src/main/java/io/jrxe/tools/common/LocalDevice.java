@@ -1,78 +1,39 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.PortInfo;
-import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.VerbsException;
-import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.wire.capture.CaptureException;
-import io.jrxe.wire.capture.CaptureTap;
-import io.jrxe.wire.capture.PcapngWriter;
-import io.jrxe.wire.port.udp.PortInUseException;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.nio.file.Path;
+import java.util.Map;
 
 /**
- * The one jrxe device a command works with: a NIC on real UDP (its own NIC thread, a socket on
- * {@code --addr} port 4791), opened, with its packets going to the capture file when one was asked for. When its
- * IPv4 packets cannot leave through a raw socket, it says so on stderr as it starts.
- * Closing it releases the socket and the NIC thread and finishes the capture.
+ * The one device a command works with, opened: a jrxe NIC made for the command ({@link EmulatedLocalDevice}) or a
+ * kernel device such as rxe0 ({@link NativeLocalDevice}), as {@code -d} chose (see {@link ProviderChoice}). The
+ * commands use it through the verbs API only, so they run on either. Closing it releases what the command made.
  */
-public final class LocalDevice implements AutoCloseable {
-    private final EmulatedDevice device;
+public abstract sealed class LocalDevice implements AutoCloseable permits EmulatedLocalDevice, NativeLocalDevice {
     private final Context context;
-    private final CaptureTap capture;
-    private final Path captureFile;
+    private final String name;
     private final boolean printCounters;
+    private final Map<String, Long> countersAtStart;
+    private int portNumber = 1;
 
-    private LocalDevice(EmulatedDevice device, Context context, CaptureTap capture, Path captureFile, boolean printCounters) {
-        this.device = device;
+    LocalDevice(Context context, String name, boolean printCounters, Map<String, Long> countersAtStart) {
         this.context = context;
-        this.capture = capture;
-        this.captureFile = captureFile;
+        this.name = name;
         this.printCounters = printCounters;
+        this.countersAtStart = countersAtStart;
     }
 
+    /** Opens the device the options describe; start-up warnings (a jrxe NIC's transmit path) go to {@code err}. */
     static LocalDevice open(DeviceOptions options, PrintWriter err) {
-        InetAddress address = options.address();
-        EmulatedDevice device;
-        try {
-            device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
-                    .withInterfaceMtu(options.interfaceMtu()));
-        } catch (PortInUseException e) {
-            throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
-                    + e.getMessage(), e);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("cannot open device " + options.deviceName() + ": " + e.getMessage(), e);
-        }
-        TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
-        CaptureTap capture = null;
-        try {
-            Warmup.run(device, device.open(), options.jitWarmupMillis());
-            if (options.capture() != null) {
-                capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
-                        options.captureMaxBytes(), options.captureSnapLength());
-                device.dataPath().port().tap(capture.forPort(options.deviceName()));
-            }
-            return new LocalDevice(device, device.open(), capture, options.capture(), options.counters());
-        } catch (CaptureException e) {
-            Verbs.emulated().remove(device);
-            throw new UserError(e.getMessage(), e);
-        } catch (RuntimeException e) {
-            Verbs.emulated().remove(device);
-            throw e;
-        }
-    }
-
-    public EmulatedDevice device() {
-        return device;
+        return switch (options.choice()) {
+            case ProviderChoice.Emulated e -> EmulatedLocalDevice.open(options, err);
+            case ProviderChoice.Native n -> NativeLocalDevice.open(n.device(), options);
+        };
     }
 
     public Context context() {
@@ -80,79 +41,75 @@ public final class LocalDevice implements AutoCloseable {
     }
 
     public String name() {
-        return device.name();
+        return name;
     }
 
-    /** Port 1: the only port a jrxe device has. Other numbers are a user error. */
+    /** "emulated" or "native". */
+    public String provider() {
+        return context.device().provider();
+    }
+
+    /** The port the command uses (ibv's numbering, from 1); the GIDs are then this port's. A missing one is a user error. */
     public PortInfo port(int number) {
-        if (number != Port.NUMBER) {
-            throw new UserError("device " + name() + " has port " + Port.NUMBER + " only, not port " + number);
-        }
-        try {
-            return context.queryPort(number);
-        } catch (VerbsException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        PortInfo info = queryPort(number);
+        portNumber = number;
+        return info;
     }
 
-    /** The index of the device's default GID: the RoCE v2 GID of --addr. */
-    public int defaultGidIndex() {
-        return device.rnic().port().defaultGidIndex();
-    }
+    abstract PortInfo queryPort(int number);
 
-    /** The GID at {@code index} of the table `jrxe devinfo -v` prints, or a user error naming the valid range. */
+    /** The GID index a command uses when none is given: the RoCE v2 GID the device is reached at. */
+    public abstract int defaultGidIndex();
+
+    /** The GID at {@code index} of the port's table (`jrxe devinfo -v` prints it), or a user error naming the problem. */
     public GidEntry gid(int index) {
         try {
-            return context.queryGid(Port.NUMBER, index);
+            return context.queryGid(portNumber, index);
         } catch (VerbsException e) {
             throw new UserError("GID index " + index + ": " + e.getMessage(), e);
         }
     }
 
-    /**
-     * What a command tells on {@code err} at its end: that the capture reached its bounds and left packets out,
-     * and with --counters, the counters that moved.
-     */
+    int portNumber() {
+        return portNumber;
+    }
+
+    /** What a command tells on {@code err} at its end: with --counters, the counters that moved. */
     public void report(PrintWriter err) {
-        if (capture != null && capture.skipped() > 0) {
-            err.printf("jrxe: the capture %s holds the first %d packets; %d more were left out (--capture-max-packets, "
-                    + "--capture-max-mb)%n", captureFile, capture.written(), capture.skipped());
-        }
         if (printCounters) {
-            err.println(nonZeroCounters());
+            err.println(movedCounters());
         }
         err.flush();
     }
 
-    /** The device's counters that are not zero, on one line. */
-    public String nonZeroCounters() {
+    /**
+     * The counters that moved since the device was opened, on one line. A jrxe NIC is new, so these are its counters
+     * that are not zero (its warm-up included); a kernel device's count from its creation, so its start is subtracted.
+     */
+    public String movedCounters() {
         try {
-            StringBuilder sb = new StringBuilder("counters of " + name() + ":");
+            StringBuilder sb = new StringBuilder("counters of " + name + ":");
             context.counters().forEach((k, v) -> {
-                if (v != 0) {
-                    sb.append(' ').append(k).append('=').append(v);
+                long moved = v - countersAtStart.getOrDefault(k, 0L);
+                if (moved != 0) {
+                    sb.append(' ').append(k).append('=').append(moved);
                 }
             });
             return sb.toString();
         } catch (VerbsException e) {
-            return "counters of " + name() + " unavailable: " + e.getMessage();
+            return "counters of " + name + " unavailable: " + e.getMessage();
         }
     }
 
+    /** Releases what the command made; never throws a checked exception. */
     @Override
-    public void close() {
+    public abstract void close();
+
+    void closeContext() {
         try {
             context.close();
         } catch (VerbsException e) {
-            // Closing a context releases nothing of its own; the device goes next in any case.
-        }
-        Verbs.emulated().remove(device);
-        if (capture != null) {
-            try {
-                capture.close();
-            } catch (IOException e) {
-                throw new UserError("cannot finish the capture " + captureFile + ": " + e.getMessage(), e);
-            }
+            // Closing a context releases nothing the command still needs; what follows happens in any case.
         }
     }
 }

@@ -32,7 +32,7 @@ import java.lang.foreign.MemorySegment;
  * could make the peer's QP fail. The warm-up's QPs are gone before the tool makes its own, which therefore
  * get QP numbers after them; it happens before the capture starts, but the device's counters include it.
  */
-final class Warmup {
+public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;
     private static final int ROUNDS = 8;
     /** Enough rounds for the JIT's optimizing compiler to take the packet paths (thousands of packets each). */
@@ -46,7 +46,7 @@ final class Warmup {
      * {@code jitMillis} above 0 the rounds go on for that long (a benchmark's warm-up: on a 2-core machine the
      * JIT compiling the data path during the first seconds of a measurement takes a core from the NIC).
      */
-    static void run(EmulatedDevice device, Context ctx, int jitMillis) {
+    public static void run(EmulatedDevice device, Context ctx, int jitMillis) {
         try (Arena arena = Arena.ofShared()) {
             Pd pd = ctx.allocPd();
             Cq cq = ctx.createCq(256, null);

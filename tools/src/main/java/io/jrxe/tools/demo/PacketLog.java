@@ -1,14 +1,11 @@
 package io.jrxe.tools.demo;
 
+import io.jrxe.tools.common.TapDissector;
 import io.jrxe.wire.dissect.DissectedPacket;
-import io.jrxe.wire.dissect.Dissector;
 import io.jrxe.wire.dissect.PacketSummary;
-import io.jrxe.wire.framing.LinkType;
-import io.jrxe.wire.framing.RoceFramer;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,19 +15,13 @@ final class PacketLog {
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
 
     PacketTap tap(String deviceName, PeerAddress peerAddress, String peerName) {
-        RoceFramer framer = new RoceFramer();
-        Dissector dissector = new Dissector();
-        ByteBuffer frame = ByteBuffer.allocate(70_000);
+        TapDissector dissector = new TapDissector();
         return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length, time,
                 comment) -> {
             if (direction == PacketTap.Direction.RECEIVED) {
                 return;
             }
-            framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort);
-            int n = framer.frame(frame, 0, roce, offset, length, false);
-            byte[] bytes = new byte[n];
-            frame.get(0, bytes);
-            DissectedPacket p = dissector.dissect(0, 0, bytes, LinkType.ETHERNET);
+            DissectedPacket p = dissector.dissect(source, destination, sourcePort, destinationPort, roce, offset, length, 0);
             String summary = PacketSummary.of(p).strip();
             int cut = summary.indexOf("  ", summary.indexOf(" -> "));
             String what = cut > 0 ? summary.substring(cut).strip() : summary;

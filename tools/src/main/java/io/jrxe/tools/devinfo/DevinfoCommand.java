@@ -10,6 +10,7 @@ import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.Gids;
+import io.jrxe.tools.common.ProviderChoice;
 import io.jrxe.tools.common.TransmitNotice;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
@@ -73,9 +74,9 @@ public final class DevinfoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-i/--ib-port " + ibPort + ": ports are numbered from 1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Device kernelDevice = nativeDevice(device.deviceName());
-        if (kernelDevice != null) {
-            return printNative(out, kernelDevice);
+        if (device.choice() instanceof ProviderChoice.Native kernel) {
+            device.checkNative(kernel.name());
+            return printNative(out, kernel.device());
         }
         DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address()).withInterfaceMtu(device.interfaceMtu());
         EmulatedDevice dev;
@@ -104,16 +105,6 @@ public final class DevinfoCommand implements Callable<Integer> {
         } finally {
             Verbs.emulated().remove(dev);
         }
-    }
-
-    /** The kernel's device of that name (rxe0), which devinfo shows through the native provider; null when none. */
-    private static Device nativeDevice(String name) {
-        for (Device d : Verbs.nativeProvider().devices()) {
-            if (d.name().equals(name)) {
-                return d;
-            }
-        }
-        return null;
     }
 
     private int printNative(PrintWriter out, Device dev) {

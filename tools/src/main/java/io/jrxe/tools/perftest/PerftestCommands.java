@@ -21,42 +21,42 @@ public final class PerftestCommands {
             + "names the server. Both sides speak perftest's TCP exchange, so either may be the real ib_* tool.";
 
     @Command(name = "write-bw", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_write_bw on a jrxe device: RDMA write bandwidth.")
+            description = "ib_write_bw on a jrxe NIC or a kernel device (-d): RDMA write bandwidth.")
     public static final class WriteBw extends PerftestCommand {
         @Override Verb verb() { return Verb.WRITE; }
         @Override boolean bandwidth() { return true; }
     }
 
     @Command(name = "write-lat", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_write_lat on a jrxe device: RDMA write latency, polling the written memory.")
+            description = "ib_write_lat on a jrxe NIC or a kernel device (-d): RDMA write latency, polling the written memory.")
     public static final class WriteLat extends PerftestCommand {
         @Override Verb verb() { return Verb.WRITE; }
         @Override boolean bandwidth() { return false; }
     }
 
     @Command(name = "read-bw", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_read_bw on a jrxe device: RDMA read bandwidth.")
+            description = "ib_read_bw on a jrxe NIC or a kernel device (-d): RDMA read bandwidth.")
     public static final class ReadBw extends PerftestCommand {
         @Override Verb verb() { return Verb.READ; }
         @Override boolean bandwidth() { return true; }
     }
 
     @Command(name = "read-lat", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_read_lat on a jrxe device: RDMA read latency.")
+            description = "ib_read_lat on a jrxe NIC or a kernel device (-d): RDMA read latency.")
     public static final class ReadLat extends PerftestCommand {
         @Override Verb verb() { return Verb.READ; }
         @Override boolean bandwidth() { return false; }
     }
 
     @Command(name = "send-bw", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_send_bw on a jrxe device: SEND bandwidth; the server receives and reports too.")
+            description = "ib_send_bw on a jrxe NIC or a kernel device (-d): SEND bandwidth; the server receives and reports too.")
     public static final class SendBw extends PerftestCommand {
         @Override Verb verb() { return Verb.SEND; }
         @Override boolean bandwidth() { return true; }
     }
 
     @Command(name = "send-lat", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_send_lat on a jrxe device: SEND latency, ping-pong.")
+            description = "ib_send_lat on a jrxe NIC or a kernel device (-d): SEND latency, ping-pong.")
     public static final class SendLat extends PerftestCommand {
         @Override Verb verb() { return Verb.SEND; }
         @Override boolean bandwidth() { return false; }
@@ -83,13 +83,13 @@ public final class PerftestCommands {
     }
 
     @Command(name = "atomic-bw", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_atomic_bw on a jrxe device: atomic operation bandwidth.")
+            description = "ib_atomic_bw on a jrxe NIC or a kernel device (-d): atomic operation bandwidth.")
     public static final class AtomicBw extends Atomic {
         @Override boolean bandwidth() { return true; }
     }
 
     @Command(name = "atomic-lat", mixinStandardHelpOptions = true, versionProvider = Version.class, footer = FOOTER,
-            description = "ib_atomic_lat on a jrxe device: atomic operation latency.")
+            description = "ib_atomic_lat on a jrxe NIC or a kernel device (-d): atomic operation latency.")
     public static final class AtomicLat extends Atomic {
         @Override boolean bandwidth() { return false; }
     }

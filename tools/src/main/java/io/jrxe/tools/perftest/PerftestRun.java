@@ -714,6 +714,13 @@ final class PerftestRun implements AutoCloseable {
                 // the device goes next with all it holds
             }
         }
+        if (mr != null) {
+            try {
+                mr.close();
+            } catch (VerbsException e) {
+                // as above; the memory must outlive the registration (a kernel device pins its pages)
+            }
+        }
         arena.close();
     }
 }

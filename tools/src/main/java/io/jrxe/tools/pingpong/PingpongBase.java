@@ -227,7 +227,7 @@ abstract class PingpongBase implements Callable<Integer> {
     }
 
     private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev) throws VerbsException {
-        java.util.function.Supplier<String> counters = dev::nonZeroCounters;
+        java.util.function.Supplier<String> counters = dev::movedCounters;
         int pending = RECV_WRID;
         if (servername != null) {
             if (check) {

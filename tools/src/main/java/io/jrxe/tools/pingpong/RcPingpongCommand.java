@@ -19,9 +19,9 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
-/** `jrxe pingpong`: ibv_rc_pingpong on a jrxe device, its options, output and TCP exchange. */
+/** `jrxe pingpong`: ibv_rc_pingpong on a jrxe NIC or a kernel device, its options, output and TCP exchange. */
 @Command(name = "pingpong", mixinStandardHelpOptions = true,
-        description = "ibv_rc_pingpong on a jrxe device: an RC QP sends a message, the peer echoes it, ITERS times; "
+        description = "ibv_rc_pingpong on a jrxe NIC or a kernel device (-d): an RC QP sends a message, the peer echoes it, ITERS times; "
                 + "then the bandwidth and the time per exchange. Without SERVERNAME it is the server and waits for a "
                 + "client (jrxe's or the real ibv_rc_pingpong, which needs -g there).")
 public final class RcPingpongCommand extends PingpongBase {

@@ -39,7 +39,12 @@ final class SessionResources implements AutoCloseable {
 
     @Override
     public void close() {
-        // The device goes away with its NIC thread right after; the memory must outlive the NIC's last access.
+        // The QP is gone already; the memory must outlive its registration (a kernel device pins its pages).
+        try {
+            mr.close();
+        } catch (VerbsException e) {
+            // the device is closed next, with everything it holds
+        }
         arena.close();
     }
 }

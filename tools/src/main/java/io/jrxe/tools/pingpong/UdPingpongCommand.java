@@ -17,9 +17,9 @@ import picocli.CommandLine.Option;
 
 import java.util.List;
 
-/** `jrxe ud-pingpong`: ibv_ud_pingpong on a jrxe device, its options, output and TCP exchange. */
+/** `jrxe ud-pingpong`: ibv_ud_pingpong on a jrxe NIC or a kernel device, its options, output and TCP exchange. */
 @Command(name = "ud-pingpong", mixinStandardHelpOptions = true,
-        description = "ibv_ud_pingpong on a jrxe device: a UD QP sends a datagram, the peer echoes it, ITERS times; "
+        description = "ibv_ud_pingpong on a jrxe NIC or a kernel device (-d): a UD QP sends a datagram, the peer echoes it, ITERS times; "
                 + "then the bandwidth and the time per exchange. Without SERVERNAME it is the server.")
 public final class UdPingpongCommand extends PingpongBase {
     /** The Q_Key both sides use, as ibv_ud_pingpong. */

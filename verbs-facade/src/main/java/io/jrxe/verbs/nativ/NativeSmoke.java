@@ -127,7 +127,7 @@ public final class NativeSmoke {
     private void queries() {
         report.step("ibv_query_device", () -> {
             DeviceAttributes a = ctx.queryDevice();
-            return "fw " + a.firmwareVersion() + ", max_qp " + a.maxQp() + ", max_mr_size " + a.maxMrSize();
+            return "fw " + a.firmwareVersion() + ", max_qp " + a.maxQp() + ", max_mr_size 0x" + Long.toHexString(a.maxMrSize());
         });
         PortInfo port = report.step("ibv_query_port 1", () -> ctx.queryPort(1));
         mtu = port == null ? Mtu.MTU_1024 : port.activeMtu();
@@ -152,7 +152,13 @@ public final class NativeSmoke {
         mrA = report.step("ibv_reg_mr A", () -> keep(pd.regMr(a, SmokeQueues.ACCESS)));
         mrB = report.step("ibv_reg_mr B", () -> keep(pd.regMr(b, SmokeQueues.ACCESS)));
         report.step("ibv_rereg_mr (access)", () -> {
-            mrB.rereg(null, null, SmokeQueues.ACCESS);
+            try {
+                mrB.rereg(null, null, SmokeQueues.ACCESS);
+            } catch (io.jrxe.verbs.VerbsException e) {
+                // Debian 12's kernel (6.1) rxe has no rereg_user_mr: the provider passes its answer on, as it should.
+                expect(e.errno() == io.jrxe.rnic.RnicException.Errno.EOPNOTSUPP, e.getMessage());
+                return "not supported by this kernel's driver (" + e.getMessage() + ")";
+            }
             return String.format("lkey 0x%08x rkey 0x%08x", mrB.lkey(), mrB.rkey());
         });
         channel = report.step("ibv_create_comp_channel", () -> keep(ctx.createCompChannel()));

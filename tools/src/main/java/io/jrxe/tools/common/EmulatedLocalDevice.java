@@ -1,0 +1,117 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.device.Port;
+import io.jrxe.tools.UserError;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.PortInfo;
+import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.capture.CaptureException;
+import io.jrxe.wire.capture.CaptureTap;
+import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.port.udp.PortInUseException;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A jrxe NIC made for the command: on real UDP (its own NIC thread, a socket on {@code --addr} port 4791), warmed
+ * up, opened, with its packets going to the capture file when one was asked for. When its IPv4 packets cannot
+ * leave through a raw socket, it says so on stderr as it starts. Closing it releases the socket and the NIC
+ * thread and finishes the capture.
+ */
+public final class EmulatedLocalDevice extends LocalDevice {
+    private final EmulatedDevice device;
+    private final CaptureTap capture;
+    private final Path captureFile;
+
+    private EmulatedLocalDevice(EmulatedDevice device, Context context, CaptureTap capture, Path captureFile,
+                                boolean printCounters) {
+        super(context, device.name(), printCounters, Map.of());
+        this.device = device;
+        this.capture = capture;
+        this.captureFile = captureFile;
+    }
+
+    static EmulatedLocalDevice open(DeviceOptions options, PrintWriter err) {
+        InetAddress address = options.address();
+        EmulatedDevice device;
+        try {
+            device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
+                    .withInterfaceMtu(options.interfaceMtu()));
+        } catch (PortInUseException e) {
+            throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
+                    + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("cannot open device " + options.deviceName() + ": " + e.getMessage(), e);
+        }
+        TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
+        CaptureTap capture = null;
+        try {
+            Warmup.run(device, device.open(), options.jitWarmupMillis());
+            if (options.capture() != null) {
+                capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
+                        options.captureMaxBytes(), options.captureSnapLength());
+                device.dataPath().port().tap(capture.forPort(options.deviceName()));
+            }
+            return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters());
+        } catch (CaptureException e) {
+            Verbs.emulated().remove(device);
+            throw new UserError(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            Verbs.emulated().remove(device);
+            throw e;
+        }
+    }
+
+    public EmulatedDevice device() {
+        return device;
+    }
+
+    /** Port 1: the only port a jrxe device has. Other numbers are a user error. */
+    @Override
+    PortInfo queryPort(int number) {
+        if (number != Port.NUMBER) {
+            throw new UserError("device " + name() + " has port " + Port.NUMBER + " only, not port " + number);
+        }
+        try {
+            return context().queryPort(number);
+        } catch (VerbsException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    /** The RoCE v2 GID of --addr. */
+    @Override
+    public int defaultGidIndex() {
+        return device.rnic().port().defaultGidIndex();
+    }
+
+    /** Also tells that the capture reached its bounds and left packets out. */
+    @Override
+    public void report(PrintWriter err) {
+        if (capture != null && capture.skipped() > 0) {
+            err.printf("jrxe: the capture %s holds the first %d packets; %d more were left out (--capture-max-packets, "
+                    + "--capture-max-mb)%n", captureFile, capture.written(), capture.skipped());
+        }
+        super.report(err);
+    }
+
+    @Override
+    public void close() {
+        closeContext();
+        Verbs.emulated().remove(device);
+        if (capture != null) {
+            try {
+                capture.close();
+            } catch (IOException e) {
+                throw new UserError("cannot finish the capture " + captureFile + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

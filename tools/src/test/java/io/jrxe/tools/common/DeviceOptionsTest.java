@@ -1,0 +1,45 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.tools.UserError;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.net.InetAddress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+/** The device options' defaults, and the options of a jrxe NIC refused on a kernel device, each with its reason. */
+class DeviceOptionsTest {
+    private static DeviceOptions parse(String... args) {
+        DeviceOptions o = new DeviceOptions();
+        new CommandLine(o).parseArgs(args);
+        return o;
+    }
+
+    @Test
+    void defaultsAreAJrxeNicOnLoopback() throws Exception {
+        DeviceOptions o = parse();
+        assertThat(o.deviceName()).isEqualTo("jrxe0");
+        assertThat(o.address()).isEqualTo(InetAddress.getByName("127.0.0.1"));
+        assertThat(o.interfaceMtu()).isEqualTo(1500);
+        assertThat(o.choice()).isEqualTo(new ProviderChoice.Emulated("jrxe0"));
+    }
+
+    @Test
+    void aKernelDeviceTakesNoneOfAJrxeNicsOptions() {
+        assertThatCode(() -> parse("-d", "rxe0", "--timeout", "3", "--counters").checkNative("rxe0")).doesNotThrowAnyException();
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--addr", "10.0.0.1").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessage("--addr applies to jrxe NICs only: rxe0 is the kernel's, with the addresses of its network "
+                        + "interface (its GIDs: jrxe devinfo -v -d rxe0)");
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--if-mtu", "1500").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessageStartingWith("--if-mtu applies to jrxe NICs only: rxe0 is the kernel's");
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--capture", "x.pcapng").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessageStartingWith("--capture cannot capture rxe0: the kernel sends its packets, jrxe never sees them; "
+                        + "run tcpdump -i IFACE -w FILE udp port 4791");
+    }
+}
