@@ -478,10 +478,13 @@ final class Completer {
                 e.reqIndex--;
             }
             if (report) {
-                dp.complete(qp.sendCq(), wrId, status, op.completion(), vendorErr, bytes, 0, qp.qpn(), 0, 0, false);
+                // As rxe's sender completions: a successful WITH_IMM operation says so (its immediate data reads 0).
+                int flags = status == WcStatus.SUCCESS && (op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE_WITH_IMM)
+                        ? io.jrxe.rnic.queue.WorkCompletion.WITH_IMM : 0;
+                dp.complete(qp.sendCq(), wrId, status, op.completion(), vendorErr, bytes, 0, qp.qpn(), 0, flags, false);
             }
-            if (status == WcStatus.SUCCESS && (op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM
-                    || op == WrOpcode.SEND_WITH_INV) && qp.type() == io.jrxe.rnic.qp.QpType.RC) {
+            // rxe counts a SEND as it completes, on every transport and whatever its status (not when flushed).
+            if (op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.SEND_WITH_INV) {
                 dp.rnic.counters().increment(Counter.RDMA_SENDS);
             }
             if (Requester.isReadOrAtomic(op) && e.outstandingReadsAtomics > 0) {

@@ -240,9 +240,6 @@ final class Requester {
                 w.engineState = QpEngine.WQE_SENT;
             } else {
                 w.engineState = QpEngine.WQE_DONE;
-                if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM) {
-                    dp.rnic.counters().increment(Counter.RDMA_SENDS);
-                }
                 dp.completer.drain(e);
             }
         }

@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * rxe's hw_counters move where rxe moves them: sent_pkts and rcvd_pkts per packet (rcvd_pkts
- * only for packets that passed the header and ICRC checks, as rxe_rcv counts), rdma_sends and
- * rdma_recvs per successful message. The error counters are checked in the tests of their errors
+ * only for packets that passed the header and ICRC checks, as rxe_rcv counts), rdma_sends per
+ * completed SEND whatever its status, rdma_recvs per successful message. The error counters are checked in the tests of their errors
  * (RetransmissionTest, AckTimeoutTest, RnrTest).
  */
 class CountersTest {
@@ -42,12 +42,18 @@ class CountersTest {
                     rdma(p.a, WrOpcode.RDMA_READ, 50_000, 4000, p.b, 200_000),
                     id(wr(p.a, WrOpcode.SEND_WITH_IMM, 0, 10), 4),
                     rdma(p.a, WrOpcode.ATOMIC_FETCH_AND_ADD, 60_000, 8, p.b, 400_000),
-                    rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 100, p.b, 300_000));
+                    id(rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 100, p.b, 300_000), 6));
             p.a.qp.postSend(chain);
             p.b.qp.postSend(rdma(p.b, WrOpcode.RDMA_WRITE, 0, 2500, p.a, 500_000));
             p.awaitCompletions(7, 3, 100 * MS);
             p.run(MS);
             assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::status).containsOnly(WcStatus.SUCCESS);
+            // As rxe's sender completions (seen against rxe0 with jrxe compare): WITH_IMM operations say so, data 0.
+            for (WorkCompletion c : p.sendCompletions(p.a)) {
+                boolean withImm = c.wrId() == 4 || c.wrId() == 6;
+                assertThat(c.wcFlags() & WorkCompletion.WITH_IMM).as("wr %d", c.wrId()).isEqualTo(withImm ? WorkCompletion.WITH_IMM : 0);
+                assertThat(c.immData()).isZero();
+            }
 
             long fromA = wire.count(Wire.fromSide(p.a));
             long fromB = wire.count(Wire.fromSide(p.b));
@@ -66,6 +72,17 @@ class CountersTest {
                     Counter.SEND_RNR_ERR, Counter.RCVD_SEQ_ERR, Counter.RETRY_EXCEEDED_ERR, Counter.COMPLETER_RETRY_ERR}) {
                 assertThat(p.counter(p.a, c) + p.counter(p.b, c)).as(c.label()).isZero();
             }
+        }
+    }
+
+    @Test
+    void aSendThatFailsIsCountedAsRxeCountsIt() throws Exception {
+        try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC))) {
+            p.b.qp.postRecv(recv(p.b, 100_000, 16, 1));
+            p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 64), 1));
+            p.awaitCompletions(1, 1, 100 * MS);
+            assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::status).containsExactly(WcStatus.REM_INV_REQ_ERR);
+            assertThat(p.counter(p.a, Counter.RDMA_SENDS)).as("rxe counts a SEND whatever its status").isEqualTo(1);
         }
     }
 
