@@ -61,6 +61,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * memories are compared with the shadow in full.
  */
 public final class SoakRun {
+    /** Where each side's memory starts in its MR's address space. */
+    private static final long IOVA = 0x5AA0_0000_0000L;
+
     /** At most this many operations outstanding per QP and direction. */
     public static final int WINDOW = 8;
     /** Local ACK timeout 8: 4.096 us x 2^8, about 1 ms of virtual time before a retransmission. */
@@ -279,11 +282,13 @@ public final class SoakRun {
             shadow = MemorySegment.ofArray(shadowBytes);
             // Start from a known pattern: every byte of memory is in the model from the start.
             fill(0, (int) memory.byteSize(), POISON);
-            mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+            // A fixed iova, not the memory's address: the packets (RETH, AtomicETH) then carry the same addresses in
+            // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
+            mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
         }
 
         long address(long offset) {
-            return memory.address() + offset;
+            return IOVA + offset;
         }
 
         /** Writes the same bytes to memory and to the shadow (the application setting up a buffer). */
