@@ -26,7 +26,7 @@ candidates() { # "package=version" for every package named, as apt would install
   apt-cache policy "$@" 2>/dev/null | awk '/^[^ ].*:$/ { p = substr($1, 1, length($1) - 1) } /Candidate:/ { print p "=" $2 }'
 }
 
-kernel_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+kernel_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ && !k { k = $2 } END { print k }')
 [ -n "$kernel_pkg" ] || die "apt knows no linux-image-amd64 (run apt-get update)"
 kernel_release=${kernel_pkg#linux-image-}
 

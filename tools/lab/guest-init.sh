@@ -34,24 +34,45 @@ log "booted $(uname -r)"
 for m in crc32_generic rdma_rxe ib_uverbs rdma_ucm sch_netem af_packet; do
   modprobe "$m" || log "modprobe $m failed"
 done
+log "modules loaded"
 
 addr4=${jrxe_addr4:-10.77.0.2/24}
 addr6=${jrxe_addr6:-fd77::2/64}
 ip link set lo up
-for _ in $(seq 100); do [ -e /sys/class/net/eth0 ] && break; sleep 0.1; done
+# Waits are bounded in time (SECONDS), not only in count: under TCG on a busy host each probe is slow.
+until [ -e /sys/class/net/eth0 ] || [ $SECONDS -gt 60 ]; do sleep 0.1; done
 [ -e /sys/class/net/eth0 ] || fail "no eth0"
 ip addr add "$addr4" dev eth0 || fail "ip addr add $addr4"
 ip -6 addr add "$addr6" dev eth0 nodad || fail "ip addr add $addr6"
 ip link set eth0 up || fail "eth0 up"
+log "eth0 up ($addr4, $addr6)"
 rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0 type rxe netdev eth0"
+log "rxe0 added"
 
 port=/sys/class/infiniband/rxe0/ports/1
-for _ in $(seq 100); do grep -q ACTIVE "$port/state" 2>/dev/null && break; sleep 0.1; done
+deadline=$((SECONDS + 60))
+until grep -q ACTIVE "$port/state" 2>/dev/null || [ $SECONDS -gt $deadline ]; do sleep 0.1; done
 grep -q ACTIVE "$port/state" || fail "rxe0 port 1 is $(cat "$port/state" 2>/dev/null)"
 # The GIDs of the addresses appear a little later (ib_core adds them from a work queue).
-gid_of() { ibv_devinfo -v -d rxe0 2>/dev/null | grep -q "GID.*[[:space:]]$1,"; }
-for _ in $(seq 600); do gid_of "${addr4%/*}" && gid_of "${addr6%/*}" && break; sleep 0.1; done
-gid_of "${addr6%/*}" || fail "rxe0 has no GID for ${addr6%/*} after 60 s"
+# sysfs shows a GID as 8 groups of 4 hex digits: compare in that form.
+expand6() { # fd77::2 -> fd77:0000:0000:0000:0000:0000:0000:0002
+  local head=$1 tail= h=() t=() g=() i
+  if [[ $1 == *::* ]]; then head=${1%%::*}; tail=${1##*::}; fi
+  IFS=: read -ra h <<<"$head"
+  IFS=: read -ra t <<<"$tail"
+  g=("${h[@]}")
+  for ((i = ${#h[@]} + ${#t[@]}; i < 8; i++)); do g+=(0); done
+  g+=("${t[@]}")
+  printf '%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x' $(for x in "${g[@]}"; do echo $((16#$x)); done)
+}
+gid4=$(IFS=. read -r a b c d <<<"${addr4%/*}"; printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+gid6=$(expand6 "${addr6%/*}")
+has_gid() { cat "$port"/gids/* 2>/dev/null | grep -x "$1" >/dev/null; }
+deadline=$((SECONDS + 90))
+until { has_gid "$gid4" && has_gid "$gid6"; } || [ $SECONDS -gt $deadline ]; do sleep 0.2; done
+has_gid "$gid4" || fail "rxe0 has no GID $gid4 (${addr4%/*})"
+has_gid "$gid6" || fail "rxe0 has no GID $gid6 (${addr6%/*})"
+log "rxe0 GIDs for ${addr4%/*} and ${addr6%/*} are there"
 
 {
   echo "kernel=$(uname -r)"

@@ -34,6 +34,7 @@ Commands:
                  it comes and exits with its exit status (124 when the timeout killed it)
   down           stop the guest and remove the namespace
   build          only build (or find) the guest image and print its directory
+  check          say what the lab needs and is missing (exit 2), or that nothing is
   console        print the guest's serial console
 EOF
 }
@@ -51,7 +52,7 @@ qemu_pid() { # the running guest's qemu pid, or nothing
   return 0
 }
 
-netns_exists() { ip netns list 2>/dev/null | awk '{ print $1 }' | grep -qx "$netns"; }
+netns_exists() { ip netns list 2>/dev/null | awk '{ print $1 }' | grep -x "$netns" >/dev/null; }
 
 make_netns() {
   netns_exists && ip netns del "$netns"
@@ -64,6 +65,23 @@ make_netns() {
   "${n[@]}" ip tuntap add dev "$tap" mode tap
   "${n[@]}" ip link set "$tap" master "$bridge" up
   "${n[@]}" ip link set "$bridge" up
+}
+
+# Everything `up` needs, or one line naming what is missing, and exit 2.
+prerequisites() {
+  need_root
+  [ -c /dev/net/tun ] || die "/dev/net/tun is missing (modprobe tun; in a container, pass --device /dev/net/tun)"
+  need_tool qemu-system-x86_64 qemu-system-x86
+  need_tool ip iproute2
+  need_tool zstd zstd
+  need_tool cpio cpio
+  if ! ls "$cache_root"/image-*/info >/dev/null 2>&1; then   # only building needs these
+    need_tool debootstrap debootstrap
+    need_tool depmod kmod
+    need_tool apt-get apt
+    apt-cache policy linux-image-amd64 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null \
+      || die "apt has no candidate for linux-image-amd64 (run apt-get update)"
+  fi
 }
 
 cmd_build() {
@@ -81,14 +99,7 @@ cmd_up() {
       *) usage >&2; exit 1 ;;
     esac
   done
-  need_root
-  [ -c /dev/net/tun ] || die "/dev/net/tun is missing (modprobe tun; in a container, pass --device /dev/net/tun)"
-  need_tool qemu-system-x86_64 qemu-system-x86
-  need_tool debootstrap debootstrap
-  need_tool zstd zstd
-  need_tool cpio cpio
-  need_tool depmod kmod
-  need_tool ip iproute2
+  prerequisites
   case "$accel" in
     tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
     kvm) [ -c /dev/kvm ] || die "--accel kvm needs /dev/kvm"; accel_args=(-accel kvm -cpu host) ;;
@@ -240,6 +251,7 @@ case "${1:-}" in
   run) shift; need_root; cmd_run "$@" ;;
   down) shift; need_root; cmd_down ;;
   build) shift; cmd_build ;;
+  check) shift; prerequisites; echo "jrxe lab: everything the lab needs is here" ;;
   console) shift; cmd_console ;;
   -h|--help|help) usage ;;
   *) usage >&2; exit 1 ;;
