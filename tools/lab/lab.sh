@@ -25,9 +25,10 @@ in the network namespace $netns, whose addresses are ${host4%/*} and ${host6%/*}
 (ip netns exec $netns ./jrxe ... --addr ${host6%/*}) as the guest's peer. Needs root.
 
 Commands:
-  up [--accel tcg|kvm] [--boot-timeout S] [--lifetime DURATION]
+  up [--accel auto|tcg|kvm] [--boot-timeout S] [--lifetime DURATION]
                  build the guest image if it is not cached ($cache_root), boot it, wait
-                 until rxe0 is active (TCG by default; the guest stops after --lifetime, 4h)
+                 until rxe0 is active (auto: KVM if a probe, once per image, boots the
+                 kernel under it, else TCG; the guest stops after --lifetime, 4h)
   status         what is up: the guest, rxe0's state and GIDs, the addresses; exit 1 if down
   run [--timeout S] CMD...
                  run CMD with bash in the guest (default timeout 60 s); prints its output as
@@ -89,8 +90,31 @@ cmd_build() {
   "$lab_dir/build-image.sh" "$cache_root"
 }
 
+# kvm if this kernel reaches /init under KVM within 30 s, else tcg. Debian's stock kernel has
+# been seen to hang under KVM after "Probing EDD", and qemu's -cpu host to abort on an MSR in
+# nested setups; the answer is kept with the image (and the qemu version), so only the first
+# `up --accel auto` of an image pays for the probe.
+kvm_probe() {
+  local image=$1 qemu_version verdict
+  qemu_version=$(qemu-system-x86_64 --version | head -1)
+  if [ -f "$image/kvm-probe" ] && [ "$(head -1 "$image/kvm-probe")" = "$qemu_version" ]; then
+    tail -1 "$image/kvm-probe"
+    return
+  fi
+  say "probing KVM (up to 30 s, once per image)"
+  timeout -k 5 30 qemu-system-x86_64 -nodefaults -no-user-config -no-reboot -display none -monitor none \
+    -accel kvm -cpu host -smp 2 -m 1024 -kernel "$image/vmlinuz" -initrd "$run_dir/initrd" \
+    -append "console=ttyS0 panic=-1 jrxe_probe=1" -serial "file:$run_dir/kvm-probe.log" \
+    </dev/null >"$run_dir/kvm-probe.qemu" 2>&1 || true
+  verdict=tcg
+  grep -q "jrxe-lab-guest: init started" "$run_dir/kvm-probe.log" 2>/dev/null && verdict=kvm
+  say "KVM probe: $([ $verdict = kvm ] && echo "the guest boots under KVM" || echo "no boot under KVM ($(tail -1 "$run_dir/kvm-probe.qemu" 2>/dev/null | cut -c1-80)), using TCG")"
+  printf '%s\n%s\n' "$qemu_version" "$verdict" >"$image/kvm-probe"
+  echo "$verdict"
+}
+
 cmd_up() {
-  local accel=${JRXE_LAB_ACCEL:-tcg} boot_timeout=300 lifetime=4h
+  local accel=${JRXE_LAB_ACCEL:-auto} boot_timeout=300 lifetime=4h
   while [ $# -gt 0 ]; do
     case "$1" in
       --accel) accel=${2:?}; shift 2 ;;
@@ -100,11 +124,11 @@ cmd_up() {
     esac
   done
   prerequisites
-  case "$accel" in
-    tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
-    kvm) [ -c /dev/kvm ] || die "--accel kvm needs /dev/kvm"; accel_args=(-accel kvm -cpu host) ;;
-    *) die "--accel is tcg or kvm, not $accel" ;;
-  esac
+  case "$accel" in tcg|kvm|auto) ;; *) die "--accel is tcg, kvm or auto, not $accel" ;; esac
+  if [ "$accel" != tcg ] && [ ! -c /dev/kvm ]; then
+    [ "$accel" = kvm ] && die "--accel kvm needs /dev/kvm"
+    accel=tcg
+  fi
   if [ -n "$(qemu_pid)" ]; then
     say "the guest is already up"
     cmd_status
@@ -115,14 +139,19 @@ cmd_up() {
   image=$("$lab_dir/build-image.sh" "$cache_root")
   rm -rf "$run_dir"
   mkdir -p "$share/state" "$share/jobs"
-  make_netns
-  echo "$accel" >"$run_dir/accel"
   # The kernel unpacks concatenated cpio archives in turn: the cached image, then /init from
   # here, as a second zstd frame (its zstd decoder reads every frame and refuses anything else).
   mkdir -p "$run_dir/init-archive"
   install -m 0755 "$lab_dir/guest-init.sh" "$run_dir/init-archive/init"
   cp "$image/initrd.zst" "$run_dir/initrd"
   (cd "$run_dir/init-archive" && echo init | cpio -o -H newc --quiet | zstd -q) >>"$run_dir/initrd"
+  [ "$accel" = auto ] && accel=$(kvm_probe "$image")
+  case "$accel" in
+    tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+    kvm) accel_args=(-accel kvm -cpu host) ;;
+  esac
+  make_netns
+  echo "$accel" >"$run_dir/accel"
   local start=$SECONDS
   say "booting $(basename "$image") with $accel (qemu in namespace $netns, up to $boot_timeout s)"
   # qemu runs inside the namespace, so its tap is there and nothing reaches the host's network.
