@@ -78,6 +78,28 @@ class KernelRxeInteropTest {
     }
 
     /**
+     * RC under loss: netem drops 3% of what the guest sends (rxe0's data when it requests, its
+     * ACKs when jrxe does), so each side's retransmission and duplicate handling meets the other's.
+     * The host's kernel here has no netem, so the way from jrxe to the guest is not lossy.
+     */
+    @ParameterizedTest(name = "{0} serves")
+    @EnumSource(Server.class)
+    void rcPingpongWhenTheGuestLoses3PercentOfItsPackets(Server server, Lab lab) throws Exception {
+        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss 3%", 20);
+        assertThat(netem.exitCode()).as("%s", netem).isZero();
+        try {
+            Pair p = pair(lab, server, 18620 + server.ordinal(), "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 100 -c",
+                    "pingpong", "--addr", Lab.HOST6, "-n", "100", "-c");
+            assertPingpong(p, 100);
+            Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
+            Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
+            assertThat(dropped.find() && Integer.parseInt(dropped.group(1)) > 0).as("netem dropped packets: %s", stats).isTrue();
+        } finally {
+            lab.guestNow("tc qdisc del dev eth0 root", 20);
+        }
+    }
+
+    /**
      * Kernel rxe to jrxe over IPv4: jrxe receives and validates rxe's packets (solving for the IP
      * identification its UDP socket cannot see). The way back needs jrxe's raw-socket transmit
      * path, so only jrxe's side is asserted: a UD server that got its datagram has done its part.
