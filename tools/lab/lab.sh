@@ -169,8 +169,11 @@ cmd_up() {
   local deadline=$((SECONDS + boot_timeout)) wrapper=$!
   while [ ! -f "$share/state/ready" ]; do
     if [ -f "$share/state/failed" ]; then
+      local reason
+      reason=$(cat "$share/state/failed")
+      tail -5 "$run_dir/console.log" >&2 2>/dev/null || true
       cmd_down >/dev/null 2>&1 || true
-      die "the guest failed: $(cat "$share/state/failed") (console: $run_dir/console.log)"
+      die "the guest failed: $reason (its console above)"
     fi
     if ! kill -0 "$wrapper" 2>/dev/null; then
       tail -5 "$run_dir/qemu.log" "$run_dir/console.log" >&2 2>/dev/null || true
