@@ -164,7 +164,7 @@ cmd_up() {
     -netdev "tap,id=net0,ifname=$tap,script=no,downscript=no" \
     -device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:02,romfile=" \
     -virtfs "local,path=$share,mount_tag=lab,security_model=none,id=lab" \
-    -pidfile "$run_dir/qemu.pid" </dev/null >"$run_dir/qemu.log" 2>&1 &
+    -pidfile "$run_dir/qemu.pid" </dev/null >"$run_dir/qemu.log" 2>&1 9>&- &
   echo $! >"$run_dir/wrapper.pid"
   local deadline=$((SECONDS + boot_timeout)) wrapper=$!
   while [ ! -f "$share/state/ready" ]; do
@@ -277,11 +277,17 @@ cmd_console() {
   cat "$run_dir/console.log"
 }
 
+# up and down change shared state (the namespace, the run directory): one at a time.
+lock() {
+  exec 9>"${run_dir%/}.lock"
+  flock -w 900 9 || die "another jrxe lab up or down holds ${run_dir%/}.lock"
+}
+
 case "${1:-}" in
-  up) shift; cmd_up "$@" ;;
+  up) shift; need_root; lock; cmd_up "$@" ;;
   status) shift; need_root; cmd_status ;;
   run) shift; need_root; cmd_run "$@" ;;
-  down) shift; need_root; cmd_down ;;
+  down) shift; need_root; lock; cmd_down ;;
   build) shift; cmd_build ;;
   check) shift; prerequisites; echo "jrxe lab: everything the lab needs is here" ;;
   console) shift; cmd_console ;;
