@@ -31,6 +31,11 @@ done
 mkdir -p /lab
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none lab /lab || fail "cannot mount the 9p share"
 mkdir -p /lab/state /lab/jobs
+# The host's checkout and JDK, read-only, when lab.sh shares them (for jrxe's Java in the guest).
+for tag in jrxe jdk; do
+  mkdir -p "/opt/$tag"
+  mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro "$tag" "/opt/$tag" 2>/dev/null || rmdir "/opt/$tag"
+done
 log "booted $(uname -r)"
 
 for m in crc32_generic rdma_rxe ib_uverbs rdma_ucm sch_netem af_packet; do

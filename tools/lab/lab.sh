@@ -4,6 +4,7 @@
 set -euo pipefail
 
 lab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_dir=$(cd "$lab_dir/../.." && pwd)
 netns=${JRXE_LAB_NETNS:-jrxe-lab}
 run_dir=${JRXE_LAB_RUN:-/run/jrxe-lab}
 cache_root=${JRXE_LAB_CACHE:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/jrxe-lab}}
@@ -150,6 +151,13 @@ cmd_up() {
     tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
     kvm) accel_args=(-accel kvm -cpu host) ;;
   esac
+  # Read-only shares for running jrxe's Java inside the guest (the native provider against
+  # rxe0): this checkout at /opt/jrxe and, when there is one, the host's JDK 25 at /opt/jdk
+  # (the guest is the same Debian release, so its glibc runs the host's JDK).
+  local java_shares=(-virtfs "local,path=$repo_dir,mount_tag=jrxe,security_model=none,readonly=on,id=jrxe")
+  if (. "$repo_dir/.mvn/jdk25.sh" && jrxe_use_jdk25 2>/dev/null && echo "$JAVA_HOME" >"$run_dir/jdk"); then
+    java_shares+=(-virtfs "local,path=$(cat "$run_dir/jdk"),mount_tag=jdk,security_model=none,readonly=on,id=jdk")
+  fi
   make_netns
   echo "$accel" >"$run_dir/accel"
   local start=$SECONDS
@@ -163,7 +171,7 @@ cmd_up() {
     -serial "file:$run_dir/console.log" \
     -netdev "tap,id=net0,ifname=$tap,script=no,downscript=no" \
     -device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:02,romfile=" \
-    -virtfs "local,path=$share,mount_tag=lab,security_model=none,id=lab" \
+    -virtfs "local,path=$share,mount_tag=lab,security_model=none,id=lab" "${java_shares[@]}" \
     -pidfile "$run_dir/qemu.pid" </dev/null >"$run_dir/qemu.log" 2>&1 9>&- &
   echo $! >"$run_dir/wrapper.pid"
   local deadline=$((SECONDS + boot_timeout)) wrapper=$!
