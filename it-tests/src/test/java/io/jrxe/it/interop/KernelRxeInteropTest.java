@@ -134,20 +134,18 @@ class KernelRxeInteropTest {
 
     /**
      * The native provider (libibverbs through java.lang.foreign) driving the guest's rxe0: its
-     * smoke run, in the guest with the host's JDK, passes every step the kernel supports.
-     * Debian's 6.1 rdma_rxe has no rereg_mr, so that step fails with EOPNOTSUPP (errno 95): only
-     * such refusals are let through, and each is printed.
+     * smoke run, in the guest with the host's JDK, passes every step (a verb the kernel's driver
+     * refuses with EOPNOTSUPP, as Debian's 6.1 rdma_rxe does ibv_rereg_mr, is a passed step that
+     * says so).
      */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void nativeProviderDrivesTheGuestsRxe0(Lab lab) throws Exception {
         Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && /opt/jdk/bin/java --enable-native-access=ALL-UNNAMED"
                 + " -cp 'tools/target/jrxe-tools.jar:tools/target/lib/*' io.jrxe.verbs.nativ.NativeSmoke rxe0", 360);
-        List<String> failed = smoke.output().lines().filter(l -> l.startsWith("FAIL")).toList();
-        failed.stream().filter(l -> l.contains("(errno 95)")).forEach(l -> System.out.println("interop: rxe0 does not support: " + l));
-        assertThat(smoke.output()).as("%s", smoke).containsPattern("steps: \\d+ ok");
+        assertThat(smoke.exitCode()).as("%s", smoke).isZero();
+        assertThat(smoke.output()).as("%s", smoke).containsPattern("steps: \\d+ ok, 0 failed").doesNotContain("FAIL");
         assertThat(smoke.output().lines().filter(l -> l.startsWith("OK")).count()).as("%s", smoke).isGreaterThanOrEqualTo(30);
-        assertThat(failed).as("%s", smoke).allMatch(l -> l.contains("(errno 95)"));
     }
 
     private record Pair(Job.Result jrxe, Job.Result kernel) {
