@@ -24,8 +24,10 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.IntegerUnixChannelOption;
 
 import java.net.BindException;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -154,14 +156,17 @@ public final class UdpPort implements PacketPort {
                         holder.port.readComplete();
                     }
                 });
+        InetSocketAddress at = local.socketAddress();
         if (transport == UdpTransport.EPOLL) {
             // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
             // datagrams, instead of the kernel cutting it up and queuing each (on loopback, a GSO send
             // is not segmented at all). A slot must then hold a whole coalesced run.
             b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, 0)
                     .option(EpollChannelOption.UDP_GRO, true);
+            if (at.getAddress() instanceof Inet6Address) {
+                b.option(ACCEPT_ZERO_UDP6_CHECKSUM, 1);
+            }
         }
-        InetSocketAddress at = local.socketAddress();
         try {
             Channel ch = b.bind(at).sync().channel();
             holder.port = new UdpPort(transport, loop, local, ch, raw, path);
@@ -170,6 +175,15 @@ public final class UdpPort implements PacketPort {
             throw new PortInUseException(describeBindFailure(at, e), e);
         }
     }
+
+    /**
+     * Kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0 (the ICRC protects the packet),
+     * which RFC 8200 forbids and Linux drops (Udp6InCsumErrors) unless the socket allows it with
+     * UDP_NO_CHECK6_RX, as rxe's own socket does. Java's NIO cannot set it: the NIO transport
+     * receives nothing from a kernel rxe peer over IPv6.
+     */
+    private static final IntegerUnixChannelOption ACCEPT_ZERO_UDP6_CHECKSUM =
+            new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17 /* IPPROTO_UDP */, 102 /* UDP_NO_CHECK6_RX */);
 
     private static final class Holder {
         volatile UdpPort port;

@@ -1,0 +1,169 @@
+package io.jrxe.it.interop;
+
+import io.jrxe.tools.JrxeMain;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The lab of {@code tools/lab/lab.sh}: a qemu guest whose kernel rxe (rxe0) is the peer, on a
+ * bridge in the network namespace {@value #NETNS}. One booted guest serves every test; jrxe runs
+ * in the namespace as a separate JVM (a thread cannot enter a namespace that the rest of the JVM
+ * is not in).
+ */
+final class Lab implements AutoCloseable {
+    static final String NETNS = "jrxe-lab";
+    static final String HOST4 = "10.77.0.1";
+    static final String HOST6 = "fd77::1";
+    static final String GUEST4 = "10.77.0.2";
+    static final String GUEST6 = "fd77::2";
+
+    private static final Duration BUILD_AND_BOOT = Duration.ofMinutes(12);
+    private static final Duration READY_POLL = Duration.ofSeconds(60);
+    private static final Pattern GID_ROW = Pattern.compile("GID\\[\\s*(\\d+)]:\\s+(\\S+), RoCE v2");
+
+    private final Path script;
+    private final boolean startedHere;
+    private final int guestGid4;
+    private final int guestGid6;
+
+    private Lab(Path script, boolean startedHere, int guestGid4, int guestGid6) {
+        this.script = script;
+        this.startedHere = startedHere;
+        this.guestGid4 = guestGid4;
+        this.guestGid6 = guestGid6;
+    }
+
+    static Path script() {
+        return Path.of(System.getProperty("user.dir")).resolveSibling("tools").resolve("lab").resolve("lab.sh");
+    }
+
+    /** Null when the lab can run here, else why not (from {@code lab.sh check}). */
+    static String unavailableBecause() throws InterruptedException {
+        Path script = script();
+        if (!Files.isExecutable(script)) {
+            return script + " is missing or not executable";
+        }
+        Job.Result check = Job.start("lab check", List.of(script.toString(), "check")).await(Duration.ofSeconds(60));
+        if (check.exitCode() == 0) {
+            return null;
+        }
+        String[] lines = check.output().strip().split("\n");
+        return lines[lines.length - 1].replaceFirst("^jrxe lab: ", "");
+    }
+
+    /** Uses the lab that is up, or builds (if not cached) and boots one, which {@link #close} stops. */
+    static Lab up() throws InterruptedException {
+        Path script = script();
+        boolean running = Job.start("lab status", List.of(script.toString(), "status")).await(Duration.ofSeconds(60)).exitCode() == 0;
+        if (!running) {
+            long start = System.nanoTime();
+            Job.Result up = Job.start("lab up", List.of(script.toString(), "up", "--boot-timeout", "420", "--lifetime", "40m"))
+                    .await(BUILD_AND_BOOT);
+            System.out.println(up.output().strip());
+            System.out.printf("interop: the lab was up in %.0f s%n", (System.nanoTime() - start) / 1e9);
+            if (up.exitCode() != 0) {
+                throw new AssertionError("jrxe lab up failed: " + up);
+            }
+        }
+        Job.Result gids = Job.start("ibv_devinfo", List.of(script.toString(), "run", "--timeout", "30", "ibv_devinfo -v -d rxe0"))
+                .await(Duration.ofSeconds(90));
+        int gid4 = -1;
+        int gid6 = -1;
+        Matcher m = GID_ROW.matcher(gids.output());
+        while (m.find()) {
+            if (m.group(2).equals("::ffff:" + GUEST4)) {
+                gid4 = Integer.parseInt(m.group(1));
+            } else if (m.group(2).equals(GUEST6)) {
+                gid6 = Integer.parseInt(m.group(1));
+            }
+        }
+        Lab lab = new Lab(script, !running, gid4, gid6);
+        if (gid4 < 0 || gid6 < 0) {
+            lab.close();
+            throw new AssertionError("rxe0 in the guest has no RoCE v2 GID for " + GUEST4 + " or " + GUEST6 + ": " + gids);
+        }
+        return lab;
+    }
+
+    int guestGid4() {
+        return guestGid4;
+    }
+
+    int guestGid6() {
+        return guestGid6;
+    }
+
+    /** Runs {@code command} with bash in the guest, in the background; the guest kills it after {@code limitSeconds}. */
+    Job guest(String name, String command, int limitSeconds) {
+        return Job.start(name, List.of(script.toString(), "run", "--timeout", String.valueOf(limitSeconds), command));
+    }
+
+    /** Runs {@code command} in the guest and waits for it. */
+    Job.Result guestNow(String command, int limitSeconds) throws InterruptedException {
+        return guest(command, command, limitSeconds).await(Duration.ofSeconds(limitSeconds + 45L));
+    }
+
+    /** A jrxe command in the namespace, in a JVM of its own with this test's class path. */
+    Job jrxe(String name, String... args) {
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NETNS,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), JrxeMain.class.getName()));
+        command.addAll(List.of(args));
+        return Job.start(name, command);
+    }
+
+    /** A jrxe command outside the namespace (decode needs no device), waited for. */
+    static Job.Result jrxeHere(String... args) throws InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), JrxeMain.class.getName()));
+        command.addAll(List.of(args));
+        return Job.start("jrxe " + args[0], command).await(Duration.ofSeconds(60));
+    }
+
+    /** Waits until {@code server} (jrxe, in the namespace) listens on TCP {@code port}. */
+    void awaitJrxeListening(Job server, int port) throws InterruptedException {
+        awaitListening(server, port, () -> Job.start("ss", List.of("ip", "netns", "exec", NETNS, "ss", "-Hltn", "sport = :" + port))
+                .await(Duration.ofSeconds(10)));
+    }
+
+    /** Waits until {@code server} (a guest program) listens on TCP {@code port} in the guest. */
+    void awaitGuestListening(Job server, int port) throws InterruptedException {
+        awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10));
+    }
+
+    private interface Probe {
+        Job.Result run() throws InterruptedException;
+    }
+
+    private static void awaitListening(Job server, int port, Probe probe) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_POLL.toNanos();
+        for (int attempt = 0; attempt < 300 && System.nanoTime() < deadline; attempt++) {
+            if (!server.isAlive()) {
+                throw new AssertionError("the server ended before it listened on port " + port + ":\n" + server.output());
+            }
+            Job.Result r = probe.run();
+            if (r.exitCode() == 0 && !r.output().isBlank()) {
+                return;
+            }
+            Thread.sleep(100);   // between probes only; readiness is what the probe saw
+        }
+        throw new AssertionError("nothing listened on port " + port + " within " + READY_POLL.toSeconds() + " s:\n" + server.output());
+    }
+
+    @Override
+    public void close() {
+        if (startedHere) {
+            try {
+                System.out.println(Job.start("lab down", List.of(script.toString(), "down")).await(Duration.ofSeconds(60)).output().strip());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
