@@ -12,13 +12,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Waits for completions the way the benchmark tools do, by busy-polling the CQ (or, with a completion
  * channel, by sleeping until the CQ's event), but never for ever: when nothing completes for the timeout the
- * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields,
+ * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields a few times,
  * then parks for a few microseconds at a time, longer as the wait goes on: the NIC that makes the completions is a thread of this
  * machine too, and must not be starved of a CPU by the very loop that waits for it.
  */
 public final class CompletionWaiter {
     private static final int SPINS_BEFORE_YIELD = 64;
-    private static final int YIELDS_BEFORE_PARK = 256;
+    private static final int YIELDS_BEFORE_PARK = 16;
     private static final long PARK_NANOS = 20_000;
     private static final int MAX_PARK_DOUBLINGS = 2;
 
