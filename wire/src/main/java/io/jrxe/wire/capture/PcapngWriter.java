@@ -206,26 +206,26 @@ public final class PcapngWriter implements AutoCloseable {
         Objects.checkFromIndexSize(0, headLength, head.limit());
         Objects.checkFromIndexSize(bodyOffset, bodyLength, body.limit());
         int length = headLength + bodyLength;
-        int start = startPacket(interfaceId, timestampNanos, length, commentOrNull);
-        int captured = capturedLength(interfaceId, length);
+        byte[] comment = encodeComment(commentOrNull);
+        int captured = startPacket(interfaceId, timestampNanos, length, comment);
         int fromHead = Math.min(headLength, captured);
         putBytes(head, 0, fromHead);
         putBytes(body, bodyOffset, captured - fromHead);
-        endPacket(start, captured, commentOrNull);
+        endPacket(captured, comment);
     }
 
     // One of bufferSource and arraySource is null: two sources share one encoder without wrapping
     // an array in a ByteBuffer per packet.
     private void writePacket(int interfaceId, long timestampNanos, ByteBuffer bufferSource, byte[] arraySource,
                              int offset, int length, String commentOrNull) {
-        int totalLength = startPacket(interfaceId, timestampNanos, length, commentOrNull);
-        int captured = capturedLength(interfaceId, length);
+        byte[] comment = encodeComment(commentOrNull);
+        int captured = startPacket(interfaceId, timestampNanos, length, comment);
         if (bufferSource != null) {
             putBytes(bufferSource, offset, captured);
         } else {
             putBytes(arraySource, offset, captured);
         }
-        endPacket(totalLength, captured, commentOrNull);
+        endPacket(captured, comment);
     }
 
     private int capturedLength(int interfaceId, int length) {
@@ -233,8 +233,12 @@ public final class PcapngWriter implements AutoCloseable {
         return snapLen > 0 && length > snapLen ? snapLen : length;
     }
 
-    /** Writes an enhanced packet block's fields before the data; returns the block's total length. */
-    private int startPacket(int interfaceId, long timestampNanos, int length, String commentOrNull) {
+    private byte[] encodeComment(String commentOrNull) {
+        return commentOrNull == null || commentOrNull.isEmpty() ? null : optionValue("comment", commentOrNull);
+    }
+
+    /** Writes an enhanced packet block's fields before the data; returns how many of its bytes are kept. */
+    private int startPacket(int interfaceId, long timestampNanos, int length, byte[] comment) {
         ensureOpen();
         if (interfaceId < 0 || interfaceId >= interfaceCount) {
             throw new IllegalArgumentException("no interface " + interfaceId + ": declare it with addInterface first ("
@@ -244,22 +248,20 @@ public final class PcapngWriter implements AutoCloseable {
             throw new IllegalArgumentException("timestamp " + timestampNanos + " ns is before 1970");
         }
         int captured = capturedLength(interfaceId, length);
-        int totalLength = EPB_FIXED_LENGTH + padded(captured) + commentOptionsLength(commentOrNull);
         ensureRoom(LONGEST_FIXED_RUN);
-        buffer.putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength).putInt(interfaceId)
+        buffer.putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength(captured, comment)).putInt(interfaceId)
                 .putInt((int) (timestampNanos >>> 32)).putInt((int) timestampNanos)
                 .putInt(captured).putInt(length);
-        return totalLength;
+        return captured;
     }
 
-    private int commentOptionsLength(String commentOrNull) {
-        return commentOrNull == null || commentOrNull.isEmpty() ? 0
-                : optionLength(optionValue("comment", commentOrNull).length) + 4;
+    private int totalLength(int captured, byte[] comment) {
+        return EPB_FIXED_LENGTH + padded(captured) + (comment == null ? 0 : optionLength(comment.length) + 4);
     }
 
     /** Writes what follows the data: padding, the comment, the total length again. */
-    private void endPacket(int totalLength, int captured, String commentOrNull) {
-        byte[] comment = commentOrNull == null || commentOrNull.isEmpty() ? null : optionValue("comment", commentOrNull);
+    private void endPacket(int captured, byte[] comment) {
+        int totalLength = totalLength(captured, comment);
         putPadding(captured);
         if (comment != null) {
             putOption(OPT_COMMENT, comment);
