@@ -12,12 +12,13 @@ import java.util.regex.Pattern;
 
 /**
  * The lab of {@code tools/lab/lab.sh}: a qemu guest whose kernel rxe (rxe0) is the peer, on a
- * bridge in the network namespace {@value #NETNS}. One booted guest serves every test; jrxe runs
+ * bridge in the network namespace {@link #NETNS}. One booted guest serves every test; jrxe runs
  * in the namespace as a separate JVM (a thread cannot enter a namespace that the rest of the JVM
  * is not in).
  */
 final class Lab implements AutoCloseable {
-    static final String NETNS = "jrxe-lab";
+    /** The lab's namespace: lab.sh's default, or JRXE_LAB_NETNS (with JRXE_LAB_RUN, a second lab beside the first). */
+    static final String NETNS = System.getenv().getOrDefault("JRXE_LAB_NETNS", "jrxe-lab");
     static final String HOST4 = "10.77.0.1";
     static final String HOST6 = "fd77::1";
     static final String GUEST4 = "10.77.0.2";
