@@ -69,8 +69,13 @@ public abstract class PerftestCommand implements Callable<Integer> {
             + "bandwidth, 1000 otherwise)")
     Long iters;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "run the test for SECONDS instead of ITERS exchanges")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "run the test for SECONDS instead of ITERS exchanges; what is reported"
+            + " is the middle of it, without the margins (-f)")
     Integer duration;
+
+    @Option(names = {"-f", "--margin"}, paramLabel = "SECONDS", description = "with -D, the seconds at its start and at its end that"
+            + " run but are not measured (default: a quarter of the duration, as in perftest)")
+    Integer margin;
 
     @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "size of the send queue (default: 128 for bandwidth, 1 for latency)")
     Integer txDepth;
@@ -154,6 +159,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
         boolean all;
         long iters;
         int durationSeconds;
+        int marginSeconds;
         int txDepth;
         int rxDepth;
         int cqMod;
@@ -273,6 +279,12 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 throw new UserError("Duration mode doesn't work with events.");
             }
             s.durationSeconds = duration;
+            s.marginSeconds = margin == null ? duration / 4 : margin;
+            if (s.marginSeconds < 0 || duration <= 2 * s.marginSeconds) {
+                throw bad("-f/--margin " + s.marginSeconds + ": the duration (" + duration + " s) must be more than twice the margin");
+            }
+        } else if (margin != null) {
+            throw bad("-f/--margin: a margin is for duration runs (-D)");
         }
         s.txDepth = txDepth != null ? txDepth : s.bw ? 128 : 1;
         s.rxDepth = rxDepth != null ? rxDepth : s.verb.receives() ? 512 : 1;

@@ -335,11 +335,11 @@ final class PerftestRun implements AutoCloseable {
         int[] tail = new int[n];
         boolean[] done = new boolean[n];
         long start = System.nanoTime();
-        long end = duration ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
+        SampleWindow window = duration ? SampleWindow.from(start, s.durationSeconds, s.marginSeconds) : null;
         long totscnt = 0;
         long totccnt = 0;
         while (true) {
-            boolean timeUp = duration && System.nanoTime() - end >= 0;
+            boolean timeUp = duration && window.observe(System.nanoTime());
             boolean allDone = true;
             for (int q = 0; q < n; q++) {
                 while (!done[q] && scnt[q] < iters && scnt[q] - ccnt[q] < s.txDepth) {
@@ -374,6 +374,9 @@ final class PerftestRun implements AutoCloseable {
                 long upTo = signaledAt[q][head[q]] + 1;
                 head[q] = (head[q] + 1) % signaledAt[q].length;
                 totccnt += upTo - ccnt[q];
+                if (duration) {
+                    window.count(upTo - ccnt[q]);
+                }
                 ccnt[q] = upTo;
                 if (peak) {
                     tcompleted[(int) totccnt - 1] = System.nanoTime();
@@ -381,11 +384,11 @@ final class PerftestRun implements AutoCloseable {
             }
         }
         long finish = System.nanoTime();
-        long count = duration ? totccnt : total;
-        double seconds = (finish - start) / 1e9;
+        long count = duration ? window.counted() : total;
+        double seconds = duration ? window.seconds(finish) : (finish - start) / 1e9;
         double factor = s.gbits ? 125_000_000.0 : 0x100000;
-        double bwAvg = size * (double) count / seconds / factor;
-        double rate = count / seconds / 1e6;
+        double bwAvg = seconds > 0 ? size * (double) count / seconds / factor : 0;
+        double rate = seconds > 0 ? count / seconds / 1e6 : 0;
         double bwPeak = 0;
         if (peak) {
             bwPeak = size * 1e9 / (bestNanosPerMessage(tposted, tcompleted, (int) total, s.cqMod) * factor);
@@ -453,12 +456,12 @@ final class PerftestRun implements AutoCloseable {
                 "the next message from the client (is it still running?)");
         long first = 0;
         long rcnt = 0;
-        long end = Long.MAX_VALUE;
+        SampleWindow window = null;
         int idleSpins = 0;
         while (rcnt < total) {
             int got;
             if (duration && rcnt > 0) {
-                if (System.nanoTime() - end >= 0) {
+                if (window.observe(System.nanoTime())) {
                     break;
                 }
                 got = recvCq.poll(wcs);
@@ -478,9 +481,12 @@ final class PerftestRun implements AutoCloseable {
                 check(c, "receive", rcnt, rcnt);
                 if (rcnt == 0) {
                     first = System.nanoTime();
-                    end = first + s.durationSeconds * 1_000_000_000L;
+                    window = duration ? SampleWindow.from(first, s.durationSeconds, s.marginSeconds) : null;
                 }
                 rcnt++;
+                if (duration) {
+                    window.count(1);
+                }
                 int q = (int) c.wrId();
                 if (duration || posted[q] + 1 <= iters) {
                     qps.get(q).postRecv(r[q]);
@@ -488,21 +494,32 @@ final class PerftestRun implements AutoCloseable {
                 }
             }
         }
-        // With -D the server counts what came during its own DURATION seconds from the first message; what the
-        // client still sends lands in the receives already posted.
-        double seconds = (System.nanoTime() - first) / 1e9;
+        // With -D the server's DURATION seconds start at the first message, and it counts what came inside their
+        // sample window; what the client still sends lands in the receives already posted.
+        long now = System.nanoTime();
+        long count = duration ? window.counted() : rcnt;
+        double seconds = duration ? window.seconds(now) : (now - first) / 1e9;
         double factor = s.gbits ? 125_000_000.0 : 0x100000;
-        return new BwReport(size, rcnt, 0, size * (double) rcnt / seconds / factor, rcnt / seconds / 1e6);
+        return seconds > 0 ? new BwReport(size, count, 0, size * (double) count / seconds / factor, count / seconds / 1e6)
+                : new BwReport(size, count, 0, 0, 0);
     }
 
     // ---------------------------------------------------------------- latency
 
-    private void printLat(long size, long[] tposted, int iters, int rttFactor, long elapsedNanos, long count) {
-        if (s.durationSeconds > 0) {
-            double avg = elapsedNanos / 1000.0 / Math.max(1, count) / rttFactor;
-            double tps = count / (elapsedNanos / 1e9);
-            out.println(PerftestFormat.latDurationRow(size, count, avg, tps));
-            json.latDuration(size, count, avg, tps);
+    /** The -D run's sample window from {@code start}, or null for a run of ITERS. */
+    private SampleWindow window(long start) {
+        return s.durationSeconds > 0 ? SampleWindow.from(start, s.durationSeconds, s.marginSeconds) : null;
+    }
+
+    /** With -D (a window) the report is of the sample window; else of every exchange's time. */
+    private void printLat(long size, long[] tposted, int iters, int rttFactor, SampleWindow window) {
+        if (window != null) {
+            long n = window.counted();
+            double seconds = window.seconds(System.nanoTime());
+            double avg = n > 0 ? seconds * 1e6 / n / rttFactor : 0;
+            double tps = seconds > 0 ? n / seconds : 0;
+            out.println(PerftestFormat.latDurationRow(size, n, avg, tps));
+            json.latDuration(size, n, avg, tps);
             return;
         }
         if (s.unsorted) {
@@ -555,7 +572,7 @@ final class PerftestRun implements AutoCloseable {
             long pollByte = offsetOf(remoteArea(0)) + size - 1;
             CompletionWaiter waiter = CompletionWaiter.forLatency(sendCq, null, s.timeoutMillis, "the completion of an RDMA write");
             long start = System.nanoTime();
-            long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
+            SampleWindow window = window(start);
             long scnt = 0;
             long ccnt = 0;
             long rcnt = 0;
@@ -568,7 +585,7 @@ final class PerftestRun implements AutoCloseable {
                     int spins = 0;
                     boolean stop = false;
                     while ((byte) BYTE.getVolatile(buf, pollByte) != expected) {
-                        if (s.durationSeconds > 0 && System.nanoTime() - end >= 0) {
+                        if (window != null && window.observe(System.nanoTime())) {
                             stop = true;
                             break;
                         }
@@ -581,8 +598,11 @@ final class PerftestRun implements AutoCloseable {
                         rcnt--;
                         break;
                     }
+                    if (window != null) {
+                        window.count(1);
+                    }
                 }
-                if (s.durationSeconds > 0 && System.nanoTime() - end >= 0) {
+                if (window != null && window.observe(System.nanoTime())) {
                     break;
                 }
                 if (scnt < iters) {
@@ -599,8 +619,7 @@ final class PerftestRun implements AutoCloseable {
                     }
                 }
             }
-            long elapsed = System.nanoTime() - start;
-            printLat(size, tposted, iters, 2, elapsed, Math.min(scnt, rcnt));
+            printLat(size, tposted, iters, 2, window);
         }
         out.println(PerftestFormat.RESULT_LINE);
     }
@@ -620,9 +639,9 @@ final class PerftestRun implements AutoCloseable {
             CompletionWaiter waiter = CompletionWaiter.forLatency(sendCq, sendChannel, s.timeoutMillis,
                     "the completion of an " + s.verb.title());
             long start = System.nanoTime();
-            long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
+            SampleWindow window = window(start);
             long scnt = 0;
-            while (scnt < iters && System.nanoTime() - end < 0) {
+            while (scnt < iters && (window == null || !window.observe(System.nanoTime()))) {
                 if (tposted != null) {
                     tposted[(int) scnt] = System.nanoTime();
                 }
@@ -633,8 +652,11 @@ final class PerftestRun implements AutoCloseable {
                     got = waiter.await(wcs);
                 } while (got == 0);
                 check(wcs[0], s.verb.title(), scnt, scnt - 1);
+                if (window != null) {
+                    window.count(1);
+                }
             }
-            printLat(size, tposted, iters, 1, System.nanoTime() - start, scnt);
+            printLat(size, tposted, iters, 1, window);
         }
         conn.handshake(mine[0], "the closing handshake");
         out.println(PerftestFormat.RESULT_LINE);
@@ -655,13 +677,13 @@ final class PerftestRun implements AutoCloseable {
                     "the next message from the peer");
             CompletionWaiter sendWaiter = CompletionWaiter.forLatency(sendCq, sendChannel, s.timeoutMillis, "a send completion");
             long start = System.nanoTime();
-            long end = s.durationSeconds > 0 ? start + s.durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
+            SampleWindow window = window(start);
             long scnt = 0;
             long rcnt = 0;
             long posted = rxDepth;
             boolean client = s.client;
             while (scnt < iters || rcnt < iters) {
-                if (s.durationSeconds > 0 && System.nanoTime() - end >= 0) {
+                if (window != null && window.observe(System.nanoTime())) {
                     break;
                 }
                 if (rcnt < iters && !(scnt < 1 && client)) {
@@ -672,6 +694,9 @@ final class PerftestRun implements AutoCloseable {
                     for (int i = 0; i < got; i++) {
                         check(wcs[i], "receive", scnt, rcnt);
                         rcnt++;
+                        if (window != null) {
+                            window.count(1);
+                        }
                         if (posted < iters) {
                             qps.get(0).postRecv(r);
                             posted++;
@@ -692,7 +717,7 @@ final class PerftestRun implements AutoCloseable {
                     check(wcs[0], "send", scnt, scnt - 1);
                 }
             }
-            printLat(size, tposted, iters, 2, System.nanoTime() - start, Math.min(scnt, rcnt));
+            printLat(size, tposted, iters, 2, window);
         }
         out.println(PerftestFormat.RESULT_LINE);
         conn.handshake(mine[0], "the closing handshake");

@@ -35,6 +35,8 @@ class PerftestOptionsTest {
         usage("write-lat", "-N");
         usage("send-bw", "-s", "lots");
         usage("write-bw", "a", "b");
+        usage("write-bw", "-D", "4", "-f", "2");
+        usage("write-bw", "-f", "1");
     }
 
     @Test
@@ -51,7 +53,7 @@ class PerftestOptionsTest {
         InProcess help = InProcess.run("write-bw", "--help");
         assertThat(help.status()).isZero();
         for (String o : new String[] {"-p, --port", "-d, --ib-dev", "-i, --ib-port", "-m, --mtu", "-s, --size", "-a, --all",
-            "-n, --iters", "-D, --duration", "-t, --tx-depth", "-Q, --cq-mod", "-q, --qp", "-x, --gid-index", "-F, --CPU-freq",
+            "-n, --iters", "-D, --duration", "-f, --margin", "-t, --tx-depth", "-Q, --cq-mod", "-q, --qp", "-x, --gid-index", "-F, --CPU-freq",
             "--report_gbits", "--json", "--addr", "--capture"}) {
             assertThat(help.out()).contains(o);
         }
