@@ -76,6 +76,7 @@ class AckCoalescingTest {
         postReceives(3);
         a.qp.postSend(send(0, WrOpcode.SEND));
         a.qp.postSend(send(1, WrOpcode.SEND));
+        link.runTasks(); // SEND 1 leaves as the last one posted, asking for an ACK; nothing is delivered yet
         a.qp.postSend(send(2, WrOpcode.RDMA_READ));
         a.qp.postSend(send(3, WrOpcode.SEND));
         link.runUntilIdle();

@@ -102,14 +102,19 @@ final class DirectLink implements NicTime {
         tasks[taskTail++ & (SLOTS - 1)] = task;
     }
 
+    /** Runs the queued tasks (doorbells: packets are built and queued), delivering nothing. */
+    void runTasks() {
+        while (taskHead != taskTail) {
+            Runnable r = tasks[taskHead & (SLOTS - 1)];
+            tasks[taskHead++ & (SLOTS - 1)] = null;
+            r.run();
+        }
+    }
+
     /** Runs queued tasks and deliveries until there are none. */
     void runUntilIdle() {
         while (taskHead != taskTail || head != tail) {
-            while (taskHead != taskTail) {
-                Runnable r = tasks[taskHead & (SLOTS - 1)];
-                tasks[taskHead++ & (SLOTS - 1)] = null;
-                r.run();
-            }
+            runTasks();
             while (head != tail) {
                 int slot = head++ & (SLOTS - 1);
                 End to = targets[slot];

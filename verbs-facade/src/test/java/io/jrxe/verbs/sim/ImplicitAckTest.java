@@ -79,15 +79,37 @@ class ImplicitAckTest {
         }
     }
 
+    /** Each WRITE is posted alone, so each asks for an ACK; the first two ACKs are lost and the third completes all. */
     @Test
     void aLaterAckAcknowledgesEveryWriteBeforeIt() throws Exception {
         try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC))) {
             Wire wire = Wire.on(p).drop(2, Wire.opcode(Opcode.RC_ACKNOWLEDGE));
+            for (int i = 1; i <= 3; i++) {
+                p.a.qp.postSend(id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), i));
+                p.run(1_000);
+            }
+            p.awaitOn(p.a, 3, 0, 100 * MS);
+            assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
+            assertThat(wire.packets).filteredOn(Wire.fromSide(p.a)).hasSize(3).allMatch(Wire.Packet::ackRequest);
+            assertThat(wire.count(Wire.opcode(Opcode.RC_ACKNOWLEDGE))).isEqualTo(3);
+        }
+    }
+
+    /**
+     * WRITEs posted together: a message that another follows at once does not ask for an ACK (the
+     * last one does), so one ACK completes all three, in order.
+     */
+    @Test
+    void messagesPostedTogetherAskForOneAck() throws Exception {
+        try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC))) {
+            Wire wire = Wire.on(p);
             p.a.qp.postSend(chain(id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), 1),
                     id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), 2), id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), 3)));
             p.awaitOn(p.a, 3, 0, 100 * MS);
             assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
-            assertThat(wire.count(Wire.fromSide(p.a))).isEqualTo(3);
+            assertThat(wire.packets).filteredOn(Wire.fromSide(p.a)).extracting(Wire.Packet::ackRequest)
+                    .containsExactly(false, false, true);
+            assertThat(wire.count(Wire.opcode(Opcode.RC_ACKNOWLEDGE))).isEqualTo(1);
         }
     }
 }
