@@ -391,8 +391,7 @@ public final class UdpPort implements PacketPort {
         }
         ByteBuf content = msg.content();
         int length = content.readableBytes();
-        ByteBuffer buffer = content.nioBufferCount() == 1 ? content.internalNioBuffer(content.readerIndex(), length)
-                : ByteBuffer.wrap(io.netty.buffer.ByteBufUtil.getBytes(content));
+        ByteBuffer buffer = view(content, length);
         int offset = buffer.position();
         InetSocketAddress sender = msg.sender();
         info.source = sourceOf(sender);
@@ -430,6 +429,23 @@ public final class UdpPort implements PacketPort {
                     info.identification, buffer, offset, length, info.timestampNanos, null);
         }
         s.packet(buffer, offset, length, info);
+    }
+
+    /**
+     * The datagram's bytes as a ByteBuffer, without making one per packet where it can: a GRO run
+     * arrives cut into slices of one pooled buffer, and a slice's view is a new ByteBuffer each
+     * time, while the pooled buffer's own view is reused; the slice is found in it by address.
+     */
+    private static ByteBuffer view(ByteBuf content, int length) {
+        ByteBuf parent = content.unwrap();
+        if (parent != null && parent.hasMemoryAddress() && content.hasMemoryAddress() && parent.nioBufferCount() == 1) {
+            long at = content.memoryAddress() - parent.memoryAddress() + content.readerIndex();
+            if (at >= 0 && at + length <= parent.capacity()) {
+                return parent.internalNioBuffer((int) at, length);
+            }
+        }
+        return content.nioBufferCount() == 1 ? content.internalNioBuffer(content.readerIndex(), length)
+                : ByteBuffer.wrap(io.netty.buffer.ByteBufUtil.getBytes(content));
     }
 
     private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
