@@ -30,7 +30,8 @@ final class SessionResources implements AutoCloseable {
             mr = pd.regMr(buf, access);
             channel = events ? dev.context().createCompChannel() : null;
             cq = dev.context().createCq(cqEntries, channel);
-            waiter = new CompletionWaiter(cq, channel, timeoutMillis, "the next message or its send completion");
+            // Each exchange waits for the peer's answer, as a latency test does: busy-poll like rdma-core's pingpongs.
+            waiter = CompletionWaiter.forLatency(cq, channel, timeoutMillis, "the next message or its send completion");
         } catch (VerbsException e) {
             arena.close();
             throw new UserError(e.getMessage(), e);
