@@ -44,12 +44,11 @@ class KernelRxeLatencyTest {
         Pair p = pair(lab, server, port, "ib_" + test + "_lat -d rxe0 -x " + lab.guestGid6() + " -F -n " + ITERATIONS,
                 test + "-lat", "--addr", Lab.HOST6, "-F", "-n", String.valueOf(ITERATIONS));
         assertBothSucceeded(p);
-        for (Job.Result r : List.of(p.kernel(), p.jrxe())) {
-            assertThat(ROW.matcher(r.output()).find()).as("a latency row for 2 bytes x %d in %s", ITERATIONS, r).isTrue();
-        }
-        // Only jrxe's numbers are checked: the guest's perftest times with a TSC that TCG may make useless.
+        // Only jrxe's numbers are checked: the guest's perftest times with a TSC that TCG may make
+        // useless (it has printed -nan for t_stdev), so of its row only the size and count are.
+        assertThat(p.kernel().output()).as("%s", p.kernel()).containsPattern("(?m)^\\s*2\\s+" + ITERATIONS + "\\s+\\S+");
         Matcher m = ROW.matcher(p.jrxe().output());
-        assertThat(m.find()).isTrue();
+        assertThat(m.find()).as("a latency row for 2 bytes x %d in %s", ITERATIONS, p.jrxe()).isTrue();
         double min = Double.parseDouble(m.group(1));
         double max = Double.parseDouble(m.group(2));
         double typical = Double.parseDouble(m.group(3));
