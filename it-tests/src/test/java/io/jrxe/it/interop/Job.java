@@ -80,9 +80,13 @@ final class Job implements AutoCloseable {
         throw new AssertionError(name + " did not print \"" + text + "\" within " + limit.toSeconds() + " s:\n" + output());
     }
 
-    /** Asks the process to end (SIGTERM: tcpdump then writes out what it holds) and waits for that, as {@link #await} does. */
+    /**
+     * Asks the process to end (SIGTERM: tcpdump then writes out what it holds and its totals) and
+     * waits for that, as {@link #await} does. Through its ProcessHandle: Process.destroy would
+     * also close the pipe, losing what the process says as it ends.
+     */
     Result stop(Duration limit) throws InterruptedException {
-        process.destroy();
+        process.toHandle().destroy();
         return await(limit);
     }
 
