@@ -5,13 +5,16 @@
                              "ok" when scapy computes the same ICRC as the frame carries,
                              else "bad <stored> <computed>".
   scapy_icrc.py pcap FILE    FILE is a capture (pcap or pcapng, Ethernet); prints, per packet to UDP
-                             port 4791, "ok <IP identification>" or "bad <id> <stored> <computed>".
+                             port 4791, "ok <IP identification>" or "bad <id> <stored> <computed>";
+                             over IPv6, which scapy computes no ICRC for, "ipv6 unchecked".
+  scapy_icrc.py pcap-by-source FILE
+                             the same, each line after "pcap" with the packet's source address.
   scapy_icrc.py make N       prints N Ethernet frames in hex, built by scapy with ICRCs it computed.
 """
 import random
 import sys
 
-from scapy.all import Ether, IP, UDP, Raw, raw, rdpcap
+from scapy.all import Ether, IP, IPv6, UDP, Raw, raw, rdpcap
 from scapy.contrib.roce import BTH
 
 
@@ -29,13 +32,17 @@ def check(path):
             print("ok" if computed == stored else "bad %s %s" % (stored.hex(), computed.hex()))
 
 
-def check_capture(path):
+def check_capture(path, by_source):
     for pkt in rdpcap(path):
         if UDP not in pkt or pkt[UDP].dport != 4791:
             continue
+        if IP not in pkt:
+            print("ipv6 unchecked" + (" " + pkt[IPv6].src if by_source else ""))
+            continue
         stored, computed = icrcs(raw(pkt))
         ident = pkt[IP].id
-        print("ok %d" % ident if computed == stored else "bad %d %s %s" % (ident, stored.hex(), computed.hex()))
+        verdict = "ok %d" % ident if computed == stored else "bad %d %s %s" % (ident, stored.hex(), computed.hex())
+        print(verdict.replace(" ", " %s " % pkt[IP].src, 1) if by_source else verdict)
 
 
 def make(n):
@@ -53,7 +60,7 @@ def make(n):
 if __name__ == "__main__":
     if sys.argv[1] == "check":
         check(sys.argv[2])
-    elif sys.argv[1] == "pcap":
-        check_capture(sys.argv[2])
+    elif sys.argv[1] in ("pcap", "pcap-by-source"):
+        check_capture(sys.argv[2], sys.argv[1] == "pcap-by-source")
     else:
         make(int(sys.argv[2]))

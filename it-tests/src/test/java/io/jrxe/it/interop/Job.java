@@ -58,6 +58,38 @@ final class Job implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the output so far contains {@code text} (polling it); fails when the job ends
+     * without it or {@code limit} passes first.
+     */
+    void awaitOutput(String text, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (int poll = 0; poll < 10_000 && System.nanoTime() < deadline; poll++) {
+            if (output().contains(text)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                reader.join(Duration.ofSeconds(5));
+                if (output().contains(text)) {
+                    return;
+                }
+                throw new AssertionError(name + " ended without printing \"" + text + "\":\n" + output());
+            }
+            Thread.sleep(50);   // between looks at the output only
+        }
+        throw new AssertionError(name + " did not print \"" + text + "\" within " + limit.toSeconds() + " s:\n" + output());
+    }
+
+    /**
+     * Asks the process to end (SIGTERM: tcpdump then writes out what it holds and its totals) and
+     * waits for that, as {@link #await} does. Through its ProcessHandle: Process.destroy would
+     * also close the pipe, losing what the process says as it ends.
+     */
+    Result stop(Duration limit) throws InterruptedException {
+        process.toHandle().destroy();
+        return await(limit);
+    }
+
     /** Waits for the end; a job still running after {@code limit} is killed and reported. */
     Result await(Duration limit) throws InterruptedException {
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

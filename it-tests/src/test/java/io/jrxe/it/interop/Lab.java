@@ -112,25 +112,37 @@ final class Lab implements AutoCloseable {
 
     /** A jrxe command in the namespace, in a JVM of its own with this test's class path. */
     Job jrxe(String name, String... args) {
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NETNS,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), JrxeMain.class.getName()));
+        return inNamespace(name, jrxeCommand(args).toArray(String[]::new));
+    }
+
+    /** `jrxe ARGS` as a JVM of its own with this test's class path. */
+    private static List<String> jrxeCommand(String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), JrxeMain.class.getName()));
         command.addAll(List.of(args));
-        return Job.start(name, command);
+        return command;
+    }
+
+    /** A command in the lab's namespace on this host (ip, tcpdump), in the background. */
+    static Job inNamespace(String name, String... command) {
+        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", NETNS));
+        all.addAll(List.of(command));
+        return Job.start(name, all);
+    }
+
+    /** A command in the lab's namespace on this host, waited for (at most 30 s). */
+    static Job.Result inNamespaceNow(String... command) throws InterruptedException {
+        return inNamespace(String.join(" ", command), command).await(Duration.ofSeconds(30));
     }
 
     /** A jrxe command outside the namespace (decode needs no device), waited for. */
     static Job.Result jrxeHere(String... args) throws InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), JrxeMain.class.getName()));
-        command.addAll(List.of(args));
-        return Job.start("jrxe " + args[0], command).await(Duration.ofSeconds(60));
+        return Job.start("jrxe " + args[0], jrxeCommand(args)).await(Duration.ofSeconds(60));
     }
 
     /** Waits until {@code server} (jrxe, in the namespace) listens on TCP {@code port}. */
     void awaitJrxeListening(Job server, int port) throws InterruptedException {
-        awaitListening(server, port, () -> Job.start("ss", List.of("ip", "netns", "exec", NETNS, "ss", "-Hltn", "sport = :" + port))
-                .await(Duration.ofSeconds(10)));
+        awaitListening(server, port, () -> inNamespace("ss", "ss", "-Hltn", "sport = :" + port).await(Duration.ofSeconds(10)));
     }
 
     /** Waits until {@code server} (a guest program) listens on TCP {@code port} in the guest. */

@@ -417,8 +417,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport)) {
                     run.run();
                 }
+            } finally {
+                // also when the run failed: the counters (retries, NAKs) are what tells why
+                out.flush();
+                dev.report(spec.commandLine().getErr());
             }
-            dev.report(spec.commandLine().getErr());
         } catch (VerbsException e) {
             throw new UserError(e.getMessage(), e);
         }

@@ -17,6 +17,7 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.WcStatusText;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
@@ -725,8 +726,9 @@ final class PerftestRun implements AutoCloseable {
 
     private void check(WorkCompletion c, String what, long scnt, long ccnt) {
         if (c.status() != WcStatus.SUCCESS) {
-            throw new UserError(String.format(Locale.ROOT, "Completion with error at %s: status %s (%d), vendor error %d "
-                    + "(after %d posted, %d completed)", what, c.status(), c.status().verbsValue(), c.vendorErr(), scnt, ccnt));
+            throw new UserError(String.format(Locale.ROOT, "Completion with error at %s: status %s (%d, %s), vendor error %d "
+                    + "(after %d posted, %d completed)", what, c.status(), c.status().verbsValue(), WcStatusText.of(c.status()),
+                    c.vendorErr(), scnt, ccnt));
         }
     }
 

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -238,6 +240,27 @@ class PerftestProcessTest {
             assertThat(json).startsWith("{\"test_info\": {").endsWith("]}")
                     .contains("\"test\": \"Send_Latency_Test\"", "\"side\": \"client\"", "\"remote_version\": \"6.10\"",
                             "\"results\": [{\"MsgSize\": 2, \"n_iterations\": 50, \"t_min\": ");
+        }
+    }
+
+    /**
+     * The server dies in the middle of the run: the client's WRITEs find no responder, are sent again retry_cnt (7)
+     * times, then complete with RETRY_EXC_ERR. The client names the status as ibv_wc_status_str does, prints its
+     * counters (--counters) although it failed, and exits non-zero.
+     */
+    @Test
+    void aClientWhoseServerDiesFailsWithRetryExceeded() throws Exception {
+        try (ChildJrxe server = ChildJrxe.start("write-bw", "--addr", "127.0.1.1", "-p", "19413", "-D", "30")) {
+            server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), CHILD_SECONDS);
+            CompletableFuture<InProcess> client = CompletableFuture.supplyAsync(() -> InProcess.run("write-bw", "--addr",
+                    "127.0.1.2", "-d", "jrxe-pt-dies", "-p", "19413", "-D", "30", "--counters", "127.0.1.1"), Thread::startVirtualThread);
+            server.awaitLine(l -> l.equals(PerftestFormat.BW_HEADER_MB), CHILD_SECONDS);   // past the last sync: data flows
+            server.close();
+            InProcess c = client.get(CHILD_SECONDS, TimeUnit.SECONDS);
+            assertThat(c.status()).as(c.toString()).isNotZero();
+            assertThat(c.err()).as(c.toString())
+                    .contains("Completion with error at send: status RETRY_EXC_ERR (12, transport retry counter exceeded)")
+                    .containsPattern("counters of jrxe-pt-dies:.* retry_exceeded_err=1\\b");
         }
     }
 }

@@ -1,0 +1,119 @@
+package io.jrxe.it.interop;
+
+import io.jrxe.it.interop.Pairings.Gids;
+import io.jrxe.it.interop.Pairings.Pair;
+import io.jrxe.it.interop.Pairings.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.jrxe.it.interop.Pairings.assertPingpong;
+import static io.jrxe.it.interop.Pairings.pair;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Faults against the real peer: the guest's program killed in the middle of a transfer, a lossy
+ * guest, and SENDs that arrive before rxe0 has a receive for them.
+ */
+@ExtendWith(LabExtension.class)
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class KernelRxeFaultsTest {
+    private static final String RXE0_RCVD_PKTS = "cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts";
+    /** jrxe's tools (as perftest) connect with timeout 14 (4.096 us x 2^14 = 67 ms) and retry_cnt 7: under a second. */
+    private static final Duration RETRIES_RUN_OUT = Duration.ofSeconds(30);
+
+    /**
+     * ib_write_bw serving in the guest is killed (SIGKILL) while jrxe's write-bw writes to it: rxe0
+     * destroys the QP and answers nothing more, so jrxe's WRITEs go unacknowledged, are sent again
+     * retry_cnt (7) times after each timeout, and complete with RETRY_EXC_ERR. jrxe's tool says so
+     * and exits non-zero within a bounded time; its counters show the 7 retries and the one error.
+     */
+    @Test
+    void theGuestsProgramKilledMidTransferEndsJrxesWritesWithRetryExceeded(Lab lab) throws Exception {
+        int port = 18660;
+        long before = guestCounter(lab, RXE0_RCVD_PKTS);
+        try (Job server = lab.guest("ib_write_bw (server)", "ib_write_bw -d rxe0 -x " + lab.guestGid6() + " -F -D 60 -p " + port, 90)) {
+            lab.awaitGuestListening(server, port);
+            try (Job client = lab.jrxe("jrxe write-bw client", "write-bw", "--addr", Lab.HOST6, "-F", "-D", "60", "--counters",
+                    "-p", String.valueOf(port), Lab.GUEST4)) {
+                client.awaitOutput("#bytes", Duration.ofSeconds(60));   // printed after the last sync: the WRITEs start
+                awaitGuestCounterAbove(lab, RXE0_RCVD_PKTS, before + 500, client);
+                long killing = System.nanoTime();
+                Job.Result kill = lab.guestNow("pkill -9 -x ib_write_bw", 20);
+                assertThat(kill.exitCode()).as("%s", kill).isZero();
+                Job.Result jrxe = client.await(RETRIES_RUN_OUT);
+                // with the guest command's round trip (about 1.5 s under TCG) in it
+                System.out.printf("interop: jrxe write-bw failed %.1f s after the kill was sent%n", (System.nanoTime() - killing) / 1e9);
+                assertThat(jrxe.exitCode()).as("%s", jrxe).isNotZero();
+                assertThat(jrxe.output()).as("%s", jrxe)
+                        .contains("Completion with error at send: status RETRY_EXC_ERR (12, transport retry counter exceeded)")
+                        .containsPattern("counters of jrxe0:.* retry_exceeded_err=1\\b")
+                        .containsPattern("counters of jrxe0:.* completer_retry_err=7\\b");
+            }
+            assertThat(server.await(Pairings.RUN_LIMIT).exitCode()).as("ib_write_bw was killed").isEqualTo(137);
+        }
+    }
+
+    /**
+     * RC under 10% loss: netem drops a tenth of what the guest sends (rxe0's data when it requests,
+     * its ACKs when jrxe does), and both programs still check every byte they receive (-c). The
+     * host's kernel here has no netem, so the way from jrxe to the guest is not lossy.
+     */
+    @ParameterizedTest(name = "{0} serves")
+    @EnumSource(Server.class)
+    void rcPingpongWhenTheGuestLoses10PercentOfItsPackets(Server server, Lab lab) throws Exception {
+        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss 10%", 20);
+        assertThat(netem.exitCode()).as("%s", netem).isZero();
+        try {
+            Pair p = pair(lab, server, 18662 + server.ordinal(), "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 50 -c",
+                    "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c");
+            assertPingpong(p, 50, Gids.IPV6);
+            Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
+            Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
+            assertThat(dropped.find() && Integer.parseInt(dropped.group(1)) > 0).as("netem dropped packets: %s", stats).isTrue();
+        } finally {
+            lab.guestNow("tc qdisc del dev eth0 root", 20);
+        }
+    }
+
+    /**
+     * RNR against rxe: ib_send_bw serves in the guest with a receive queue of depth 2 (-r 1; perftest
+     * rounds up) while jrxe's send-bw keeps 128 SENDs of 64 KiB outstanding, so most of them reach
+     * rxe0 before it has posted a receive for them. rxe0 answers RNR NAKs; jrxe waits the RNR timer
+     * and sends again (rnr_retry 7: for ever), and the run completes on both sides.
+     */
+    @Test
+    void sendsThatArriveBeforeTheGuestsReceivesMeetRnrNaksAndSucceed(Lab lab) throws Exception {
+        Pair p = Pairings.bandwidth(lab, "send", Server.KERNEL, 18664, Gids.IPV6, 100, "-r 1", "--counters");
+        assertThat(p.kernel().output()).as("%s", p.kernel()).containsPattern("RX depth\\s+:\\s+2\\b");
+        Matcher rnr = Pattern.compile("counters of jrxe0:.* rcvd_rnr_err=(\\d+)").matcher(p.jrxe().output());
+        assertThat(rnr.find() && Long.parseLong(rnr.group(1)) > 0).as("RNR NAKs received by jrxe: %s", p.jrxe()).isTrue();
+    }
+
+    private static long guestCounter(Lab lab, String command) throws InterruptedException {
+        Job.Result r = lab.guestNow(command, 20);
+        assertThat(r.exitCode()).as("%s", r).isZero();
+        return Long.parseLong(r.output().strip());
+    }
+
+    /** Polls a counter of rxe0 until it passes {@code floor}: jrxe's data is arriving (bounded in tries and time). */
+    private static void awaitGuestCounterAbove(Lab lab, String command, long floor, Job client) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long seen = -1;
+        for (int attempt = 0; attempt < 60 && System.nanoTime() < deadline; attempt++) {
+            seen = guestCounter(lab, command);
+            if (seen > floor) {
+                return;
+            }
+            assertThat(client.isAlive()).as("jrxe's client still runs: %s", client.output()).isTrue();
+        }
+        throw new AssertionError("rxe0's counter (" + command + ") stayed at " + seen + ", not above " + floor + ": " + client.output());
+    }
+}
