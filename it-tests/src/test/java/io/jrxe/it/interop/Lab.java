@@ -135,7 +135,12 @@ final class Lab implements AutoCloseable {
 
     /** Waits until {@code server} (a guest program) listens on TCP {@code port} in the guest. */
     void awaitGuestListening(Job server, int port) throws InterruptedException {
-        awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10));
+        awaitGuestListening(server, port, READY_POLL);
+    }
+
+    /** As above, for a server that takes longer to start (a JVM in the guest under TCG: a minute or two). */
+    void awaitGuestListening(Job server, int port, Duration limit) throws InterruptedException {
+        awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10), limit);
     }
 
     private interface Probe {
@@ -143,7 +148,11 @@ final class Lab implements AutoCloseable {
     }
 
     private static void awaitListening(Job server, int port, Probe probe) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_POLL.toNanos();
+        awaitListening(server, port, probe, READY_POLL);
+    }
+
+    private static void awaitListening(Job server, int port, Probe probe, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
         for (int attempt = 0; attempt < 300 && System.nanoTime() < deadline; attempt++) {
             if (!server.isAlive()) {
                 throw new AssertionError("the server ended before it listened on port " + port + ":\n" + server.output());
@@ -154,7 +163,7 @@ final class Lab implements AutoCloseable {
             }
             Thread.sleep(100);   // between probes only; readiness is what the probe saw
         }
-        throw new AssertionError("nothing listened on port " + port + " within " + READY_POLL.toSeconds() + " s:\n" + server.output());
+        throw new AssertionError("nothing listened on port " + port + " within " + limit.toSeconds() + " s:\n" + server.output());
     }
 
     @Override
