@@ -62,22 +62,25 @@ final class RcOpsEndpoint implements AutoCloseable {
         Pd p = null;
         Cq c = null;
         Qp q = null;
+        Mr m = null;
         try {
             buf = arena.allocate(BUFFER_BYTES, 4096);
             p = dev.context().allocPd();
             c = dev.context().createCq(32, null);
             q = p.createQp(new QpInitAttributes(QpType.RC, c, c, null, new QpCapabilities(16, 16, 1, 1, 0), false));
-            mr = p.regMr(buf, ACCESS);
+            m = p.regMr(buf, ACCESS);
             q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
                     .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
         } catch (VerbsException e) {
-            closeQuietly(q, c, p);
+            // The memory goes last: a kernel device may write to registered memory until it is deregistered.
+            closeQuietly(q, m, c, p);
             arena.close();
             throw new UserError("cannot set up the QP on " + dev.name() + ": " + e.getMessage(), e);
         }
         pd = p;
         cq = c;
         qp = q;
+        mr = m;
         waiter = new CompletionWaiter(cq, null, timeoutMillis, "a completion");
     }
 
