@@ -23,8 +23,8 @@ class NativeErrorPathsInteropTest {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void everyErrorPathOfRxe0ManyTimesWithTheHeapVerified(Lab lab) throws Exception {
         long start = System.nanoTime();
-        Job.Result r = lab.guestNow("cd /opt/jrxe && rm -f /tmp/hs_err_errpaths_*.log; /opt/jdk/bin/java "
-                + "-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC "
+        Job.Result r = lab.guestNow("cd /opt/jrxe && rm -f /tmp/hs_err_errpaths_*.log; /opt/jdk/bin/java " + Lab.GUEST_JIT
+                + " -XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC "
                 + "-XX:ErrorFile=/tmp/hs_err_errpaths_%p.log --enable-native-access=ALL-UNNAMED "
                 + "-cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
                 + NativeErrorPaths.class.getName() + " rxe0 " + lab.guestGid4() + " " + ROUNDS

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JDK and jars over the 9p share) facing a jrxe NIC in the lab's namespace, both ways, and facing another native QP
  * of rxe0: SEND/RECV, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ, the two atomics and a SEND of five
  * packets, each checked on both sides (the client's completions, READ data and atomics' old values; the server's
- * receive completions, immediate data and memory). RoCE runs between the IPv6 GIDs; the TCP exchange over IPv4.
+ * receive completions, immediate data and memory). RoCE runs between the IPv6 GIDs (and once between the IPv4
+ * ones); the TCP exchange over IPv4.
  */
 @ExtendWith(LabExtension.class)
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -22,7 +23,7 @@ class NativeRcOpsInteropTest {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(330);
     /** A JVM starting under TCG takes a minute or two before it listens; the server waits this long for its client. */
     private static final int GUEST_LIMIT = 300;
-    private static final String GUEST_JRXE = "cd /tmp && /opt/jdk/bin/java --enable-native-access=ALL-UNNAMED "
+    private static final String GUEST_JRXE = "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED "
             + "-jar /opt/jrxe/tools/target/jrxe-tools.jar rc-ops -d rxe0";
 
     @Test
@@ -45,17 +46,26 @@ class NativeRcOpsInteropTest {
 
     @Test
     void aJrxeNicServesTheKernelsRxe0(Lab lab) throws Exception {
-        int port = 18652;
+        jrxeServes(lab, 18652, Lab.HOST6, lab.guestGid6(), "IPv6");
+    }
+
+    /** Over the IPv4 GIDs: jrxe's raw-socket transmit path, with the IP identification its ICRC was computed for. */
+    @Test
+    void aJrxeNicServesTheKernelsRxe0OverIpv4(Lab lab) throws Exception {
+        jrxeServes(lab, 18654, Lab.HOST4, lab.guestGid4(), "IPv4");
+    }
+
+    private static void jrxeServes(Lab lab, int port, String jrxeAddress, int guestGid, String family) throws Exception {
         long start = System.nanoTime();
-        try (Job server = lab.jrxe("jrxe rc-ops server", "rc-ops", "--addr", Lab.HOST6, "-p", String.valueOf(port),
+        try (Job server = lab.jrxe("jrxe rc-ops server", "rc-ops", "--addr", jrxeAddress, "-p", String.valueOf(port),
                 "--accept-timeout", "240", "--timeout", "60")) {
             lab.awaitJrxeListening(server, port);
-            Job.Result kernel = lab.guest("rc-ops on rxe0 (client)", GUEST_JRXE + " -g " + lab.guestGid6() + " -p " + port
+            Job.Result kernel = lab.guest("rc-ops on rxe0 (client)", GUEST_JRXE + " -g " + guestGid + " -p " + port
                     + " --timeout 60 " + Lab.HOST4, GUEST_LIMIT).await(RUN_LIMIT);
             Job.Result jrxe = server.await(RUN_LIMIT);
             assertBothPassed(kernel, jrxe, "rxe0 (native)", "jrxe0 (emulated)");
         }
-        System.out.printf("rc-ops, jrxe serving rxe0: %.0f s%n", (System.nanoTime() - start) / 1e9);
+        System.out.printf("rc-ops, jrxe serving rxe0 over %s: %.0f s%n", family, (System.nanoTime() - start) / 1e9);
     }
 
     /** Two JVMs in the guest, each with a QP of rxe0; rxe hands their packets to each other inside the kernel. */
