@@ -106,7 +106,8 @@ class KernelRxeInteropTest {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void nativeProviderDrivesTheGuestsRxe0(Lab lab) throws Exception {
-        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && /opt/jdk/bin/java --enable-native-access=ALL-UNNAMED"
+        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT
+                + " --enable-native-access=ALL-UNNAMED"
                 + " -cp 'tools/target/jrxe-tools.jar:tools/target/lib/*' io.jrxe.verbs.nativ.NativeSmoke rxe0", 360);
         assertThat(smoke.exitCode()).as("%s", smoke).isZero();
         assertThat(smoke.output()).as("%s", smoke).containsPattern("steps: \\d+ ok, 0 failed").doesNotContain("FAIL");

@@ -24,6 +24,15 @@ final class Lab implements AutoCloseable {
     static final String GUEST4 = "10.77.0.2";
     static final String GUEST6 = "fd77::2";
 
+    /**
+     * JIT flags for a JVM in the guest. Under qemu's multi-threaded TCG a vCPU can execute a method's entry while
+     * another vCPU patches it (HotSpot makes a C1 method not entrant by writing a jmp over its first five bytes
+     * when the C2 version is installed) and run instruction bytes that were never in memory together: the README's
+     * Known problem, a SIGILL or SIGSEGV at a C1 entry. With C1 only, no method is replaced by a C2 version, so that
+     * patching all but stops; the JVM also starts faster there, C2 being costly to emulate.
+     */
+    static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";
+
     private static final Duration BUILD_AND_BOOT = Duration.ofMinutes(12);
     private static final Duration READY_POLL = Duration.ofSeconds(60);
     private static final Pattern GID_ROW = Pattern.compile("GID\\[\\s*(\\d+)]:\\s+(\\S+), RoCE v2");
@@ -147,7 +156,12 @@ final class Lab implements AutoCloseable {
 
     /** Waits until {@code server} (a guest program) listens on TCP {@code port} in the guest. */
     void awaitGuestListening(Job server, int port) throws InterruptedException {
-        awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10));
+        awaitGuestListening(server, port, READY_POLL);
+    }
+
+    /** As above, for a server that takes longer to start (a JVM in the guest under TCG: a minute or two). */
+    void awaitGuestListening(Job server, int port, Duration limit) throws InterruptedException {
+        awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10), limit);
     }
 
     private interface Probe {
@@ -155,7 +169,11 @@ final class Lab implements AutoCloseable {
     }
 
     private static void awaitListening(Job server, int port, Probe probe) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_POLL.toNanos();
+        awaitListening(server, port, probe, READY_POLL);
+    }
+
+    private static void awaitListening(Job server, int port, Probe probe, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
         for (int attempt = 0; attempt < 300 && System.nanoTime() < deadline; attempt++) {
             if (!server.isAlive()) {
                 throw new AssertionError("the server ended before it listened on port " + port + ":\n" + server.output());
@@ -166,7 +184,7 @@ final class Lab implements AutoCloseable {
             }
             Thread.sleep(100);   // between probes only; readiness is what the probe saw
         }
-        throw new AssertionError("nothing listened on port " + port + " within " + READY_POLL.toSeconds() + " s:\n" + server.output());
+        throw new AssertionError("nothing listened on port " + port + " within " + limit.toSeconds() + " s:\n" + server.output());
     }
 
     @Override

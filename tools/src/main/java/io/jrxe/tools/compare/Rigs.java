@@ -86,7 +86,8 @@ final class Rigs {
                     ctx.queryPort(1).activeMtu(), packets, arena, () -> { });
         } catch (VerbsException | RuntimeException e) {
             packets.close();
-            arena.close();
+            // Closing the context deregisters what it registered; only then may the memory go (the kernel device
+            // writes to registered pages until they are deregistered).
             if (ctx != null) {
                 try {
                     ctx.close();
@@ -94,6 +95,7 @@ final class Rigs {
                     // failing already
                 }
             }
+            arena.close();
             throw failure(device.name(), e);
         }
     }

@@ -1,0 +1,144 @@
+package io.jrxe.tools.rcops;
+
+import io.jrxe.rnic.device.Mtu;
+import io.jrxe.rnic.memory.Access;
+import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.rnic.qp.QpAttributes;
+import io.jrxe.rnic.qp.QpCapabilities;
+import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
+import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.VerbsException;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One side's RC QP, its CQ and a 64 KiB buffer registered for every remote access, on whichever device -d chose.
+ * Where things lie in the buffer is the same on both sides ({@link #SEND_AT}, ...): the client's source of an
+ * operation is at the offset where the server receives it. Closing releases the QP before the memory it used.
+ */
+final class RcOpsEndpoint implements AutoCloseable {
+    static final int BUFFER_BYTES = 64 * 1024;
+    /** Receive buffers (server) and SEND sources (client). */
+    static final int SEND_AT = 0;
+    static final int SEND_IMM_AT = 4096;
+    static final int WRITE_IMM_RECV_AT = 8192;
+    static final int MULTI_AT = 16384;
+    static final int MULTI_RECV_BYTES = 8192;
+    /** RDMA targets and sources. */
+    static final int WRITE_AT = 32768;
+    static final int WRITE_IMM_AT = 33792;
+    static final int READ_AT = 40960;
+    static final int ATOMIC_AT = 49152;
+    /** Where the client's atomics put the old values. */
+    static final int CAS_RESULT_AT = 49152;
+    static final int FAA_RESULT_AT = 49160;
+
+    private static final int ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
+
+    final Arena arena = Arena.ofShared();
+    final MemorySegment buf;
+    final Pd pd;
+    final Cq cq;
+    final Qp qp;
+    final Mr mr;
+    final CompletionWaiter waiter;
+    private final WorkCompletion[] one = {new WorkCompletion()};
+
+    RcOpsEndpoint(LocalDevice dev, int timeoutMillis) {
+        Pd p = null;
+        Cq c = null;
+        Qp q = null;
+        Mr m = null;
+        try {
+            buf = arena.allocate(BUFFER_BYTES, 4096);
+            p = dev.context().allocPd();
+            c = dev.context().createCq(32, null);
+            q = p.createQp(new QpInitAttributes(QpType.RC, c, c, null, new QpCapabilities(16, 16, 1, 1, 0), false));
+            m = p.regMr(buf, ACCESS);
+            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                    .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        } catch (VerbsException e) {
+            // The memory goes last: a kernel device may write to registered memory until it is deregistered.
+            closeQuietly(q, m, c, p);
+            arena.close();
+            throw new UserError("cannot set up the QP on " + dev.name() + ": " + e.getMessage(), e);
+        }
+        pd = p;
+        cq = c;
+        qp = q;
+        mr = m;
+        waiter = new CompletionWaiter(cq, null, timeoutMillis, "a completion");
+    }
+
+    /** RTR towards the peer, then RTS: the attributes of ibv_rc_pingpong, with room for one atomic or READ. */
+    void connect(RcOpsDest peer, int myPsn, int sgidIndex, int ibPort, Mtu mtu) throws VerbsException {
+        qp.modify(new QpAttributes().state(QpState.RTR)
+                .av(new AddressVector(peer.gid(), sgidIndex, 64, 0, 0, 0, ibPort))
+                .pathMtu(mtu).destQpn(peer.qpn()).rqPsn(peer.psn()).maxDestRdAtomic(1).minRnrTimer(12));
+        // A local ACK timeout of 0.5 s and 7 retries: a slow peer (a qemu guest under TCG) is not lost.
+        qp.modify(new QpAttributes().state(QpState.RTS).timeout(17).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
+    }
+
+    void postRecv(long wrId, int offset, int length) throws VerbsException {
+        RecvWr r = new RecvWr(1);
+        r.wrId = wrId;
+        r.sgl.add(buf.address() + offset, length, mr.lkey());
+        qp.postRecv(r);
+    }
+
+    /** A signaled work request of one SGE at {@code offset} in this buffer, towards {@code remoteOffset} in the peer's. */
+    SendWr wr(long wrId, WrOpcode opcode, int offset, int length, RcOpsDest peer, int remoteOffset) {
+        SendWr wr = new SendWr(1);
+        wr.wrId = wrId;
+        wr.opcode = opcode;
+        wr.flags = SendWqe.SIGNALED;
+        wr.sgl.add(buf.address() + offset, length, mr.lkey());
+        wr.remoteAddr = peer.addr() + remoteOffset;
+        wr.rkey = peer.rkey();
+        return wr;
+    }
+
+    /** The next completion, waiting at most the timeout (then a UserError that says so). */
+    WorkCompletion next() {
+        waiter.await(one);
+        return one[0];
+    }
+
+    /** One completion if the CQ holds one now, else null. */
+    WorkCompletion poll() {
+        return cq.poll(one) == 1 ? one[0] : null;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(qp, mr, cq, pd);
+        arena.close();
+    }
+
+    private static void closeQuietly(AutoCloseable... resources) {
+        for (AutoCloseable r : resources) {
+            if (r == null) {
+                continue;
+            }
+            try {
+                r.close();
+            } catch (Exception e) {
+                // the device is closed next, with whatever it still holds
+            }
+        }
+    }
+}
