@@ -36,6 +36,8 @@ final class Requester {
     static final int MAX_UNACKED_PSNS = 128;
     /** The requester asks for an ACK at least this often (rxe's RXE_MAX_PKT_PER_ACK). */
     static final int MAX_PACKETS_PER_ACK = 64;
+    /** A signaled message that others follow asks for an ACK if this many packets went since the last ask. */
+    static final int SIGNALED_ACK_PACKETS = 32;
 
     private final DataPath dp;
     private final RethFlyweight reth = new RethFlyweight();
@@ -143,16 +145,22 @@ final class Requester {
     }
 
     /**
-     * True when the message being finished is not the last the requester has: the next WQE is posted
-     * and the device is far from its in-flight cap, so that packet goes out at once. Its message's last
-     * packet then need not ask for an ACK; one ACK for a later PSN completes both, and at least every
-     * {@link #MAX_PACKETS_PER_ACK} packets one is asked for. A bulk stream then gets an ACK per 64
-     * packets instead of one per message: on loopback each ACK cost the responder a send and the
-     * requester a receive, as much CPU as a tenth of the data. The last message posted always asks,
-     * so a lone request (every latency test) completes as soon as rxe's would.
+     * Whether a message's last packet asks for an ACK. rxe's always does; jrxe's does unless another
+     * message follows at once (the next WQE is posted and the device is far from its in-flight cap)
+     * and no one waits for this one: one ACK for a later PSN completes both. Someone waits for a
+     * signaled WQE (its completion is what a poster with a full send queue needs to post more), so
+     * that asks unless it is fewer than {@link #SIGNALED_ACK_PACKETS} packets since the last ask. A
+     * bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
+     * sends with a completion every hundred gets one at each, and at least every
+     * {@link #MAX_PACKETS_PER_ACK} packets one is asked for. On loopback each ACK cost the responder a
+     * send and the requester a receive, as much CPU as a tenth of a 64 KiB message's data. The last
+     * message posted always asks, so a lone request (every latency test) looks as rxe's does.
      */
-    private boolean nextFollows(QpEngine e) {
-        return e.qp.sendQueue().peek(e.reqIndex + 1) != null && dp.window.inFlight() < DeviceWindow.PACKETS / 2;
+    private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
+        if (e.qp.sendQueue().peek(e.reqIndex + 1) == null || dp.window.inFlight() >= DeviceWindow.PACKETS / 2) {
+            return true;
+        }
+        return (w.signaled() || e.qp.sqSigAll()) && e.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;
     }
 
     private void finishLocal(SendWqe w, WcStatus status, AccessError err) {
@@ -199,7 +207,7 @@ final class Requester {
         }
         Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);
         boolean ackRequest = qp.type() == QpType.RC
-                && (readRequest || (last && !nextFollows(e)) || ++e.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
+                && (readRequest || (last && askAtMessageEnd(e, w)) || ++e.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
         if (ackRequest) {
             e.packetsSinceAckRequest = 0;
         }
