@@ -34,12 +34,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LabExtension.class)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KernelRxeInteropTest {
-    @ParameterizedTest(name = "{0} serves")
-    @EnumSource(Server.class)
-    void rcPingpong(Server server, Lab lab) throws Exception {
-        Pair p = pair(lab, server, 18601 + server.ordinal(), "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 50 -c",
-                "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c");
-        assertPingpong(p, 50, Gids.IPV6);
+    static Stream<Arguments> rcPingpongs() {
+        return Gids.both().flatMap(gids -> Stream.of(Server.values()).map(server -> Arguments.of(server, gids)));
+    }
+
+    /**
+     * RC pingpong over the IPv6 GIDs and over the IPv4 ones (::ffff:10.77.0.x), where jrxe sends
+     * through its raw socket with an IP identification it chose and the ICRC computed over it, and
+     * solves for rxe's on receipt.
+     */
+    @ParameterizedTest(name = "{0} serves, {1}")
+    @MethodSource("rcPingpongs")
+    void rcPingpong(Server server, Gids gids, Lab lab) throws Exception {
+        int port = (gids == Gids.IPV6 ? 18601 : 18630) + server.ordinal();
+        Pair p = pair(lab, server, port, "ibv_rc_pingpong -d rxe0 -g " + gids.guestIndex(lab) + " -n 50 -c",
+                "pingpong", "--addr", gids.jrxeAddr(), "-n", "50", "-c");
+        assertPingpong(p, 50, gids);
     }
 
     @ParameterizedTest(name = "{0} serves")
@@ -61,18 +71,6 @@ class KernelRxeInteropTest {
     void bandwidth(String test, Server server, Lab lab) throws Exception {
         int port = 18610 + 2 * List.of("write", "read", "send", "atomic").indexOf(test) + server.ordinal();
         Pairings.bandwidth(lab, test, server, port, Gids.IPV6, 200, "");
-    }
-
-    /**
-     * RC over IPv4 GIDs (::ffff:10.77.0.x): jrxe sends through its raw socket with an IP
-     * identification it chose and the ICRC computed over it, and solves for rxe's on receipt.
-     */
-    @ParameterizedTest(name = "{0} serves")
-    @EnumSource(Server.class)
-    void rcPingpongOverIpv4(Server server, Lab lab) throws Exception {
-        Pair p = pair(lab, server, 18630 + server.ordinal(), "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid4() + " -n 50 -c",
-                "pingpong", "--addr", Lab.HOST4, "-n", "50", "-c");
-        assertPingpong(p, 50, Gids.IPV4);
     }
 
     /**

@@ -34,18 +34,16 @@ class KernelRxeLatencyTest {
             + "\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s*$");
 
     static Stream<Arguments> latencyTests() {
-        return Stream.of(true, false).flatMap(ipv6 -> Stream.of("write", "send")
-                .flatMap(test -> Stream.of(Server.values()).map(server -> Arguments.of(test, server, ipv6 ? "IPv6" : "IPv4"))));
+        return Gids.both().flatMap(gids -> Stream.of("write", "send")
+                .flatMap(test -> Stream.of(Server.values()).map(server -> Arguments.of(test, server, gids))));
     }
 
     @ParameterizedTest(name = "ib_{0}_lat, {1} serves, {2}")
     @MethodSource("latencyTests")
-    void latency(String test, Server server, String family, Lab lab) throws Exception {
-        boolean ipv6 = family.equals("IPv6");
-        int port = 18640 + (ipv6 ? 0 : 4) + 2 * List.of("write", "send").indexOf(test) + server.ordinal();
-        Pair p = pair(lab, server, port, "ib_" + test + "_lat -d rxe0 -x " + (ipv6 ? lab.guestGid6() : lab.guestGid4())
-                        + " -F -n " + ITERATIONS,
-                test + "-lat", "--addr", ipv6 ? Lab.HOST6 : Lab.HOST4, "-F", "-n", String.valueOf(ITERATIONS));
+    void latency(String test, Server server, Gids gids, Lab lab) throws Exception {
+        int port = 18640 + (gids == Gids.IPV6 ? 0 : 4) + 2 * List.of("write", "send").indexOf(test) + server.ordinal();
+        Pair p = pair(lab, server, port, "ib_" + test + "_lat -d rxe0 -x " + gids.guestIndex(lab) + " -F -n " + ITERATIONS,
+                test + "-lat", "--addr", gids.jrxeAddr(), "-F", "-n", String.valueOf(ITERATIONS));
         assertBothSucceeded(p);
         // Only jrxe's numbers are checked: the guest's perftest times with a TSC that TCG may make
         // useless (it has printed -nan for t_stdev), so of its row only the size and count are.
@@ -57,6 +55,6 @@ class KernelRxeLatencyTest {
         double typical = Double.parseDouble(m.group(3));
         assertThat(min).as("jrxe's t_min in %s", p.jrxe()).isPositive().isLessThanOrEqualTo(typical);
         assertThat(typical).as("jrxe's t_typical in %s", p.jrxe()).isLessThanOrEqualTo(max);
-        assertSawEachOthersGid(p, ipv6 ? Gids.IPV6 : Gids.IPV4);
+        assertSawEachOthersGid(p, gids);
     }
 }

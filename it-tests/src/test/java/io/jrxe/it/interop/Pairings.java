@@ -1,5 +1,7 @@
 package io.jrxe.it.interop;
 
+import org.junit.jupiter.api.Named;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -9,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +39,11 @@ final class Pairings {
         /** jrxe's --addr for these GIDs. */
         String jrxeAddr() {
             return jrxe.startsWith("::ffff:") ? jrxe.substring("::ffff:".length()) : jrxe;
+        }
+
+        /** Both families, named for test display names. */
+        static Stream<Named<Gids>> both() {
+            return Stream.of(Named.of("IPv6", IPV6), Named.of("IPv4", IPV4));
         }
 
         /** rxe0's GID index for these GIDs. */
