@@ -77,6 +77,21 @@ public final class CompletionWaiter {
         }
     }
 
+    /**
+     * As {@link #await(WorkCompletion[])}, but a busy-polling waiter first naps for {@code napNanos} when no
+     * completion is there yet: a poster whose queue holds milliseconds of work need not wake for each completion.
+     */
+    public int await(WorkCompletion[] wcs, long napNanos) {
+        if (channel == null && napNanos > 0 && !neverPark) {
+            int n = cq.poll(wcs);
+            if (n > 0) {
+                return n;
+            }
+            LockSupport.parkNanos(napNanos);
+        }
+        return await(wcs);
+    }
+
     private int awaitEvent(WorkCompletion[] wcs) {
         try {
             Cq fired = channel.awaitEvent(timeoutNanos, TimeUnit.NANOSECONDS);

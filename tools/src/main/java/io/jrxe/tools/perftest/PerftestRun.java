@@ -367,7 +367,7 @@ final class PerftestRun implements AutoCloseable {
             }
             // Every QP has its window full (or is done): wait for completions, spinning briefly and then
             // yielding the CPU to the NIC threads.
-            int got = waiter.await(wcs);
+            int got = waiter.await(wcs, RefillPace.napNanos(totscnt - totccnt, size));
             for (int i = 0; i < got; i++) {
                 WorkCompletion c = wcs[i];
                 check(c, "send", totscnt, totccnt);

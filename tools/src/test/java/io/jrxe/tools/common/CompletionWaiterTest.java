@@ -1,0 +1,77 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.tools.UserError;
+import io.jrxe.verbs.Cq;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CompletionWaiterTest {
+    /** A CQ whose polls find one completion once {@code readyInNanos} have passed, or never when negative. */
+    private static final class ScriptedCq implements Cq {
+        private final long readyAt;
+        private final boolean never;
+        int polls;
+
+        ScriptedCq(long readyInNanos) {
+            this.readyAt = System.nanoTime() + readyInNanos;
+            this.never = readyInNanos < 0;
+        }
+
+        @Override
+        public int poll(WorkCompletion[] wcs) {
+            polls++;
+            return !never && System.nanoTime() - readyAt >= 0 ? 1 : 0;
+        }
+
+        @Override
+        public void requestNotify(boolean solicitedOnly) {
+        }
+
+        @Override
+        public int capacity() {
+            return 16;
+        }
+
+        @Override
+        public void resize(int entries) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final WorkCompletion[] wcs = new WorkCompletion[4];
+
+    @Test
+    void aCompletionAlreadyThereIsTakenWithoutANap() {
+        ScriptedCq cq = new ScriptedCq(0);
+        CompletionWaiter waiter = new CompletionWaiter(cq, null, 1000, "a test completion");
+
+        assertThat(waiter.await(wcs, 60_000_000_000L)).isEqualTo(1);
+        assertThat(cq.polls).isEqualTo(1);
+    }
+
+    @Test
+    void aWaiterThatNapsDoesNotPollDuringTheNap() {
+        // The completion comes during the nap: one poll before it and one after, where a waiter that did not
+        // nap would poll in its spins and short parks tens of times.
+        ScriptedCq cq = new ScriptedCq(20_000_000);
+        CompletionWaiter waiter = new CompletionWaiter(cq, null, 1000, "a test completion");
+
+        assertThat(waiter.await(wcs, 200_000_000)).isEqualTo(1);
+        assertThat(cq.polls).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aNapDoesNotEndTheWaitForAPeerThatStoppedAnswering() {
+        CompletionWaiter waiter = new CompletionWaiter(new ScriptedCq(-1), null, 50, "a test completion");
+
+        assertThatThrownBy(() -> waiter.await(wcs, 1_000_000))
+                .isInstanceOf(UserError.class)
+                .hasMessageContaining("while waiting for a test completion: the peer stopped answering");
+    }
+}
