@@ -72,4 +72,44 @@ class CaptureTapTest {
             assertThat(data).isEqualTo(want);
         }
     }
+
+    @Test
+    void eachPacketGetsItsOwnHeadersWhenItDiffersFromTheOneBeforeInOneField() throws Exception {
+        PeerAddress a = PeerAddress.of(InetAddress.getByName("10.0.0.1"));
+        PeerAddress b = PeerAddress.of(InetAddress.getByName("10.0.0.2"));
+        PeerAddress c = PeerAddress.of(InetAddress.getByName("10.0.0.3"));
+        byte[] small = SamplePackets.roce(Opcode.RC_SEND_ONLY, 16, new Random(3));
+        byte[] large = SamplePackets.roce(Opcode.RC_SEND_ONLY, 200, new Random(4));
+        // source, destination, source port, destination port, identification, packet: each row changes one field
+        Object[][] stream = {
+            {a, b, 49200, 4791, 0, small}, {a, b, 49200, 4791, 0, small}, {a, b, 49200, 4791, 0, large},
+            {a, b, 49200, 4791, 9, large}, {a, c, 49200, 4791, 9, large}, {c, b, 49200, 4791, 9, large},
+            {c, b, 49201, 4791, 9, large}, {c, b, 49201, 4792, 9, large}, {a, b, 49200, 4791, 0, small},
+        };
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        CaptureTap capture = new CaptureTap(new PcapngWriter(file), 100, 1 << 20, 0, PORT_CLOCK_START);
+        PacketTap tap = capture.forPort("jrxe0");
+        for (Object[] p : stream) {
+            byte[] packet = (byte[]) p[5];
+            tap.packet(PacketTap.Direction.SENT, (PeerAddress) p[0], (PeerAddress) p[1], (int) p[2], (int) p[3], (int) p[4],
+                    ByteBuffer.wrap(packet), 0, packet.length, PORT_CLOCK_START, null);
+        }
+        capture.close();
+
+        List<ByteBuffer> epbs = PcapngBlocks.parse(file.toByteArray()).stream()
+                .filter(block -> block.type() == PcapngWriter.ENHANCED_PACKET_BLOCK).map(PcapngBlocks.Block::body).toList();
+        assertThat(epbs).hasSize(stream.length);
+        for (int i = 0; i < stream.length; i++) {
+            Object[] p = stream[i];
+            byte[] packet = (byte[]) p[5];
+            ByteBuffer want = ByteBuffer.allocate(4096);
+            int length = new io.jrxe.wire.framing.RoceFramer()
+                    .addresses(((PeerAddress) p[0]).ipBytes(), ((PeerAddress) p[1]).ipBytes()).ports((int) p[2], (int) p[3])
+                    .identification((int) p[4]).frame(want, 0, ByteBuffer.wrap(packet), 0, packet.length, false);
+            ByteBuffer epb = epbs.get(i);
+            byte[] data = new byte[epb.getInt(12)];
+            epb.get(20, data);
+            assertThat(data).as("frame %d", i).isEqualTo(java.util.Arrays.copyOf(want.array(), length));
+        }
+    }
 }
