@@ -365,8 +365,8 @@ final class PerftestRun implements AutoCloseable {
             if (allDone && totccnt == totscnt) {
                 break;
             }
-            // Every QP has its window full (or is done): wait for completions, spinning briefly and then
-            // yielding the CPU to the NIC threads.
+            // Every QP has its window full (or is done): wait for completions, napping while a queue of large
+            // messages drains, then spinning briefly and yielding the CPU to the NIC threads.
             int got = waiter.await(wcs, RefillPace.napNanos(totscnt - totccnt, size));
             for (int i = 0; i < got; i++) {
                 WorkCompletion c = wcs[i];
