@@ -28,6 +28,8 @@ class KernelRxeFaultsTest {
     private static final String RXE0_RCVD_PKTS = "cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts";
     /** jrxe's tools (as perftest) connect with timeout 14 (4.096 us x 2^14 = 67 ms) and retry_cnt 7: under a second. */
     private static final Duration RETRIES_RUN_OUT = Duration.ofSeconds(30);
+    /** Runs of the lossy ping-pong before its last ACK's loss counts as a failure: 1 in 1,000 fails by chance. */
+    private static final int LOSSY_RUNS = 3;
 
     /**
      * ib_write_bw serving in the guest is killed (SIGKILL) while jrxe's write-bw writes to it: rxe0
@@ -65,6 +67,11 @@ class KernelRxeFaultsTest {
      * RC under 10% loss: netem drops a tenth of what the guest sends (rxe0's data when it requests,
      * its ACKs when jrxe does), and both programs still check every byte they receive (-c). The
      * host's kernel here has no netem, so the way from jrxe to the guest is not lossy.
+     * <p>
+     * One loss no RC peer survives: rxe0's ACK of jrxe's last SEND. The guest's program has all it
+     * waits for by then and exits, destroying its QP, so jrxe's retries meet no QP and its last SEND
+     * fails with RETRY_EXC_ERR (two kernel rxe peers fail the same way). About one run in ten ends
+     * so; such a run is started again, at most {@value #LOSSY_RUNS} times in all, and says why.
      */
     @ParameterizedTest(name = "{0} serves")
     @EnumSource(Server.class)
@@ -72,8 +79,17 @@ class KernelRxeFaultsTest {
         Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss 10%", 20);
         assertThat(netem.exitCode()).as("%s", netem).isZero();
         try {
-            Pair p = pair(lab, server, 18662 + server.ordinal(), "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 50 -c",
-                    "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c");
+            Pair p = null;
+            for (int run = 0; run < LOSSY_RUNS; run++) {
+                int port = run == 0 ? 18662 + server.ordinal() : 18670 + 2 * run + server.ordinal();
+                p = pair(lab, server, port, "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 50 -c",
+                        "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c");
+                if (!lostOnlyTheLastAck(p)) {
+                    break;
+                }
+                System.out.printf("interop: run %d of %d lost rxe0's ACK of jrxe's last SEND after the guest's program had finished; "
+                        + "no retry can reach a destroyed QP, so running again%n", run + 1, LOSSY_RUNS);
+            }
             assertPingpong(p, 50, Gids.IPV6);
             Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
             Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
@@ -95,6 +111,16 @@ class KernelRxeFaultsTest {
         assertThat(p.kernel().output()).as("%s", p.kernel()).containsPattern("RX depth\\s+:\\s+2\\b");
         Matcher rnr = Pattern.compile("counters of jrxe0:.* rcvd_rnr_err=(\\d+)").matcher(p.jrxe().output());
         assertThat(rnr.find() && Long.parseLong(rnr.group(1)) > 0).as("RNR NAKs received by jrxe: %s", p.jrxe()).isTrue();
+    }
+
+    /**
+     * The guest's program did all 50 iterations and jrxe all but the completion of its last SEND,
+     * which ran out of retries: the ACK for that SEND was lost and nothing was left to answer again.
+     */
+    private static boolean lostOnlyTheLastAck(Pair p) {
+        return p.kernel().exitCode() == 0 && p.kernel().output().contains("50 iters in")
+                && p.jrxe().output().contains("transport retry counter exceeded")
+                && p.jrxe().output().contains("(after 49 sends and 50 receives;");
     }
 
     private static long guestCounter(Lab lab, String command) throws InterruptedException {
