@@ -46,6 +46,7 @@ public final class PcapngWriter implements AutoCloseable {
     private static final int SHB_FIXED_LENGTH = 28;
     /** The longest fixed run of fields written at once: the EPB's fields before the packet data. */
     private static final int LONGEST_FIXED_RUN = 28;
+    private static final byte[] ZEROS = new byte[3];
     private static final int MAX_OPTION_LENGTH = 0xFFFF;
     private static final int BUFFER_SIZE = 64 * 1024;
     private static final byte[] USER_APPLICATION = "jrxe".getBytes(StandardCharsets.UTF_8);
@@ -53,6 +54,8 @@ public final class PcapngWriter implements AutoCloseable {
     private final BlockOutput out;
     private final String target;
     private ByteBuffer buffer;
+    /** A run of fixed fields is encoded here, then copied in like packet bytes: see {@link #putFields()}. */
+    private final ByteBuffer fields = ByteBuffer.allocate(LONGEST_FIXED_RUN).order(ByteOrder.LITTLE_ENDIAN);
     private int[] snapLengths = new int[4];
     private int interfaceCount;
     private long bytesWritten;
@@ -69,7 +72,8 @@ public final class PcapngWriter implements AutoCloseable {
         this(open(path), path.toString());
     }
 
-    private PcapngWriter(BlockOutput out, String target) {
+    /** Writes to {@code out}, named {@code target} in messages (package-private: for tests of the outputs). */
+    PcapngWriter(BlockOutput out, String target) {
         this.out = out;
         this.target = target;
         this.buffer = out.first();
@@ -87,10 +91,12 @@ public final class PcapngWriter implements AutoCloseable {
     /**
      * Where full buffers of blocks go. The writer encodes into the buffer {@link #first()} gave and
      * hands it over when full, getting an empty one back: a file takes whole buffers on a thread
-     * of its own, a stream is written at once.
+     * of its own, a stream is written at once. A buffer is handed over filled to its capacity (blocks
+     * run on into the next buffer), except the last one before a flush or close: a file written
+     * with direct I/O needs whole blocks of the disk.
      */
     interface BlockOutput extends AutoCloseable {
-        /** The first buffer to encode into: little-endian, with room for the longest fixed run of fields. */
+        /** The first buffer to encode into. */
         ByteBuffer first();
 
         /** Takes buffer[0, position) and returns an empty buffer to go on with. */
@@ -113,7 +119,7 @@ public final class PcapngWriter implements AutoCloseable {
 
         @Override
         public ByteBuffer first() {
-            return ByteBuffer.allocate(BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            return ByteBuffer.allocate(BUFFER_SIZE);
         }
 
         @Override
@@ -157,18 +163,17 @@ public final class PcapngWriter implements AutoCloseable {
         int optionsLength = (nameBytes == null ? 0 : optionLength(nameBytes.length)) + optionLength(1) + 4;
         int totalLength = IDB_FIXED_LENGTH + optionsLength;
 
-        ensureRoom(16);
-        buffer.putInt(INTERFACE_DESCRIPTION_BLOCK).putInt(totalLength)
+        fields.clear().putInt(INTERFACE_DESCRIPTION_BLOCK).putInt(totalLength)
                 .putShort((short) linkType).putShort((short) 0).putInt(snapLen);
+        putFields();
         if (nameBytes != null) {
             putOption(IF_NAME, nameBytes);
         }
-        ensureRoom(12);
-        buffer.putShort((short) IF_TSRESOL).putShort((short) 1).put((byte) TSRESOL_NANOSECONDS)
+        fields.clear().putShort((short) IF_TSRESOL).putShort((short) 1).put((byte) TSRESOL_NANOSECONDS)
                 .put((byte) 0).put((byte) 0).put((byte) 0)
-                .putShort((short) OPT_ENDOFOPT).putShort((short) 0);
-        ensureRoom(4);
-        buffer.putInt(totalLength);
+                .putShort((short) OPT_ENDOFOPT).putShort((short) 0)
+                .putInt(totalLength);
+        putFields();
         bytesWritten += totalLength;
 
         if (interfaceCount == snapLengths.length) {
@@ -248,10 +253,10 @@ public final class PcapngWriter implements AutoCloseable {
             throw new IllegalArgumentException("timestamp " + timestampNanos + " ns is before 1970");
         }
         int captured = capturedLength(interfaceId, length);
-        ensureRoom(LONGEST_FIXED_RUN);
-        buffer.putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength(captured, comment)).putInt(interfaceId)
+        fields.clear().putInt(ENHANCED_PACKET_BLOCK).putInt(totalLength(captured, comment)).putInt(interfaceId)
                 .putInt((int) (timestampNanos >>> 32)).putInt((int) timestampNanos)
                 .putInt(captured).putInt(length);
+        putFields();
         return captured;
     }
 
@@ -263,13 +268,13 @@ public final class PcapngWriter implements AutoCloseable {
     private void endPacket(int captured, byte[] comment) {
         int totalLength = totalLength(captured, comment);
         putPadding(captured);
+        fields.clear();
         if (comment != null) {
             putOption(OPT_COMMENT, comment);
-            ensureRoom(4);
-            buffer.putShort((short) OPT_ENDOFOPT).putShort((short) 0);
+            fields.clear().putShort((short) OPT_ENDOFOPT).putShort((short) 0);
         }
-        ensureRoom(4);
-        buffer.putInt(totalLength);
+        fields.putInt(totalLength);
+        putFields();
         bytesWritten += totalLength;
         packetsWritten++;
     }
@@ -312,19 +317,20 @@ public final class PcapngWriter implements AutoCloseable {
     private void writeSectionHeader() {
         int optionsLength = optionLength(USER_APPLICATION.length) + 4;
         int totalLength = SHB_FIXED_LENGTH + optionsLength;
-        buffer.putInt(SECTION_HEADER_BLOCK).putInt(totalLength).putInt(BYTE_ORDER_MAGIC)
+        fields.clear().putInt(SECTION_HEADER_BLOCK).putInt(totalLength).putInt(BYTE_ORDER_MAGIC)
                 .putShort((short) 1).putShort((short) 0)
                 // Section length -1: unknown, so readers walk the blocks instead of skipping the section.
                 .putLong(-1L);
+        putFields();
         putOption(SHB_USERAPPL, USER_APPLICATION);
-        buffer.putShort((short) OPT_ENDOFOPT).putShort((short) 0);
-        buffer.putInt(totalLength);
+        fields.clear().putShort((short) OPT_ENDOFOPT).putShort((short) 0).putInt(totalLength);
+        putFields();
         bytesWritten += totalLength;
     }
 
     private void putOption(int code, byte[] value) {
-        ensureRoom(4);
-        buffer.putShort((short) code).putShort((short) value.length);
+        fields.clear().putShort((short) code).putShort((short) value.length);
+        putFields();
         putBytes(value, 0, value.length);
         putPadding(value.length);
     }
@@ -356,17 +362,12 @@ public final class PcapngWriter implements AutoCloseable {
 
     /** Zeros that bring a field of {@code length} bytes to the next 32-bit boundary, as pcapng requires. */
     private void putPadding(int length) {
-        int pad = padded(length) - length;
-        ensureRoom(pad);
-        for (int i = 0; i < pad; i++) {
-            buffer.put((byte) 0);
-        }
+        putBytes(ZEROS, 0, padded(length) - length);
     }
 
-    private void ensureRoom(int bytes) {
-        if (buffer.remaining() < bytes) {
-            drain();
-        }
+    /** The fields encoded since {@code fields.clear()}, running on into the next buffer when this one fills. */
+    private void putFields() {
+        putBytes(fields.array(), 0, fields.position());
     }
 
     private void drain() {
