@@ -268,10 +268,11 @@ public final class PcapngWriter implements AutoCloseable {
     private void endPacket(int captured, byte[] comment) {
         int totalLength = totalLength(captured, comment);
         putPadding(captured);
-        fields.clear();
         if (comment != null) {
             putOption(OPT_COMMENT, comment);
             fields.clear().putShort((short) OPT_ENDOFOPT).putShort((short) 0);
+        } else {
+            fields.clear();
         }
         fields.putInt(totalLength);
         putFields();
