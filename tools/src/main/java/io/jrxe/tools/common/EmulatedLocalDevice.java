@@ -31,8 +31,8 @@ public final class EmulatedLocalDevice extends LocalDevice {
     private final Path captureFile;
 
     private EmulatedLocalDevice(EmulatedDevice device, Context context, CaptureTap capture, Path captureFile,
-                                boolean printCounters) {
-        super(context, device.name(), printCounters, Map.of());
+                                boolean printCounters, Map<String, Long> countersAtStart) {
+        super(context, device.name(), printCounters, countersAtStart);
         this.device = device;
         this.capture = capture;
         this.captureFile = captureFile;
@@ -59,7 +59,9 @@ public final class EmulatedLocalDevice extends LocalDevice {
                         options.captureMaxBytes(), options.captureSnapLength());
                 device.dataPath().port().tap(capture.forPort(options.deviceName()));
             }
-            return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters());
+            // --counters tells what the command moved: the warm-up's traffic is not the command's.
+            Map<String, Long> afterWarmup = device.rnic().counters().snapshot();
+            return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters(), afterWarmup);
         } catch (CaptureException e) {
             Verbs.emulated().remove(device);
             throw new UserError(e.getMessage(), e);

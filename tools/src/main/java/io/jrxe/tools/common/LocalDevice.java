@@ -83,8 +83,8 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
     }
 
     /**
-     * The counters that moved since the device was opened, on one line. A jrxe NIC is new, so these are its counters
-     * that are not zero (its warm-up included); a kernel device's count from its creation, so its start is subtracted.
+     * The counters that moved since the command got the device, on one line: a kernel device's count from its
+     * creation and a jrxe NIC's from before its warm-up, so what they read then is subtracted.
      */
     public String movedCounters() {
         try {

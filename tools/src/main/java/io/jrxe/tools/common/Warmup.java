@@ -30,7 +30,7 @@ import java.lang.foreign.MemorySegment;
  * time a packet takes it, and on a busy machine that can take longer than a real peer's retransmission
  * timeout (ibv_rc_pingpong gives up after 7 retries of 67 ms): without this, the first packets of a test
  * could make the peer's QP fail. The warm-up's QPs are gone before the tool makes its own, which therefore
- * get QP numbers after them; it happens before the capture starts, but the device's counters include it.
+ * get QP numbers after them; it happens before the capture starts and before the counters that --counters reports.
  */
 public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;

@@ -84,7 +84,13 @@ class PingpongProcessTest {
             assertThat(c[0].gid()).isEqualTo("::ffff:127.0.1.2");
             assertThat(c[1]).as("the client's remote is the server's local").isEqualTo(new Address("remote", s[0].qpn(), s[0].psn(), s[0].gid()));
             assertThat(s[1]).as("the server's remote is the client's local").isEqualTo(new Address("remote", c[0].qpn(), c[0].psn(), c[0].gid()));
-            assertThat(client.err()).isEmpty();
+            if (List.of(extra).contains("--counters")) {
+                // Exactly the run's messages each way: the device's warm-up, before it, is not the command's.
+                assertThat(client.err()).as("the client's counters").startsWith("counters of jrxe-pp-client:")
+                        .containsPattern("\\brdma_sends=" + iters + "\\b").containsPattern("\\brdma_recvs=" + iters + "\\b");
+            } else {
+                assertThat(client.err()).isEmpty();
+            }
 
             List<CapturedFrame> frames = CaptureReader.readAll(capture);
             assertThat(frames.size()).as("every message and its echo, as sent and received").isGreaterThanOrEqualTo(2 * iters);
@@ -97,7 +103,7 @@ class PingpongProcessTest {
 
     @Test
     void rcPingpongBetweenTwoJvmsWithDataCheck() throws Exception {
-        pingpong("pingpong", 19101, 4096 + 1000);
+        pingpong("pingpong", 19101, 4096 + 1000, "--counters");
     }
 
     @Test
