@@ -220,17 +220,22 @@ public final class Rnic {
 
     /**
      * A CQ that overflowed: the CQ error event, and every QP that completes into it goes to
-     * the error state with QP_FATAL, as real devices do.
+     * the error state with QP_FATAL, as real devices do; {@code inError} is handed each of
+     * those QPs (the data path flushes them).
      */
-    public void cqOverflowed(CompletionQueue cq) {
+    public void cqOverflowed(CompletionQueue cq, java.util.function.Consumer<QueuePair> inError) {
         counters.increment(Counter.CQ_OVERFLOW);
         events.post(new AsyncEvent(AsyncEventType.CQ_ERR, cq.handle(), "completion queue overflow: "
                 + cq.capacity() + " entries were not polled in time"));
         for (QueuePair qp : qps.values()) {
-            if ((qp.sendCq() == cq || qp.recvCq() == cq) && qp.state() != QpState.ERR) {
+            if (qp.sendCq() != cq && qp.recvCq() != cq) {
+                continue;
+            }
+            if (qp.state() != QpState.ERR) {
                 qp.forceState(QpState.ERR);
                 events.post(new AsyncEvent(AsyncEventType.QP_FATAL, qp.qpn(), "its " + cq + " overflowed"));
             }
+            inError.accept(qp);
         }
     }
 

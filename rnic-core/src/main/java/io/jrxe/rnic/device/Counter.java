@@ -42,6 +42,23 @@ public enum Counter {
         this.label = label;
     }
 
+    /** The counter a drop of this reason counts in. */
+    public static Counter of(io.jrxe.wire.port.DropReason reason) {
+        return switch (reason) {
+            case BAD_ICRC -> DROP_BAD_ICRC;
+            case TOO_SHORT, NOT_ROCE, MALFORMED -> DROP_MALFORMED;
+            case UNKNOWN_OPCODE -> DROP_UNKNOWN_OPCODE;
+            case UNKNOWN_QPN -> DROP_UNKNOWN_QPN;
+            case BAD_PKEY -> DROP_BAD_PKEY;
+            case BAD_QKEY -> DROP_BAD_QKEY;
+            case WRONG_TRANSPORT -> DROP_WRONG_TRANSPORT;
+            case QP_STATE -> DROP_QP_STATE;
+            case PSN_OUT_OF_WINDOW -> DROP_PSN_OUT_OF_WINDOW;
+            case GHOST_ACK -> DROP_GHOST_ACK;
+            case NO_RESOURCES -> DROP_NO_RESOURCES;
+        };
+    }
+
     /** The name as rxe's sysfs (or jrxe) shows it. */
     public String label() {
         return label;

@@ -3,9 +3,11 @@ package io.jrxe.rnic.engine;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QpState;
+import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WqeState;
 import io.jrxe.rnic.queue.WorkQueue;
 import io.jrxe.rnic.queue.WrOpcode;
 import io.jrxe.wire.header.AethFlyweight;
@@ -17,6 +19,7 @@ import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Operation;
+import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.psn.Psn;
 
 import java.nio.ByteBuffer;
@@ -24,10 +27,14 @@ import java.nio.ByteBuffer;
 /**
  * The completer: turns ACKs, NAKs, READ responses and atomic ACKs into completions, in order.
  * A later ACK or response acknowledges every earlier PSN; a PSN sequence NAK, an implied NAK (a
- * READ response beyond the expected PSN) or the local ACK timeout rewinds the requester
+ * READ response beyond the expected PSN) or the local ACK timeout asks the requester to go back
  * (go-back-N, resuming a READ in the middle of its response) and costs one of retry_cnt; an RNR
  * NAK waits its timer and costs one of rnr_retry (7: forever); any other NAK fails the work
  * request and moves the QP to the error state.
+ * <p>
+ * On a response it only marks: WQEs done, the acknowledged PSN, a retry asked for; then it
+ * schedules the QP's task, which writes the completions ({@link #drain}) and runs the requester.
+ * It never sends and never runs the requester itself (rxe's completer hands off the same way).
  */
 final class Completer {
     private final DataPath dp;
@@ -44,8 +51,8 @@ final class Completer {
         bth.wrap(buf, offset);
         int psn = bth.psn();
         QueuePair qp = e.qp;
-        if (!outstanding(e)) {
-            dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
+        if (!e.outstanding()) {
+            dp.drop(DropReason.GHOST_ACK, qp.qpn(), psn, op.code());
             return;
         }
         int syndrome = AethSyndrome.ack(AethSyndrome.CREDITS_INVALID);
@@ -53,8 +60,8 @@ final class Completer {
             syndrome = aeth.wrap(buf, offset + op.offsetOf(ExtensionHeader.AETH)).syndrome();
         }
         // A response for a PSN never sent, or for one already acknowledged, changes nothing.
-        if (!Psn.before(psn, e.psn)) {
-            dp.drop(Counter.DROP_GHOST_ACK, qp.qpn(), psn, op.code());
+        if (!Psn.before(psn, e.req.psn)) {
+            dp.drop(DropReason.GHOST_ACK, qp.qpn(), psn, op.code());
             return;
         }
         if (op.operation() == Operation.RDMA_READ_RESPONSE && answersPlacement(e, op, psn, payloadLength)) {
@@ -66,6 +73,8 @@ final class Completer {
         } else {
             ack(e, psn, syndrome);
         }
+        // What the response decided (WQEs done, a retry, room in the windows) is carried out by the QP's task.
+        dp.schedule(e);
     }
 
     /**
@@ -83,7 +92,7 @@ final class Completer {
 
     private void ack(QpEngine e, int psn, int syndrome) {
         QueuePair qp = e.qp;
-        if (AethSyndrome.type(syndrome) != AethSyndrome.TYPE_ACK && Psn.before(psn, e.compPsn)) {
+        if (AethSyndrome.type(syndrome) != AethSyndrome.TYPE_ACK && Psn.before(psn, e.comp.compPsn)) {
             // A NAK for a PSN that is acknowledged already is stale: the request it names arrived late and
             // was executed and answered. Retrying from there finds no WQE to resend, yet stopped the ACK
             // timer, so the requests after it that the responder had dropped were never sent again.
@@ -91,7 +100,7 @@ final class Completer {
         }
         switch (AethSyndrome.type(syndrome)) {
             case AethSyndrome.TYPE_ACK -> {
-                if (Psn.before(psn, e.compPsn) && Psn.diff(e.compPsn, psn) > 1) {
+                if (Psn.before(psn, e.comp.compPsn) && Psn.diff(e.comp.compPsn, psn) > 1) {
                     return; // duplicate ACK
                 }
                 dp.trace(TraceEvent.ACK_RECEIVED, qp.qpn(), 0, psn, -1, syndrome);
@@ -104,20 +113,21 @@ final class Completer {
                 if (qp.state() != QpState.RTS) {
                     return;
                 }
-                if (e.rnrRetryLeft == 0) {
+                if (e.comp.rnrRetryLeft == 0) {
                     dp.rnic.counters().increment(Counter.RETRY_RNR_EXCEEDED_ERR);
                     failFront(e, WcStatus.RNR_RETRY_EXC_ERR, 0);
                     return;
                 }
                 if (qp.rnrRetry() != 7) {
-                    e.rnrRetryLeft--;
+                    e.comp.rnrRetryLeft--;
                 }
-                rewind(e, psn);
+                e.req.needRetry = true;
+                e.req.retryPsn = psn;
                 long wait = RnrTimer.nanos(AethSyndrome.value(syndrome));
-                e.rnrResumeAt = dp.time.nanoTime() + wait;
-                e.retransmitDeadline = Long.MAX_VALUE;
-                if (!e.rnrTimerPending) {
-                    e.rnrTimerPending = true;
+                e.req.rnrResumeAt = dp.time.nanoTime() + wait;
+                e.comp.retransmitDeadline = Long.MAX_VALUE;
+                if (!e.req.rnrTimerPending) {
+                    e.req.rnrTimerPending = true;
                     dp.time.schedule(wait, e.rnrResume);
                 }
             }
@@ -127,7 +137,7 @@ final class Completer {
                 if (code == NakCode.PSN_SEQUENCE_ERROR) {
                     dp.rnic.counters().increment(Counter.RCVD_SEQ_ERR);
                     acknowledgeThrough(e, Psn.add(psn, -1));
-                    if (qp.state() == QpState.RTS && outstanding(e)) {
+                    if (qp.state() == QpState.RTS && e.outstanding()) {
                         retry(e, psn);
                     }
                     return;
@@ -152,12 +162,12 @@ final class Completer {
         boolean progress = false;
         boolean impliedNak = false;
         int through = psn;
-        for (int i = 0; i < e.reqIndex + 1; i++) {
+        for (int i = 0; i < e.req.reqIndex + 1; i++) {
             SendWqe w = sq.peek(i);
-            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
+            if (w == null || w.state == WqeState.POSTED) {
                 break;
             }
-            if (w.engineState == QpEngine.WQE_DONE) {
+            if (w.state == WqeState.DONE) {
                 continue;
             }
             if (Psn.after(w.firstPsn, psn)) {
@@ -174,36 +184,33 @@ final class Completer {
                 impliedNak = Psn.after(psn, w.lastPsn);
                 break;
             }
-            if (!Psn.after(w.lastPsn, psn) && w.engineState == QpEngine.WQE_SENT) {
-                w.engineState = QpEngine.WQE_DONE;
+            if (!Psn.after(w.lastPsn, psn) && w.state == WqeState.SENT) {
+                w.state = WqeState.DONE;
                 progress = true;
             } else {
                 break;
             }
         }
-        if (Psn.after(Psn.add(through, 1), e.compPsn)) {
-            e.compPsn = Psn.add(through, 1);
+        if (Psn.after(Psn.add(through, 1), e.comp.compPsn)) {
+            e.comp.compPsn = Psn.add(through, 1);
             dp.window.update(e);
             progress = true;
         }
         if (progress) {
             madeProgress(e);
         }
-        drain(e);
         if (impliedNak && e.qp.state() == QpState.RTS) {
-            retry(e, e.compPsn);
-            return;
+            retry(e, e.comp.compPsn);
         }
-        dp.requester.run(e);
     }
 
     private void readResponse(QpEngine e, Opcode op, int psn, ByteBuffer buf, int payloadOffset, int payloadLength) {
         QueuePair qp = e.qp;
-        if (Psn.before(psn, e.compPsn)) {
+        if (Psn.before(psn, e.comp.compPsn)) {
             return; // duplicate response
         }
-        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
-            retry(e, e.compPsn); // implied NAK: a response went missing
+        if (psn != e.comp.compPsn && !acknowledgesTheGap(e, psn)) {
+            retry(e, e.comp.compPsn); // implied NAK: a response went missing
             return;
         }
         SendWqe w = wqeAt(e, psn);
@@ -228,27 +235,24 @@ final class Completer {
         if (payloadLength > 0) {
             AccessError err = dp.dma.scatter(qp.pd(), w.sgl, offset, buf, payloadOffset, payloadLength);
             if (err != AccessError.NONE) {
-                w.vendorErr = err.code();
                 failFront(e, WcStatus.LOC_PROT_ERR, err.code());
                 return;
             }
         }
-        e.compPsn = Psn.next(psn);
+        e.comp.compPsn = Psn.next(psn);
         dp.window.update(e);
         if (last) {
-            w.engineState = QpEngine.WQE_DONE;
+            w.state = WqeState.DONE;
         }
         madeProgress(e);
-        drain(e);
-        dp.requester.run(e);
     }
 
     private void atomicAck(QpEngine e, int psn, ByteBuffer buf, int at) {
-        if (Psn.before(psn, e.compPsn)) {
+        if (Psn.before(psn, e.comp.compPsn)) {
             return;
         }
-        if (psn != e.compPsn && !acknowledgesTheGap(e, psn)) {
-            retry(e, e.compPsn);
+        if (psn != e.comp.compPsn && !acknowledgesTheGap(e, psn)) {
+            retry(e, e.comp.compPsn);
             return;
         }
         SendWqe w = wqeAt(e, psn);
@@ -263,12 +267,10 @@ final class Completer {
             failFront(e, WcStatus.LOC_PROT_ERR, err.code());
             return;
         }
-        e.compPsn = Psn.next(psn);
+        e.comp.compPsn = Psn.next(psn);
         dp.window.update(e);
-        w.engineState = QpEngine.WQE_DONE;
+        w.state = WqeState.DONE;
         madeProgress(e);
-        drain(e);
-        dp.requester.run(e);
     }
 
     /**
@@ -280,33 +282,33 @@ final class Completer {
      */
     private boolean acknowledgesTheGap(QpEngine e, int psn) {
         SendWqe target = wqeAt(e, psn);
-        if (target == null || psn != target.responseStartPsn || Psn.before(psn, e.compPsn)) {
+        if (target == null || psn != target.responseStartPsn || Psn.before(psn, e.comp.compPsn)) {
             return false;
         }
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
-        for (int i = 0; i <= e.reqIndex; i++) {
+        for (int i = 0; i <= e.req.reqIndex; i++) {
             SendWqe w = sq.peek(i);
             if (w == null || w == target) {
                 break;
             }
-            if (w.engineState != QpEngine.WQE_DONE
-                    && (w.engineState != QpEngine.WQE_SENT || Requester.isReadOrAtomic(w.opcode))) {
+            if (w.state != WqeState.DONE
+                    && (w.state != WqeState.SENT || Requester.isReadOrAtomic(w.opcode))) {
                 return false;
             }
         }
-        e.compPsn = psn;
+        e.comp.compPsn = psn;
         return true;
     }
 
     /** The WQE (sent, not done) whose PSN range holds psn. */
     private SendWqe wqeAt(QpEngine e, int psn) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
-        for (int i = 0; i <= e.reqIndex; i++) {
+        for (int i = 0; i <= e.req.reqIndex; i++) {
             SendWqe w = sq.peek(i);
-            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
+            if (w == null || w.state == WqeState.POSTED) {
                 return null;
             }
-            if (w.engineState != QpEngine.WQE_DONE && !Psn.before(psn, w.firstPsn) && !Psn.after(psn, w.lastPsn)) {
+            if (w.state != WqeState.DONE && !Psn.before(psn, w.firstPsn) && !Psn.after(psn, w.lastPsn)) {
                 return w;
             }
         }
@@ -316,25 +318,27 @@ final class Completer {
     /** A response for w implicitly acknowledges the SENDs and WRITEs before it. */
     private void acknowledgeBefore(QpEngine e, SendWqe target) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
-        for (int i = 0; i <= e.reqIndex; i++) {
+        for (int i = 0; i <= e.req.reqIndex; i++) {
             SendWqe w = sq.peek(i);
             if (w == null || w == target) {
                 return;
             }
-            if (w.engineState == QpEngine.WQE_SENT && !Requester.isReadOrAtomic(w.opcode)) {
-                w.engineState = QpEngine.WQE_DONE;
+            if (w.state == WqeState.SENT && !Requester.isReadOrAtomic(w.opcode)) {
+                w.state = WqeState.DONE;
             }
         }
     }
 
+    /** Something was acknowledged: completions to write, retries counted afresh, the ACK timer restarted. */
     private void madeProgress(QpEngine e) {
-        e.retryStarted = false;
-        e.retryLeft = e.qp.retryCnt();
-        e.rnrRetryLeft = e.qp.rnrRetry();
-        if (outstanding(e)) {
-            e.retransmitDeadline = dp.time.nanoTime() + timeout(e);
+        e.comp.hasWork = true;
+        e.comp.retryStarted = false;
+        e.comp.retryLeft = e.qp.retryCnt();
+        e.comp.rnrRetryLeft = e.qp.rnrRetry();
+        if (e.outstanding()) {
+            e.comp.retransmitDeadline = dp.time.nanoTime() + timeout(e);
         } else {
-            e.retransmitDeadline = Long.MAX_VALUE;
+            e.comp.retransmitDeadline = Long.MAX_VALUE;
         }
     }
 
@@ -348,45 +352,45 @@ final class Completer {
         if (t == Long.MAX_VALUE) {
             return t;
         }
-        long x = e.timerJitter;
+        long x = e.comp.timerJitter;
         x ^= x << 13;
         x ^= x >>> 7;
         x ^= x << 17;
-        e.timerJitter = x;
+        e.comp.timerJitter = x;
         return t + ((x >>> 1) % (t / 2 + 1));
     }
 
-    /** Packets were sent: make sure the local ACK timer runs. */
+    /** After the QP's task: while RC packets wait for their acknowledgement, the local ACK timer runs. */
     void armTimer(QpEngine e) {
         long timeout = Requester.ackTimeout(e.qp);
-        if (timeout == Long.MAX_VALUE) {
+        if (timeout == Long.MAX_VALUE || e.qp.type() != QpType.RC || !e.outstanding() || e.qp.state() != QpState.RTS) {
             return;
         }
-        if (e.retransmitDeadline == Long.MAX_VALUE) {
-            e.retransmitDeadline = dp.time.nanoTime() + timeout(e);
+        if (e.comp.retransmitDeadline == Long.MAX_VALUE) {
+            e.comp.retransmitDeadline = dp.time.nanoTime() + timeout(e);
         }
-        if (!e.retransmitTimerPending) {
-            e.retransmitTimerPending = true;
-            dp.time.schedule(e.retransmitDeadline - dp.time.nanoTime(), e.retransmitCheck);
+        if (!e.comp.retransmitTimerPending) {
+            e.comp.retransmitTimerPending = true;
+            dp.time.schedule(e.comp.retransmitDeadline - dp.time.nanoTime(), e.retransmitCheck);
         }
     }
 
     void timerFired(QpEngine e) {
-        e.retransmitTimerPending = false;
+        e.comp.retransmitTimerPending = false;
         QueuePair qp = e.qp;
-        if (qp.state() != QpState.RTS || !outstanding(e) || e.retransmitDeadline == Long.MAX_VALUE) {
+        if (qp.state() != QpState.RTS || !e.outstanding() || e.comp.retransmitDeadline == Long.MAX_VALUE) {
             return;
         }
         long now = dp.time.nanoTime();
-        if (now < e.retransmitDeadline) {
-            e.retransmitTimerPending = true;
-            dp.time.schedule(e.retransmitDeadline - now, e.retransmitCheck);
+        if (now < e.comp.retransmitDeadline) {
+            e.comp.retransmitTimerPending = true;
+            dp.time.schedule(e.comp.retransmitDeadline - now, e.retransmitCheck);
             return;
         }
-        if (now < e.rnrResumeAt) {
+        if (now < e.req.rnrResumeAt) {
             return;
         }
-        retryNow(e, e.compPsn);
+        retryNow(e, e.comp.compPsn);
     }
 
     /**
@@ -396,64 +400,31 @@ final class Completer {
      * lost packet. Later losses are left to the ACK timer (rxe's comp.started_retry does the same).
      */
     void retry(QpEngine e, int psn) {
-        if (e.retryStarted) {
+        if (e.comp.retryStarted) {
             return;
         }
         retryNow(e, psn);
     }
 
-    /** Go back to psn and send again, if retries are left; else the work request fails with RETRY_EXC_ERR. */
+    /**
+     * Asks the requester to go back to psn and send again, if retries are left; else the work
+     * request fails with RETRY_EXC_ERR. The QP's task carries it out.
+     */
     private void retryNow(QpEngine e, int psn) {
-        e.retryStarted = true;
-        if (e.retryLeft == 0) {
+        e.comp.retryStarted = true;
+        if (e.comp.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
             failFront(e, WcStatus.RETRY_EXC_ERR, 0);
-            return;
+        } else {
+            // Counted per retry actually made, as rxe's RXE_CNT_COMP_RETRY (not for the one that gives up).
+            dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
+            e.comp.retryLeft--;
+            e.req.needRetry = true;
+            e.req.retryPsn = psn;
+            e.comp.retransmitDeadline = Long.MAX_VALUE;
+            dp.trace(TraceEvent.RETRANSMIT, e.qp.qpn(), 0, psn, -1, e.qp.retryCnt() - e.comp.retryLeft);
         }
-        // Counted per retry actually made, as rxe's RXE_CNT_COMP_RETRY (not for the one that gives up).
-        dp.rnic.counters().increment(Counter.COMPLETER_RETRY_ERR);
-        e.retryLeft--;
-        rewind(e, psn);
-        e.retransmitDeadline = Long.MAX_VALUE;
-        dp.trace(TraceEvent.RETRANSMIT, e.qp.qpn(), 0, psn, -1, e.qp.retryCnt() - e.retryLeft);
-        dp.requester.run(e);
-    }
-
-    /** Points the requester back at psn: the WQE holding it resumes there, the later ones start over. */
-    private void rewind(QpEngine e, int psn) {
-        WorkQueue<SendWqe> sq = e.qp.sendQueue();
-        int mtu = Requester.mtu(e.qp);
-        int target = -1;
-        int readsAtomics = 0;
-        for (int i = 0; i <= e.reqIndex; i++) {
-            SendWqe w = sq.peek(i);
-            if (w == null || w.engineState == QpEngine.WQE_POSTED) {
-                break;
-            }
-            if (target < 0 && w.engineState != QpEngine.WQE_DONE && !Psn.after(psn, w.lastPsn) && !Psn.before(psn, w.firstPsn)) {
-                target = i;
-                w.engineState = QpEngine.WQE_SENDING;
-                w.sentBytes = Math.min(w.length(), (long) Psn.distance(w.firstPsn, psn) * mtu);
-                if (w.opcode == WrOpcode.RDMA_READ) {
-                    w.responseStartPsn = psn;
-                }
-                if (Requester.isReadOrAtomic(w.opcode)) {
-                    readsAtomics++;
-                }
-            } else if (target >= 0 && w.engineState != QpEngine.WQE_DONE) {
-                w.engineState = QpEngine.WQE_POSTED;
-            } else if (target < 0 && w.engineState != QpEngine.WQE_DONE && Requester.isReadOrAtomic(w.opcode)) {
-                readsAtomics++;
-            }
-        }
-        if (target < 0) {
-            return;
-        }
-        e.reqIndex = target;
-        e.psn = psn;
-        dp.window.update(e);
-        e.outstandingReadsAtomics = readsAtomics;
-        e.packetsSinceAckRequest = 0;
+        dp.schedule(e);
     }
 
     /** Completes the WQEs at the front of the send queue that are done, in order. */
@@ -461,7 +432,7 @@ final class Completer {
         QueuePair qp = e.qp;
         WorkQueue<SendWqe> sq = qp.sendQueue();
         SendWqe w;
-        while ((w = sq.peek()) != null && w.engineState == QpEngine.WQE_DONE) {
+        while ((w = sq.peek()) != null && w.state == WqeState.DONE) {
             WcStatus status = w.earlyStatus == null ? WcStatus.SUCCESS : w.earlyStatus;
             boolean report = status != WcStatus.SUCCESS || w.signaled() || qp.sqSigAll();
             WrOpcode op = w.opcode;
@@ -474,8 +445,8 @@ final class Completer {
             // The slot is freed before the completion is published: an application that posts again as soon as
             // it sees the completion (ibv_rc_pingpong with max_send_wr 1) must find room, as on rxe.
             sq.remove();
-            if (e.reqIndex > 0) {
-                e.reqIndex--;
+            if (e.req.reqIndex > 0) {
+                e.req.reqIndex--;
             }
             if (report) {
                 // As rxe's sender completions: a successful WITH_IMM operation says so (its immediate data reads 0).
@@ -487,8 +458,8 @@ final class Completer {
             if (op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.SEND_WITH_INV) {
                 dp.rnic.counters().increment(Counter.RDMA_SENDS);
             }
-            if (Requester.isReadOrAtomic(op) && e.outstandingReadsAtomics > 0) {
-                e.outstandingReadsAtomics--;
+            if (Requester.isReadOrAtomic(op) && e.req.outstandingReadsAtomics > 0) {
+                e.req.outstandingReadsAtomics--;
             }
             if (status != WcStatus.SUCCESS) {
                 dp.error(e, null);
@@ -497,29 +468,25 @@ final class Completer {
         }
     }
 
-    /** Fails the oldest outstanding WQE with this status; the QP goes to the error state. */
+    /**
+     * Fails the oldest outstanding WQE with this status: writing its completion moves the QP to
+     * the error state (in {@link #drain}). With none outstanding, the QP goes to the error state now.
+     */
     private void failFront(QpEngine e, WcStatus status, int vendorErr) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
-        for (int i = 0; i <= e.reqIndex; i++) {
+        for (int i = 0; i <= e.req.reqIndex; i++) {
             SendWqe w = sq.peek(i);
             if (w == null) {
                 break;
             }
-            if (w.engineState != QpEngine.WQE_DONE) {
-                w.engineState = QpEngine.WQE_DONE;
-                w.earlyStatus = status;
-                w.vendorErr = vendorErr;
-                break;
+            if (w.state != WqeState.DONE) {
+                w.finish(status, vendorErr);
+                e.comp.hasWork = true;
+                return;
             }
         }
-        drain(e);
         if (e.qp.state() != QpState.ERR) {
             dp.error(e, null);
         }
-    }
-
-    /** True while some sent packet still waits for its acknowledgement. */
-    static boolean outstanding(QpEngine e) {
-        return e.psn != e.compPsn;
     }
 }

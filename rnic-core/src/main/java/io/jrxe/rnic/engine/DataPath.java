@@ -36,7 +36,7 @@ import java.nio.ByteBuffer;
  * Everything here runs on the NIC thread.
  */
 public final class DataPath implements PacketSink {
-    /** The requester sends at most this many packets per turn, so that receives and other QPs get theirs. */
+    /** A QP's task sends at most this many packets per turn, so that receives and other QPs get theirs. */
     static final int PACKETS_PER_TURN = 64;
 
     final Rnic rnic;
@@ -94,8 +94,9 @@ public final class DataPath implements PacketSink {
     public void detach(QueuePair qp) {
         QpEngine e = engines.get(qp.qpn());
         if (e != null) {
-            e.ackOwed = false; // a destroyed QP answers nothing more
-            e.compPsn = e.psn;
+            e.resp.ackOwed = false; // a destroyed QP answers nothing more
+            e.resp.responses.clear();
+            e.comp.compPsn = e.req.psn;
             window.update(e);
         }
         engines.remove(qp.qpn());
@@ -122,7 +123,7 @@ public final class DataPath implements PacketSink {
             e.resetSend(qp.sqPsn());
             window.update(e);
         } else if (to == QpState.RTS && from == QpState.SQD) {
-            doorbell(e);
+            schedule(e);
         } else if (to == QpState.ERR && from != QpState.ERR) {
             flush(e);
         } else if (to == QpState.RESET) {
@@ -132,10 +133,13 @@ public final class DataPath implements PacketSink {
         }
     }
 
-    /** The doorbell (any thread): run the requester on the NIC thread, once per burst. */
-    void doorbell(QpEngine e) {
-        if (e.doorbellPending.compareAndSet(false, true)) {
-            time.execute(e.requesterRun);
+    /**
+     * Queues the QP's task on the NIC thread, once however often it is asked before it runs: the
+     * doorbell (any thread), and every engine that left work for another (NIC thread).
+     */
+    void schedule(QpEngine e) {
+        if (e.scheduled.compareAndSet(false, true)) {
+            time.execute(e.task);
         }
     }
 
@@ -146,11 +150,30 @@ public final class DataPath implements PacketSink {
         }
     }
 
-    void runRequester(QpEngine e) {
+    /**
+     * The QP's task: the completer writes the completions of the WQEs marked done, the requester
+     * sends, the responder sends the responses that wait, all from one budget of packets per turn;
+     * again while the requester leaves completions behind (a local operation, a UC or UD message,
+     * a send-side error), until the budget is spent, when the task queues itself again so that
+     * receives and other QPs get their turn.
+     */
+    void runTask(QpEngine e) {
         try {
-            requester.run(e);
+            int budget = PACKETS_PER_TURN;
+            do {
+                if (e.comp.hasWork) {
+                    e.comp.hasWork = false;
+                    completer.drain(e);
+                }
+                budget -= requester.run(e, budget);
+                budget -= responder.sendPending(e, budget);
+            } while (e.comp.hasWork && budget > 0);
+            if (budget <= 0) {
+                schedule(e);
+            }
+            completer.armTimer(e);
         } catch (RuntimeException ex) {
-            engineError("sending for QP " + e.qp.qpn(), ex);
+            engineError("running QP " + e.qp.qpn(), ex);
         }
     }
 
@@ -163,8 +186,8 @@ public final class DataPath implements PacketSink {
     }
 
     void rnrTimerFired(QpEngine e) {
-        e.rnrTimerPending = false;
-        runRequester(e);
+        e.req.rnrTimerPending = false;
+        schedule(e);
     }
 
     @Override
@@ -207,17 +230,17 @@ public final class DataPath implements PacketSink {
         BthFlyweight bth = rxBth.wrap(buffer, offset);
         Opcode opcode = Opcode.of(bth.opcode());
         if (opcode == null) {
-            drop(Counter.DROP_UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
+            drop(DropReason.UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
             return;
         }
         if (bth.transportVersion() != 0) {
             // IBTA 9.2: TVer is 0; a packet of another transport version is not ours to read (rxe's hdr_check drops it).
-            drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
+            drop(DropReason.MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
             return;
         }
         int payloadAndPad = length - opcode.headerLength() - IcrcCalculator.LENGTH;
         if (payloadAndPad < 0 || (!opcode.hasPayload() && payloadAndPad != 0) || bth.padCount() > payloadAndPad) {
-            drop(Counter.DROP_MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
+            drop(DropReason.MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
             return;
         }
         if (opcode.transport() == Transport.CNP) {
@@ -225,29 +248,29 @@ public final class DataPath implements PacketSink {
         }
         QpEngine e = engines.get(bth.destQpn());
         if (e == null) {
-            drop(Counter.DROP_UNKNOWN_QPN, bth.destQpn(), bth.psn(), bth.opcode());
+            drop(DropReason.UNKNOWN_QPN, bth.destQpn(), bth.psn(), bth.opcode());
             return;
         }
         QueuePair qp = e.qp;
         if (!transportMatches(opcode.transport(), qp.type())) {
-            drop(Counter.DROP_WRONG_TRANSPORT, qp.qpn(), bth.psn(), bth.opcode());
+            drop(DropReason.WRONG_TRANSPORT, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         if ((bth.pkey() & 0x7FFF) != 0x7FFF) {
-            drop(Counter.DROP_BAD_PKEY, qp.qpn(), bth.psn(), bth.opcode());
+            drop(DropReason.BAD_PKEY, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         QpState state = qp.state();
         if (state == QpState.RESET || state == QpState.INIT || state == QpState.ERR) {
-            drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+            drop(DropReason.QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         if (opcode.isResponse() && state == QpState.RTR) {
-            drop(Counter.DROP_QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+            drop(DropReason.QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {
-            drop(Counter.DROP_BAD_QKEY, qp.qpn(), bth.psn(), bth.opcode());
+            drop(DropReason.BAD_QKEY, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
@@ -276,8 +299,8 @@ public final class DataPath implements PacketSink {
     private int acksOwedCount;
 
     void ackOwed(QpEngine e) {
-        if (!e.ackListed) {
-            e.ackListed = true;
+        if (!e.resp.ackListed) {
+            e.resp.ackListed = true;
             if (acksOwedCount == acksOwed.length) {
                 acksOwed = java.util.Arrays.copyOf(acksOwed, acksOwedCount * 2);
             }
@@ -291,7 +314,7 @@ public final class DataPath implements PacketSink {
         for (int i = 0; i < acksOwedCount; i++) {
             QpEngine e = acksOwed[i];
             acksOwed[i] = null;
-            e.ackListed = false;
+            e.resp.ackListed = false;
             try {
                 responder.sendOwedAck(e);
             } catch (RuntimeException ex) {
@@ -303,13 +326,14 @@ public final class DataPath implements PacketSink {
 
     @Override
     public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
-        drop(reason == DropReason.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED, -1, -1, -1);
+        drop(reason, -1, -1, -1);
     }
 
-    void drop(Counter why, int qpn, int psn, int opcode) {
-        rnic.counters().increment(why);
+    /** Counts a dropped packet; a capture, if one is on, records it with the reason as its comment. */
+    void drop(DropReason why, int qpn, int psn, int opcode) {
+        rnic.counters().increment(Counter.of(why));
         if (rxBuffer != null) {
-            port.reportDrop(rxBuffer, rxOffset, rxLength, rxInfo, "dropped: " + why.label().replace("jrxe_drop_", "").replace('_', ' '));
+            port.reportDrop(rxBuffer, rxOffset, rxLength, rxInfo, why);
         }
         trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
     }
@@ -324,18 +348,17 @@ public final class DataPath implements PacketSink {
     void complete(CompletionQueue cq, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, long byteLen, int imm,
                   int qpn, int srcQp, int flags, boolean solicited) {
         if (!cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited)) {
-            rnic.cqOverflowed(cq);
-            for (QpEngine e : engines.values()) {
-                if ((e.qp.sendCq() == cq || e.qp.recvCq() == cq) && e.qp.state() == QpState.ERR) {
-                    flushLater(e);
-                }
-            }
+            rnic.cqOverflowed(cq, this::flushLater);
         }
         trace(TraceEvent.COMPLETED, qpn, wrId, -1, opcode.ordinal(), status.ordinal());
     }
 
-    private void flushLater(QpEngine e) {
-        time.execute(() -> flush(e));
+    /** A QP that went to the error state outside the engines (its CQ overflowed) is flushed on the NIC thread. */
+    private void flushLater(QueuePair qp) {
+        QpEngine e = engines.get(qp.qpn());
+        if (e != null) {
+            time.execute(() -> flush(e));
+        }
     }
 
     /**
@@ -366,10 +389,11 @@ public final class DataPath implements PacketSink {
             complete(qp.sendCq(), w.wrId, WcStatus.WR_FLUSH_ERR, w.opcode.completion(), 0, 0, 0, qp.qpn(), 0, 0, false);
             sq.remove();
         }
-        e.reqIndex = 0;
-        e.outstandingReadsAtomics = 0;
-        e.retransmitDeadline = Long.MAX_VALUE;
-        e.compPsn = e.psn;
+        e.req.reqIndex = 0;
+        e.req.outstandingReadsAtomics = 0;
+        e.req.needRetry = false;
+        e.comp.retransmitDeadline = Long.MAX_VALUE;
+        e.comp.compPsn = e.req.psn;
         window.update(e);
         WorkQueue<ReceiveWqe> rq = qp.recvQueue();
         if (rq != null) {
@@ -379,10 +403,11 @@ public final class DataPath implements PacketSink {
                 rq.remove();
             }
         }
-        if (e.recvFromSrq && e.recvWqe != null) {
-            complete(qp.recvCq(), e.recvWqe.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
+        ResponderState resp = e.resp;
+        if (resp.recvFromSrq && resp.recvWqe != null) {
+            complete(qp.recvCq(), resp.recvWqe.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
         }
-        e.recvWqe = null;
-        e.inMessage = -1;
+        resp.recvWqe = null;
+        resp.inMessage = MessageInProgress.NONE;
     }
 }

@@ -26,11 +26,11 @@ final class DeviceWindow {
 
     /** True when the QP may send one more packet now; else it is queued to be woken. */
     boolean open(QpEngine e) {
-        if (inFlight < PACKETS || e.countedInFlight == 0) {
+        if (inFlight < PACKETS || e.req.countedInFlight == 0) {
             return true; // a QP with nothing in flight always gets one packet: no QP starves
         }
-        if (!e.waitingForWindow) {
-            e.waitingForWindow = true;
+        if (!e.req.waitingForWindow) {
+            e.req.waitingForWindow = true;
             waiting.addLast(e);
         }
         return false;
@@ -38,13 +38,13 @@ final class DeviceWindow {
 
     /** Recounts a QP's packets in flight after its PSN or its acknowledged PSN moved. */
     void update(QpEngine e) {
-        int now = e.qp.type() == QpType.RC ? Psn.distance(e.compPsn, e.psn) : 0;
-        inFlight += now - e.countedInFlight;
-        e.countedInFlight = now;
+        int now = e.qp.type() == QpType.RC ? Psn.distance(e.comp.compPsn, e.req.psn) : 0;
+        inFlight += now - e.req.countedInFlight;
+        e.req.countedInFlight = now;
         while (inFlight < PACKETS && !waiting.isEmpty()) {
             QpEngine next = waiting.pollFirst();
-            next.waitingForWindow = false;
-            dp.doorbell(next);
+            next.req.waitingForWindow = false;
+            dp.schedule(next);
         }
     }
 

@@ -50,11 +50,12 @@ final class Dma {
             }
             int n = (int) Math.min(sgeLength - skip, length - done);
             long addr = sgl.addr(i) + skip;
-            AccessError e = memory.check(sgl.lkey(i), pd, addr, n, toMemory ? Access.LOCAL_WRITE : 0, false);
+            MptEntry entry = memory.lookup(sgl.lkey(i));
+            AccessError e = memory.check(entry, sgl.lkey(i), pd, addr, n, toMemory ? Access.LOCAL_WRITE : 0, false);
             if (e != AccessError.NONE) {
                 return e;
             }
-            copy(memory.lastChecked(), addr, buf, pos + done, n, toMemory);
+            copy(entry, addr, buf, pos + done, n, toMemory);
             done += n;
             skip = 0;
         }

@@ -2,7 +2,7 @@ package io.jrxe.rnic.engine;
 
 /**
  * What the verbs layer keeps of a QP's engines: its doorbell. Posting threads ring it without
- * any lookup; the first ring of a burst queues one requester run on the NIC thread.
+ * any lookup; the first ring of a burst queues one run of the QP's task on the NIC thread.
  */
 public final class QpHandle {
     private final DataPath dataPath;
@@ -15,7 +15,7 @@ public final class QpHandle {
 
     /** post_send wrote WQEs: wake the requester. */
     public void ringDoorbell() {
-        dataPath.doorbell(engine);
+        dataPath.schedule(engine);
     }
 
     /** The POSTED trace event, on the posting thread (the one event that is not the NIC's own). */

@@ -1,7 +1,5 @@
 package io.jrxe.rnic.engine;
 
-import java.util.Arrays;
-
 /**
  * QP number to engine state, for the receive path's dispatch: open addressing over int keys,
  * so a lookup neither boxes the QPN nor allocates. Written and read on the NIC thread only.
@@ -62,10 +60,6 @@ final class QpTable {
             size--;
             put(k, v);
         }
-    }
-
-    Iterable<QpEngine> values() {
-        return Arrays.stream(values).filter(v -> v != null).toList();
     }
 
     private void grow() {

@@ -8,6 +8,8 @@ import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WqeState;
+import io.jrxe.rnic.queue.WorkQueue;
 import io.jrxe.rnic.queue.WrOpcode;
 import io.jrxe.wire.header.AtomicEthFlyweight;
 import io.jrxe.wire.header.BthFlyweight;
@@ -51,60 +53,70 @@ final class Requester {
         this.dp = dp;
     }
 
-    void run(QpEngine e) {
+    /**
+     * One turn: rewinds first if the completer asked for a retry, then sends until the send queue
+     * is empty, a limit holds it (the unacknowledged-PSN window, the device window, a fence,
+     * max_rd_atomic, an RNR wait) or {@code budget} packets went out. Returns the packets sent.
+     */
+    int run(QpEngine e, int budget) {
         QueuePair qp = e.qp;
+        RequesterState req = e.req;
         if (qp.state() == QpState.ERR) {
             dp.flush(e);
-            return;
+            return 0;
         }
-        if (qp.state() != QpState.RTS || dp.time.nanoTime() < e.rnrResumeAt) {
-            return;
+        if (req.needRetry) {
+            req.needRetry = false;
+            rewind(e, Psn.before(req.retryPsn, e.comp.compPsn) ? e.comp.compPsn : req.retryPsn);
         }
-        int budget = DataPath.PACKETS_PER_TURN;
-        while (budget > 0 && qp.state() == QpState.RTS) {
-            SendWqe w = qp.sendQueue().peek(e.reqIndex);
+        if (qp.state() != QpState.RTS || dp.time.nanoTime() < req.rnrResumeAt) {
+            return 0;
+        }
+        int sent = 0;
+        while (sent < budget && qp.state() == QpState.RTS) {
+            SendWqe w = qp.sendQueue().peek(req.reqIndex);
             if (w == null) {
-                return;
+                break;
             }
-            if (w.engineState == QpEngine.WQE_POSTED) {
+            if (w.state == WqeState.POSTED) {
                 if (!start(e, w)) {
-                    return;
+                    break;
                 }
-                if (w.engineState == QpEngine.WQE_DONE) {
-                    e.reqIndex++;
-                    dp.completer.drain(e);
+                if (w.state == WqeState.DONE) {
+                    req.reqIndex++;
                     continue;
                 }
             }
-            if (qp.type() == QpType.RC && Psn.distance(e.compPsn, e.psn) >= MAX_UNACKED_PSNS) {
-                return;
+            if (qp.type() == QpType.RC && Psn.distance(e.comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
+                break;
             }
             if (qp.type() == QpType.RC && !dp.window.open(e)) {
-                return;
+                break;
             }
-            sendPacket(e, w);
-            budget--;
+            if (!sendPacket(e, w)) {
+                break; // a send-side error: the completer fails the WQE and the QP
+            }
+            sent++;
         }
-        if (budget == 0 && qp.sendQueue().peek(e.reqIndex) != null) {
-            dp.doorbell(e);
-        }
+        return sent;
     }
 
     /** Prepares a WQE the requester reaches for the first time; false when it must wait. */
     private boolean start(QpEngine e, SendWqe w) {
         QueuePair qp = e.qp;
         boolean readOrAtomic = isReadOrAtomic(w.opcode);
-        if ((w.flags & SendWqe.FENCE) != 0 && e.outstandingReadsAtomics > 0) {
+        RequesterState req = e.req;
+        if ((w.flags & SendWqe.FENCE) != 0 && req.outstandingReadsAtomics > 0) {
             return false;
         }
-        if (readOrAtomic && e.outstandingReadsAtomics >= Math.max(1, qp.maxRdAtomic())) {
+        if (readOrAtomic && req.outstandingReadsAtomics >= Math.max(1, qp.maxRdAtomic())) {
             return false;
         }
-        dp.trace(TraceEvent.FETCHED, qp.qpn(), w.wrId, e.psn, w.opcode.ordinal(), w.length());
+        dp.trace(TraceEvent.FETCHED, qp.qpn(), w.wrId, req.psn, w.opcode.ordinal(), w.length());
         switch (w.opcode) {
             case LOCAL_INV -> {
                 AccessError err = dp.rnic.memory().invalidate(w.immOrInvalidate, qp.pd());
-                finishLocal(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+                finishLocal(e, w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
                 return true;
             }
             case BIND_MW -> {
@@ -116,13 +128,13 @@ final class Requester {
                     s = WcStatus.MW_BIND_ERR;
                     err = AccessError.NO_PERMISSION;
                 }
-                finishLocal(w, s, err);
+                finishLocal(e, w, s, err);
                 return true;
             }
             case REG_MR -> {
                 AccessError err = dp.rnic.memory().fastRegister(w.mrKey, qp.pd(), w.newKey & 0xFF, w.bindAddr, w.bindLength,
                         w.bindAccess);
-                finishLocal(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+                finishLocal(e, w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
                 return true;
             }
             default -> {
@@ -133,13 +145,13 @@ final class Requester {
         int packets = readOrAtomic && w.opcode != WrOpcode.RDMA_READ ? 1
                 : w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE ? 1
                 : (int) Math.max(1, (length + mtu - 1) / mtu);
-        w.firstPsn = e.psn;
-        w.lastPsn = Psn.add(e.psn, packets - 1);
-        w.responseStartPsn = e.psn;
+        w.firstPsn = req.psn;
+        w.lastPsn = Psn.add(req.psn, packets - 1);
+        w.responseStartPsn = req.psn;
         w.sentBytes = 0;
-        w.engineState = QpEngine.WQE_SENDING;
+        w.state = WqeState.SENDING;
         if (readOrAtomic) {
-            e.outstandingReadsAtomics++;
+            req.outstandingReadsAtomics++;
         }
         return true;
     }
@@ -157,16 +169,16 @@ final class Requester {
      * message posted always asks, so a lone request (every latency test) looks as rxe's does.
      */
     private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
-        if (e.qp.sendQueue().peek(e.reqIndex + 1) == null || dp.window.inFlight() >= DeviceWindow.PACKETS / 2) {
+        if (e.qp.sendQueue().peek(e.req.reqIndex + 1) == null || dp.window.inFlight() >= DeviceWindow.PACKETS / 2) {
             return true;
         }
-        return (w.signaled() || e.qp.sqSigAll()) && e.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;
+        return (w.signaled() || e.qp.sqSigAll()) && e.req.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;
     }
 
-    private void finishLocal(SendWqe w, WcStatus status, AccessError err) {
-        w.engineState = QpEngine.WQE_DONE;
-        w.earlyStatus = status;
-        w.vendorErr = err.code();
+    /** A local operation ran: its WQE is done, for the completer to report. */
+    private static void finishLocal(QpEngine e, SendWqe w, WcStatus status, AccessError err) {
+        w.finish(status, err.code());
+        e.comp.hasWork = true;
     }
 
     static boolean isReadOrAtomic(WrOpcode op) {
@@ -186,9 +198,10 @@ final class Requester {
         return qp.type() == QpType.UD ? dp.rnic.port().activeMtu().bytes() : mtu(qp);
     }
 
-    /** Builds and sends the WQE's next packet. */
-    private void sendPacket(QpEngine e, SendWqe w) {
+    /** Builds and sends the WQE's next packet; false when a send-side error failed it instead. */
+    private boolean sendPacket(QpEngine e, SendWqe w) {
         QueuePair qp = e.qp;
+        RequesterState req = e.req;
         int mtu = segmentSize(qp);
         long length = w.length();
         long remaining = length - w.sentBytes;
@@ -207,9 +220,9 @@ final class Requester {
         }
         Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);
         boolean ackRequest = qp.type() == QpType.RC
-                && (readRequest || (last && askAtMessageEnd(e, w)) || ++e.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
+                && (readRequest || (last && askAtMessageEnd(e, w)) || ++req.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
         if (ackRequest) {
-            e.packetsSinceAckRequest = 0;
+            req.packetsSinceAckRequest = 0;
         }
         boolean solicited = last && (w.flags & SendWqe.SOLICITED) != 0;
         int pad = (4 - (payload & 3)) & 3;
@@ -219,13 +232,13 @@ final class Requester {
             AddressHandle ah = dp.rnic.ah(w.ahHandle);
             if (ah == null) {
                 fail(e, w, WcStatus.LOC_QP_OP_ERR, AccessError.KEY_NOT_FOUND);
-                return;
+                return false;
             }
             to = PeerAddress.ofGid(ah.av().dgid());
             destQpn = w.remoteQpn;
         }
         ByteBuffer tx = dp.tx;
-        dp.txBth.wrap(tx, 0).set(op.code(), solicited, pad, BthFlyweight.DEFAULT_PKEY, destQpn, ackRequest, e.psn);
+        dp.txBth.wrap(tx, 0).set(op.code(), solicited, pad, BthFlyweight.DEFAULT_PKEY, destQpn, ackRequest, req.psn);
         writeExtensions(e, w, op, tx);
         int at = op.headerLength();
         if (payload > 0) {
@@ -235,9 +248,9 @@ final class Requester {
                 AccessError err = dp.dma.gather(qp.pd(), w.sgl, w.sentBytes, tx, at, payload);
                 if (err != AccessError.NONE) {
                     fail(e, w, WcStatus.LOC_PROT_ERR, err);
-                    return;
+                    return false;
                 }
-                dp.trace(TraceEvent.TRANSLATED, qp.qpn(), w.wrId, e.psn, op.code(), payload);
+                dp.trace(TraceEvent.TRANSLATED, qp.qpn(), w.wrId, req.psn, op.code(), payload);
             }
             at += payload;
         }
@@ -245,28 +258,26 @@ final class Requester {
             tx.put(at++, (byte) 0);
         }
         dp.send(e, to, at);
-        dp.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, e.psn, op.code(), payload);
+        dp.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
 
         if (readRequest) {
-            e.psn = Psn.add(w.lastPsn, 1);
+            req.psn = Psn.add(w.lastPsn, 1);
             w.sentBytes = length;
         } else {
-            e.psn = Psn.next(e.psn);
+            req.psn = Psn.next(req.psn);
             w.sentBytes += payload;
         }
         dp.window.update(e);
         if (last || readRequest) {
-            e.reqIndex++;
+            req.reqIndex++;
             if (qp.type() == QpType.RC) {
-                w.engineState = QpEngine.WQE_SENT;
+                w.state = WqeState.SENT;
             } else {
-                w.engineState = QpEngine.WQE_DONE;
-                dp.completer.drain(e);
+                w.state = WqeState.DONE; // nothing acknowledges UC and UD: done once sent
+                e.comp.hasWork = true;
             }
         }
-        if (qp.type() == QpType.RC) {
-            dp.completer.armTimer(e);
-        }
+        return true;
     }
 
     private void writeExtensions(QpEngine e, SendWqe w, Opcode op, ByteBuffer tx) {
@@ -299,13 +310,53 @@ final class Requester {
         }
     }
 
-    /** A send-side error: the WQE completes with it and the QP goes to the error state. */
-    void fail(QpEngine e, SendWqe w, WcStatus status, AccessError why) {
-        w.engineState = QpEngine.WQE_DONE;
-        w.earlyStatus = status;
-        w.vendorErr = why.code();
+    /** A send-side error: the WQE is done with it; the completer reports it and moves the QP to the error state. */
+    private void fail(QpEngine e, SendWqe w, WcStatus status, AccessError why) {
+        w.finish(status, why.code());
         dp.rnic.counters().increment(Counter.SEND_ERR);
-        dp.completer.drain(e);
+        e.comp.hasWork = true;
+    }
+
+    /**
+     * Go-back-N: points the requester back at psn. The WQE holding it resumes there (a READ asks
+     * for its response from there), the later ones start over, and the count of outstanding
+     * READs and atomics is taken again from the WQEs still waiting.
+     */
+    private void rewind(QpEngine e, int psn) {
+        WorkQueue<SendWqe> sq = e.qp.sendQueue();
+        RequesterState req = e.req;
+        int mtu = mtu(e.qp);
+        int target = -1;
+        int readsAtomics = 0;
+        for (int i = 0; i <= req.reqIndex; i++) {
+            SendWqe w = sq.peek(i);
+            if (w == null || w.state == WqeState.POSTED) {
+                break;
+            }
+            if (target < 0 && w.state != WqeState.DONE && !Psn.after(psn, w.lastPsn) && !Psn.before(psn, w.firstPsn)) {
+                target = i;
+                w.state = WqeState.SENDING;
+                w.sentBytes = Math.min(w.length(), (long) Psn.distance(w.firstPsn, psn) * mtu);
+                if (w.opcode == WrOpcode.RDMA_READ) {
+                    w.responseStartPsn = psn;
+                }
+                if (isReadOrAtomic(w.opcode)) {
+                    readsAtomics++;
+                }
+            } else if (target >= 0 && w.state != WqeState.DONE) {
+                w.state = WqeState.POSTED;
+            } else if (target < 0 && w.state != WqeState.DONE && isReadOrAtomic(w.opcode)) {
+                readsAtomics++;
+            }
+        }
+        if (target < 0) {
+            return;
+        }
+        req.reqIndex = target;
+        req.psn = psn;
+        dp.window.update(e);
+        req.outstandingReadsAtomics = readsAtomics;
+        req.packetsSinceAckRequest = 0;
     }
 
     /** The packet opcode for a work request's packet on this transport. */

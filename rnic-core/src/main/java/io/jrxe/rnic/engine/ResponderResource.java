@@ -1,6 +1,7 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.wire.psn.Psn;
 
 /**
  * What a responder keeps of a READ or atomic request (max_dest_rd_atomic of them, IBTA's
@@ -8,28 +9,21 @@ import io.jrxe.rnic.memory.MptEntry;
  * replayed from any PSN, an atomic's original value sent again without redoing the operation.
  */
 final class ResponderResource {
-    static final int FREE = 0;
-    static final int READ = 1;
-    static final int ATOMIC = 2;
-
-    int kind = FREE;
+    ResourceKind kind = ResourceKind.FREE;
     int firstPsn;
     int lastPsn;
     long va;
     int rkey;
     long length;
     long atomicOriginal;
-    /** Reply progress of a READ: next response PSN and how many bytes were sent. */
-    int replyPsn;
-    long replyOffset;
     MptEntry entry;
 
     void clear() {
-        kind = FREE;
+        kind = ResourceKind.FREE;
         entry = null;
     }
 
     boolean covers(int psn) {
-        return kind != FREE && io.jrxe.wire.psn.Psn.distance(firstPsn, psn) <= io.jrxe.wire.psn.Psn.distance(firstPsn, lastPsn);
+        return kind != ResourceKind.FREE && Psn.distance(firstPsn, psn) <= Psn.distance(firstPsn, lastPsn);
     }
 }

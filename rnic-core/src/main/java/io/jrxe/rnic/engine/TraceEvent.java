@@ -1,16 +1,52 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.queue.WcOpcode;
+import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.port.DropReason;
+
 /** The steps of a work request's trip through the NIC, for teaching views and tests. */
 public enum TraceEvent {
-    /** post_send wrote the work request into the send queue (emitted on the posting thread). */
+    /** post_send wrote the work request into the send queue (emitted on the posting thread); opcode: a WrOpcode. */
     POSTED,
+    /** The requester reached the WQE; opcode: a WrOpcode, value: its length. */
     FETCHED,
+    /** A packet's payload was gathered through the MTT; opcode: the packet's. */
     TRANSLATED,
     PACKET_SENT,
     PACKET_RECEIVED,
+    /** value: the AETH syndrome. */
     ACK_RECEIVED,
     NAK_RECEIVED,
+    /** The completer asked the requester to go back to psn; value: which retry. */
     RETRANSMIT,
+    /** opcode: a WcOpcode, value: a WcStatus. */
     COMPLETED,
-    DROPPED
+    /** value: a DropReason. */
+    DROPPED;
+
+    /** The event's opcode argument by name: a work request's, a completion's or a packet's opcode. */
+    public String opcodeName(int opcode) {
+        if (opcode < 0) {
+            return "-";
+        }
+        return switch (this) {
+            case POSTED, FETCHED -> opcode < WrOpcode.values().length ? WrOpcode.values()[opcode].name() : "?" + opcode;
+            case COMPLETED -> opcode < WcOpcode.values().length ? WcOpcode.values()[opcode].name() : "?" + opcode;
+            default -> {
+                Opcode op = Opcode.of(opcode);
+                yield op == null ? String.format("0x%02x", opcode) : op.displayName();
+            }
+        };
+    }
+
+    /** The event's value argument by name where it names something (a status, a drop reason), else the number. */
+    public String valueName(long value) {
+        return switch (this) {
+            case COMPLETED -> value >= 0 && value < WcStatus.values().length ? WcStatus.values()[(int) value].name() : "?" + value;
+            case DROPPED -> value >= 0 && value < DropReason.values().length ? DropReason.values()[(int) value].name() : "?" + value;
+            default -> Long.toString(value);
+        };
+    }
 }

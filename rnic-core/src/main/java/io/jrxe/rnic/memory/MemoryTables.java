@@ -21,7 +21,6 @@ public final class MemoryTables {
     private int nextIndex = 1;
     private int mrCount;
     private int mwCount;
-    private MptEntry lastChecked;
     /** Pinning reads one byte of every page; the sum goes here so that the reads are not optimised away. */
     @SuppressWarnings("unused")
     private volatile int pinnedSink;
@@ -266,16 +265,20 @@ public final class MemoryTables {
         return AccessError.NONE;
     }
 
+    /** The access check of {@link #check(MptEntry, int, ProtectionDomain, long, long, int, boolean)}, for a key. */
+    public AccessError check(int key, ProtectionDomain pd, long iova, long length, int rights, boolean remote) {
+        return check(lookup(key), key, pd, iova, length, rights, remote);
+    }
+
     /**
      * The access check every transfer goes through: the key reaches a valid entry of this PD that
-     * grants the rights, and the range is inside it. Allocation-free; returns the entry through
-     * {@link #lastChecked()} when the answer is {@link AccessError#NONE}.
+     * grants the rights, and the range is inside it. The caller looked the entry up ({@link #lookup},
+     * null when the key reaches none) and, on {@link AccessError#NONE}, moves bytes through it.
+     * Allocation-free.
      *
      * @param remote true for an R_Key (from a packet), false for an L_Key (from an SGE)
      */
-    public AccessError check(int key, ProtectionDomain pd, long iova, long length, int rights, boolean remote) {
-        MptEntry e = lookup(key);
-        lastChecked = null;
+    public AccessError check(MptEntry e, int key, ProtectionDomain pd, long iova, long length, int rights, boolean remote) {
         if (e == null) {
             return keyError(key);
         }
@@ -297,13 +300,7 @@ public final class MemoryTables {
         if (!e.covers(iova, length)) {
             return AccessError.OUT_OF_RANGE;
         }
-        lastChecked = e;
         return AccessError.NONE;
-    }
-
-    /** The entry the last successful {@link #check} reached. */
-    public MptEntry lastChecked() {
-        return lastChecked;
     }
 
     /** Host address of an iova inside a checked entry, through the MTT. */

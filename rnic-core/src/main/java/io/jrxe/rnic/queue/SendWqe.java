@@ -38,7 +38,7 @@ public final class SendWqe {
     public int bindAccess;
 
     // The requester's and completer's progress through this WQE (engine state, NIC thread only).
-    public int engineState;
+    public WqeState state = WqeState.POSTED;
     public int firstPsn;
     public int lastPsn;
     /** Where a READ's responses (re)start: its first PSN, or the PSN it was resumed from. */
@@ -81,12 +81,19 @@ public final class SendWqe {
         bindAddr = wr.bindAddr;
         bindLength = wr.bindLength;
         bindAccess = wr.bindAccess;
-        engineState = 0;
+        state = WqeState.POSTED;
         firstPsn = 0;
         lastPsn = 0;
         sentBytes = 0;
         earlyStatus = null;
         vendorErr = 0;
+    }
+
+    /** Done early, with this status: a local operation, or a send-side error. */
+    public void finish(WcStatus status, int vendorError) {
+        state = WqeState.DONE;
+        earlyStatus = status;
+        vendorErr = vendorError;
     }
 
     public boolean signaled() {

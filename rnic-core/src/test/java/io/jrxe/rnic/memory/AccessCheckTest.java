@@ -50,16 +50,16 @@ class AccessCheckTest {
     @Test
     void aRightAccessReachesTheEntry() {
         assertThat(local(mr.key(), iova, length, Access.LOCAL_WRITE)).isEqualTo(AccessError.NONE);
-        assertThat(f.tables.lastChecked()).isSameAs(mr);
+        assertThat(f.tables.lookup(mr.key())).isSameAs(mr);
         assertThat(remote(mr.rkey(), iova + 5, 10, Access.REMOTE_READ | Access.REMOTE_WRITE)).isEqualTo(AccessError.NONE);
-        assertThat(f.tables.lastChecked()).isSameAs(mr);
+        assertThat(f.tables.lookup(mr.rkey())).isSameAs(mr);
     }
 
     @Test
     void anotherPdIsRefused() {
         assertThat(f.tables.check(mr.key(), f.otherPd, iova, 8, 0, false)).isEqualTo(AccessError.WRONG_PD);
-        assertThat(f.tables.check(mr.rkey(), f.otherPd, iova, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.WRONG_PD);
-        assertThat(f.tables.lastChecked()).isNull();
+        assertThat(f.tables.check(f.tables.lookup(mr.rkey()), mr.rkey(), f.otherPd, iova, 8, Access.REMOTE_READ, true))
+                .as("the entry as looked up, checked").isEqualTo(AccessError.WRONG_PD);
     }
 
     @Test

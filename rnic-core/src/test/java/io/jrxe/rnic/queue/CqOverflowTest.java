@@ -56,7 +56,7 @@ class CqOverflowTest {
         }
         assertThat(Completions.push(full, 999)).isFalse();
         assertThat(full.overflowed()).isTrue();
-        rnic.cqOverflowed(full);
+        rnic.cqOverflowed(full, ignored -> { });
 
         AsyncEvent cqErr = rnic.events().poll();
         assertThat(cqErr.type()).isEqualTo(AsyncEventType.CQ_ERR);
@@ -83,9 +83,9 @@ class CqOverflowTest {
     void aQpAlreadyInErrGetsNoSecondFatalEvent() throws RnicException {
         CompletionQueue cq = rnic.createCq(2, null);
         QueuePair qp = udQpInRts(cq, cq);
-        rnic.cqOverflowed(cq);
+        rnic.cqOverflowed(cq, ignored -> { });
         assertThat(rnic.events().size()).isEqualTo(2);
-        rnic.cqOverflowed(cq);
+        rnic.cqOverflowed(cq, ignored -> { });
         assertThat(rnic.events().size()).isEqualTo(3);
         assertThat(qp.state()).isEqualTo(QpState.ERR);
         assertThat(rnic.counters().get(Counter.CQ_OVERFLOW)).isEqualTo(2);

@@ -95,7 +95,7 @@ class TraceTest {
             Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), 5, 0));
             p.run(MS);
             assertThat(ra.events).extracting(Event::event).containsExactly(TraceEvent.PACKET_RECEIVED, TraceEvent.DROPPED);
-            assertThat(ra.events.getLast().value()).isEqualTo(io.jrxe.rnic.device.Counter.DROP_GHOST_ACK.ordinal());
+            assertThat(ra.events.getLast().value()).isEqualTo(io.jrxe.wire.port.DropReason.GHOST_ACK.ordinal());
         }
     }
 

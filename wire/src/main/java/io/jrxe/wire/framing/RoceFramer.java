@@ -149,28 +149,37 @@ public final class RoceFramer {
      * @return the number of header bytes written ({@link #ipUdpHeaderLength()})
      */
     public int writeIpUdpHeaders(ByteBuffer dst, int at, int roceLength) {
-        int p = at;
+        int p = at + writeIpHeader(dst, at, roceLength);
         int udpLength = IcrcCalculator.UDP_HEADER_LENGTH + roceLength;
-        if (ipv6) {
-            dst.putInt(p, 6 << 28 | tos << 20 | flowLabel);
-            dst.putInt(p + 4, udpLength << 16 | IcrcCalculator.IP_PROTO_UDP << 8 | ttl);
-            dst.put(p + 8, srcAddr, 0, 16);
-            dst.put(p + 24, dstAddr, 0, 16);
-            p += IcrcCalculator.IPV6_HEADER_LENGTH;
-        } else {
-            dst.putInt(p, 0x45 << 24 | tos << 16 | (IcrcCalculator.IPV4_HEADER_LENGTH + udpLength));
-            dst.putInt(p + 4, identification << 16 | flagsFragment);
-            dst.putInt(p + 8, ttl << 24 | IcrcCalculator.IP_PROTO_UDP << 16);
-            dst.put(p + 12, srcAddr, 0, 4);
-            dst.put(p + 16, dstAddr, 0, 4);
-            dst.putShort(p + 10, (short) Ipv4Checksum.compute(dst, p, IcrcCalculator.IPV4_HEADER_LENGTH));
-            p += IcrcCalculator.IPV4_HEADER_LENGTH;
-        }
         dst.putShort(p, (short) srcPort);
         dst.putShort(p + 2, (short) dstPort);
         dst.putShort(p + 4, (short) udpLength);
         dst.putShort(p + 6, (short) udpChecksum);
         return p + IcrcCalculator.UDP_HEADER_LENGTH - at;
+    }
+
+    /**
+     * Writes the IP header alone (IPv4 with its checksum, or IPv6) for a UDP datagram carrying
+     * roceLength bytes: also what a UD receive's GRH area holds.
+     *
+     * @return the number of bytes written (20 or 40)
+     */
+    public int writeIpHeader(ByteBuffer dst, int at, int roceLength) {
+        int udpLength = IcrcCalculator.UDP_HEADER_LENGTH + roceLength;
+        if (ipv6) {
+            dst.putInt(at, 6 << 28 | tos << 20 | flowLabel);
+            dst.putInt(at + 4, udpLength << 16 | IcrcCalculator.IP_PROTO_UDP << 8 | ttl);
+            dst.put(at + 8, srcAddr, 0, 16);
+            dst.put(at + 24, dstAddr, 0, 16);
+            return IcrcCalculator.IPV6_HEADER_LENGTH;
+        }
+        dst.putInt(at, 0x45 << 24 | tos << 16 | (IcrcCalculator.IPV4_HEADER_LENGTH + udpLength));
+        dst.putInt(at + 4, identification << 16 | flagsFragment);
+        dst.putInt(at + 8, ttl << 24 | IcrcCalculator.IP_PROTO_UDP << 16);
+        dst.put(at + 12, srcAddr, 0, 4);
+        dst.put(at + 16, dstAddr, 0, 4);
+        dst.putShort(at + 10, (short) Ipv4Checksum.compute(dst, at, IcrcCalculator.IPV4_HEADER_LENGTH));
+        return IcrcCalculator.IPV4_HEADER_LENGTH;
     }
 
     /** The ICRC of a RoCE packet framed with the current settings. */

@@ -1,10 +1,25 @@
 package io.jrxe.wire.port;
 
-/** Why a port dropped a packet before any engine saw it. */
+/**
+ * Why a packet was dropped: by a port before any engine saw it (the first three), or by the
+ * NIC's receive checks. Carried as this enum on the hot path; its text is made only when a
+ * capture records the drop as a packet comment.
+ */
 public enum DropReason {
     BAD_ICRC("bad ICRC"),
     TOO_SHORT("too short for a BTH and an ICRC"),
-    NOT_ROCE("not RoCEv2");
+    NOT_ROCE("not RoCEv2"),
+
+    MALFORMED("malformed"),
+    UNKNOWN_OPCODE("unknown opcode"),
+    UNKNOWN_QPN("unknown qpn"),
+    BAD_PKEY("bad pkey"),
+    BAD_QKEY("bad qkey"),
+    WRONG_TRANSPORT("wrong transport"),
+    QP_STATE("qp state"),
+    PSN_OUT_OF_WINDOW("psn out of window"),
+    GHOST_ACK("ghost ack"),
+    NO_RESOURCES("no resources");
 
     private final String description;
 

@@ -28,11 +28,11 @@ public interface PacketPort extends AutoCloseable {
      * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
      * records it with the reason as its comment.
      */
-    default void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason) {
+    default void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
         PacketTap t = tap();
         if (t != null) {
             t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT,
-                    info.identification, buffer, offset, length, info.timestampNanos, reason);
+                    info.identification, buffer, offset, length, info.timestampNanos, "dropped: " + reason.description());
         }
     }
 

@@ -478,7 +478,7 @@ public final class UdpPort implements PacketPort {
     }
 
     @Override
-    public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, String reason) {
+    public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
         if (info.timestampNanos == 0) {
             info.timestampNanos = System.nanoTime(); // the tap came after the packet, which was not timed then
         }

@@ -1,0 +1,115 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.ReceiveWqe;
+import io.jrxe.rnic.queue.SharedReceiveQueue;
+import io.jrxe.rnic.queue.WcOpcode;
+import io.jrxe.rnic.queue.WcStatus;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The responder's use of receive WQEs, for every transport: taking one from the QP's receive
+ * queue or its SRQ when a message starts, scattering payload into it, and completing it.
+ */
+final class ReceiveConsumer {
+    private final DataPath dp;
+
+    ReceiveConsumer(DataPath dp) {
+        this.dp = dp;
+    }
+
+    /** Takes the next receive WQE from the QP's receive queue or its SRQ; false when there is none. */
+    boolean take(QpEngine e) {
+        QueuePair qp = e.qp;
+        ResponderState resp = e.resp;
+        SharedReceiveQueue srq = qp.srq();
+        ReceiveWqe wqe;
+        if (srq != null) {
+            ReceiveWqe head = srq.queue().peek();
+            if (head == null) {
+                return false;
+            }
+            wqe = resp.srqCopy(srq.maxSge());
+            wqe.wrId(head.wrId());
+            wqe.sgl().copyFrom(head.sgl());
+            srq.queue().remove();
+            if (srq.limitReached()) {
+                dp.rnic.events().post(new AsyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, srq.handle(),
+                        "fewer WRs are posted than the armed limit"));
+            }
+            resp.recvFromSrq = true;
+        } else {
+            wqe = qp.recvQueue().peek();
+            if (wqe == null) {
+                return false;
+            }
+            resp.recvFromSrq = false;
+        }
+        resp.recvWqe = wqe;
+        resp.recvOffset = 0;
+        return true;
+    }
+
+    /** A WRITE with immediate consumes a receive at its last packet, unless its message already holds one. */
+    boolean takeForImmediate(QpEngine e) {
+        return e.resp.recvWqe != null || take(e);
+    }
+
+    /** True when the receive WQE has room for this much more of its message. */
+    boolean fits(QpEngine e, int payloadLength) {
+        return e.resp.recvOffset + payloadLength <= e.resp.recvWqe.sgl().totalLength();
+    }
+
+    /** Scatters payload into the receive WQE at its current offset (the caller checked {@link #fits}). */
+    AccessError scatter(QpEngine e, ByteBuffer buf, int payloadOffset, int payloadLength) {
+        ResponderState resp = e.resp;
+        if (payloadLength == 0) {
+            return AccessError.NONE;
+        }
+        AccessError err = dp.dma.scatter(e.qp.pd(), resp.recvWqe.sgl(), resp.recvOffset, buf, payloadOffset, payloadLength);
+        if (err == AccessError.NONE) {
+            resp.recvOffset += payloadLength;
+        }
+        return err;
+    }
+
+    /** Completes the receive successfully (counted in rdma_recvs, as rxe does). */
+    void complete(QpEngine e, WcOpcode opcode, long bytes, int imm, int flags, int srcQp, boolean solicited) {
+        QueuePair qp = e.qp;
+        // The receive queue's slot is freed before the completion is published: an application that reposts a
+        // receive as soon as it sees the completion (as ibv_rc_pingpong does) must find the slot free, as on rxe.
+        long wrId = release(e);
+        dp.complete(qp.recvCq(), wrId, WcStatus.SUCCESS, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, solicited);
+        dp.rnic.counters().increment(Counter.RDMA_RECVS);
+    }
+
+    /** Completes the receive with an error status. */
+    void fail(QpEngine e, WcStatus status, int srcQp) {
+        QueuePair qp = e.qp;
+        long wrId = release(e);
+        dp.complete(qp.recvCq(), wrId, status, WcOpcode.RECV, 0, 0, 0, qp.qpn(), srcQp, 0, false);
+    }
+
+    /** A message that lost a packet (UC): a receive it had started goes back to the queue, unused. */
+    void abandon(QpEngine e) {
+        e.resp.inMessage = MessageInProgress.NONE;
+        e.resp.recvWqe = null;
+        e.resp.recvOffset = 0;
+    }
+
+    private long release(QpEngine e) {
+        ResponderState resp = e.resp;
+        long wrId = resp.recvWqe.wrId();
+        if (!resp.recvFromSrq) {
+            e.qp.recvQueue().remove();
+        }
+        resp.recvWqe = null;
+        resp.recvOffset = 0;
+        return wrId;
+    }
+}

@@ -1,0 +1,159 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.wire.header.AethFlyweight;
+import io.jrxe.wire.header.AethSyndrome;
+import io.jrxe.wire.header.AtomicAckEthFlyweight;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.opcode.ExtensionHeader;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.psn.Psn;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The responder's one writer of responses. A one-packet response (ACK, NAK, atomic result, a
+ * FLUSH's or ATOMIC WRITE's answer) goes out at once unless responses wait in the QP's
+ * {@link ResponseQueue}, when it joins them; a READ's response always waits there and is sent by
+ * the QP's task, a budget of packets per turn, inside the device window.
+ */
+final class ResponseSender {
+    private final DataPath dp;
+    private final AethFlyweight aeth = new AethFlyweight();
+    private final AtomicAckEthFlyweight atomicAck = new AtomicAckEthFlyweight();
+
+    ResponseSender(DataPath dp) {
+        this.dp = dp;
+    }
+
+    /** An ACK (or NAK) carrying the MSN as it stands. */
+    void acknowledge(QpEngine e, int psn, int syndrome) {
+        respond(e, ResponseKind.ACKNOWLEDGE, psn, syndrome, e.resp.msn, 0);
+    }
+
+    /** Sends the QP's owed ACK, if any (at the end of a receive burst, or before another response). */
+    void sendOwedAck(QpEngine e) {
+        ResponderState resp = e.resp;
+        if (resp.ackOwed) {
+            resp.ackOwed = false;
+            respond(e, ResponseKind.ACKNOWLEDGE, resp.owedAckPsn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID),
+                    resp.owedAckMsn, 0);
+        }
+    }
+
+    /** A one-packet response: now, or behind the responses that wait. */
+    void respond(QpEngine e, ResponseKind kind, int psn, int syndrome, int msn, long atomicOriginal) {
+        sendOwedAck(e); // responses keep their order: an ACK owed for earlier requests goes first
+        ResponseQueue queue = e.resp.responses;
+        if (queue.isEmpty()) {
+            write(e, kind.opcode, psn, syndrome, msn, atomicOriginal);
+            return;
+        }
+        PendingResponse tail = queue.tail();
+        if (kind == ResponseKind.ACKNOWLEDGE && tail.kind == ResponseKind.ACKNOWLEDGE && isAck(syndrome) && isAck(tail.syndrome)) {
+            tail.psn = psn; // a later ACK acknowledges everything an earlier one did
+            tail.msn = msn;
+            return;
+        }
+        if (queue.isFull()) {
+            return; // only a peer beyond its max_rd_atomic fills it; its retry is answered again
+        }
+        PendingResponse p = queue.add();
+        p.kind = kind;
+        p.psn = psn;
+        p.syndrome = syndrome;
+        p.msn = msn;
+        p.atomicOriginal = atomicOriginal;
+    }
+
+    /**
+     * Queues a READ's response from fromPsn (a new READ from its first PSN, a duplicate from the
+     * PSN it asks for) and schedules the QP's task to send it. False when the queue is full.
+     */
+    boolean queueRead(QpEngine e, ResponderResource r, int fromPsn) {
+        sendOwedAck(e);
+        ResponseQueue queue = e.resp.responses;
+        if (queue.isFull()) {
+            return false;
+        }
+        long offset = (long) Psn.distance(r.firstPsn, fromPsn) * Requester.mtu(e.qp);
+        PendingResponse p = queue.add();
+        p.kind = ResponseKind.READ_RESPONSE;
+        p.psn = fromPsn;
+        p.startPsn = fromPsn;
+        p.lastPsn = r.lastPsn;
+        p.msn = e.resp.msn;
+        p.entry = r.entry;
+        p.va = r.va + offset;
+        p.remaining = r.length - offset;
+        dp.schedule(e);
+        return true;
+    }
+
+    /** The QP's task: sends waiting responses, at most budget packets; returns how many went. */
+    int sendPending(QpEngine e, int budget) {
+        ResponseQueue queue = e.resp.responses;
+        int sent = 0;
+        while (sent < budget) {
+            PendingResponse p = queue.head();
+            if (p == null) {
+                break;
+            }
+            if (p.kind == ResponseKind.READ_RESPONSE) {
+                if (!dp.window.open(e)) {
+                    break; // woken when acknowledgements make room
+                }
+                if (sendReadPacket(e, p)) {
+                    queue.removeHead();
+                }
+            } else {
+                write(e, p.kind.opcode, p.psn, p.syndrome, p.msn, p.atomicOriginal);
+                queue.removeHead();
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    /** One packet of a READ's response; true when it was the last. */
+    private boolean sendReadPacket(QpEngine e, PendingResponse p) {
+        int payload = (int) Math.min(Requester.mtu(e.qp), p.remaining);
+        boolean first = p.psn == p.startPsn;
+        boolean last = p.psn == p.lastPsn;
+        Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
+                : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+                : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
+        int pad = (4 - (payload & 3)) & 3;
+        ByteBuffer tx = dp.tx;
+        dp.txBth.wrap(tx, 0).set(op.code(), false, pad, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, p.psn);
+        if (op.has(ExtensionHeader.AETH)) {
+            aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), p.msn);
+        }
+        int at = op.headerLength();
+        if (payload > 0) {
+            dp.dma.copy(p.entry, p.va, tx, at, payload, false);
+            at += payload;
+        }
+        for (int i = 0; i < pad; i++) {
+            tx.put(at++, (byte) 0);
+        }
+        dp.send(e, e.peer, at);
+        p.va += payload;
+        p.remaining -= payload;
+        p.psn = Psn.next(p.psn);
+        return last;
+    }
+
+    private void write(QpEngine e, Opcode op, int psn, int syndrome, int msn, long atomicOriginal) {
+        ByteBuffer tx = dp.tx;
+        dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
+        aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(syndrome, msn);
+        if (op.has(ExtensionHeader.ATOMIC_ACK_ETH)) {
+            atomicAck.wrap(tx, op.offsetOf(ExtensionHeader.ATOMIC_ACK_ETH)).originalData(atomicOriginal);
+        }
+        dp.send(e, e.peer, op.headerLength());
+    }
+
+    private static boolean isAck(int syndrome) {
+        return AethSyndrome.type(syndrome) == AethSyndrome.TYPE_ACK;
+    }
+}
