@@ -6,6 +6,7 @@ import io.jrxe.rnic.memory.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -55,7 +56,8 @@ public class TranslationBenchmark {
     public long checkAndTranslate() {
         offset = (offset + 4096 * 37 + 64) & ((64L << 20) - 4096);
         long iova = base + offset;
-        AccessError e = tables.check(rkey, pd, iova, 1024, Access.REMOTE_WRITE, true);
-        return e == AccessError.NONE ? tables.address(tables.lastChecked(), iova) : -1;
+        MptEntry entry = tables.lookup(rkey);
+        AccessError e = tables.check(entry, rkey, pd, iova, 1024, Access.REMOTE_WRITE, true);
+        return e == AccessError.NONE ? tables.address(entry, iova) : -1;
     }
 }
