@@ -360,10 +360,10 @@ final class Completer {
         return t + ((x >>> 1) % (t / 2 + 1));
     }
 
-    /** After the QP's task: while RC packets wait for their acknowledgement, the local ACK timer runs. */
+    /** The requester sent packets: on RC, make sure the local ACK timer runs. */
     void armTimer(QpEngine e) {
         long timeout = Requester.ackTimeout(e.qp);
-        if (timeout == Long.MAX_VALUE || e.qp.type() != QpType.RC || !e.outstanding() || e.qp.state() != QpState.RTS) {
+        if (timeout == Long.MAX_VALUE || e.qp.type() != QpType.RC) {
             return;
         }
         if (e.comp.retransmitDeadline == Long.MAX_VALUE) {

@@ -160,18 +160,23 @@ public final class DataPath implements PacketSink {
     void runTask(QpEngine e) {
         try {
             int budget = PACKETS_PER_TURN;
+            int requests = 0;
             do {
                 if (e.comp.hasWork) {
                     e.comp.hasWork = false;
                     completer.drain(e);
                 }
-                budget -= requester.run(e, budget);
+                int sent = requester.run(e, budget);
+                requests += sent;
+                budget -= sent;
                 budget -= responder.sendPending(e, budget);
             } while (e.comp.hasWork && budget > 0);
             if (budget <= 0) {
                 schedule(e);
             }
-            completer.armTimer(e);
+            if (requests > 0) {
+                completer.armTimer(e); // requests went out: the local ACK timer runs until they are acknowledged
+            }
         } catch (RuntimeException ex) {
             engineError("running QP " + e.qp.qpn(), ex);
         }

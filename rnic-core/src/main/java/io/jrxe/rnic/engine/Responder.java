@@ -256,7 +256,7 @@ final class Responder {
                 return;
             }
         }
-        if (e.resp.responses.isFull()) {
+        if (!roomForResponse(e)) {
             dp.drop(DropReason.NO_RESOURCES, e.qp.qpn(), psn, op.code()); // not executed: the requester sends it again
             return;
         }
@@ -288,7 +288,7 @@ final class Responder {
             reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
             return;
         }
-        if (e.resp.responses.isFull()) {
+        if (!roomForResponse(e)) {
             dp.drop(DropReason.NO_RESOURCES, e.qp.qpn(), psn, op.code()); // not executed: the requester sends it again
             return;
         }
@@ -335,6 +335,15 @@ final class Responder {
         dp.dma.copy(entry, va, buf, payloadOffset, 8, true);
         advance(e, op, psn);
         answerPlacement(e, psn);
+    }
+
+    /**
+     * Whether a READ's or atomic's response can be queued: checked before the request is executed,
+     * after the owed ACK (which may itself have to wait) took its place.
+     */
+    private boolean roomForResponse(QpEngine e) {
+        responses.sendOwedAck(e);
+        return !e.resp.responses.isFull();
     }
 
     private void answerPlacement(QpEngine e, int psn) {

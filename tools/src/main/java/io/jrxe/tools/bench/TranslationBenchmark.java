@@ -6,7 +6,6 @@ import io.jrxe.rnic.memory.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
-import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
