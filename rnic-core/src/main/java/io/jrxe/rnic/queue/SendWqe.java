@@ -1,5 +1,10 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.ScatterGatherList;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
+
 /**
  * A send work queue entry (what post_send writes for one ibv_send_wr): the operation, its flags,
  * the local scatter/gather list or inline bytes, and the remote side (address and R_Key, atomic

@@ -1,11 +1,11 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.RecvWr;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 

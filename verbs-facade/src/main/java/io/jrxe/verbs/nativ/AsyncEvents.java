@@ -1,7 +1,7 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.event.AsyncEvent;
-import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.verbs.AsyncEvent;
+import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.nativ.abi.IbvAsyncEvent;
 import io.jrxe.verbs.nativ.abi.IbvCq;
 import io.jrxe.verbs.nativ.abi.IbvQp;

@@ -1,7 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.queue.PostException;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
@@ -73,7 +72,7 @@ abstract class ChainPoster<W> {
                 posted += n;
             }
             if (refused != null) {
-                throw new VerbsException(new PostException(RnicException.Errno.EINVAL, posted, refused));
+                throw new VerbsException(Errno.EINVAL, "work request " + posted + " of the chain: " + refused);
             }
         }
     }

@@ -30,7 +30,7 @@ final class DataPathCalls {
         try {
             return (int) POST.invokeExact(function, queue, firstWr, badWr);
         } catch (Throwable t) {
-            throw Errno.unexpected(t);
+            throw CapturedErrno.unexpected(t);
         }
     }
 
@@ -38,7 +38,7 @@ final class DataPathCalls {
         try {
             return (int) POLL_CQ.invokeExact(function, cq, entries, wcs);
         } catch (Throwable t) {
-            throw Errno.unexpected(t);
+            throw CapturedErrno.unexpected(t);
         }
     }
 
@@ -46,7 +46,7 @@ final class DataPathCalls {
         try {
             return (int) REQ_NOTIFY.invokeExact(function, cq, solicitedOnly);
         } catch (Throwable t) {
-            throw Errno.unexpected(t);
+            throw CapturedErrno.unexpected(t);
         }
     }
 }

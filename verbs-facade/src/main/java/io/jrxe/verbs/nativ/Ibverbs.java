@@ -114,7 +114,7 @@ final class Ibverbs {
     /** The linker's order: the target (for a function pointer), then the errno capture, then the arguments. */
     private static Outcome invoke(MethodHandle h, MemorySegment target, Object[] args) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Errno.STATE);
+            MemorySegment state = arena.allocate(CapturedErrno.STATE);
             int lead = target == null ? 1 : 2;
             Object[] all = new Object[args.length + lead];
             if (target != null) {
@@ -123,9 +123,9 @@ final class Ibverbs {
             all[lead - 1] = state;
             System.arraycopy(args, 0, all, lead, args.length);
             Object value = h.invokeWithArguments(all);
-            return new Outcome(value, Errno.read(state));
+            return new Outcome(value, CapturedErrno.read(state));
         } catch (Throwable t) {
-            throw Errno.unexpected(t);
+            throw CapturedErrno.unexpected(t);
         }
     }
 }

@@ -39,15 +39,15 @@ final class Libc {
         MemorySegment pfd = arena.allocate(POLLFD);
         pfd.set(ValueLayout.JAVA_INT, 0, fd);
         pfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
-        MemorySegment state = arena.allocate(Errno.STATE);
+        MemorySegment state = arena.allocate(CapturedErrno.STATE);
         int n;
         try {
             n = (int) POLL.invokeExact(state, pfd, 1L, timeoutMillis);
         } catch (Throwable t) {
-            throw Errno.unexpected(t);
+            throw CapturedErrno.unexpected(t);
         }
         if (n < 0) {
-            int errno = Errno.read(state);
+            int errno = CapturedErrno.read(state);
             if (errno == EINTR) {
                 return false;
             }

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvAh;

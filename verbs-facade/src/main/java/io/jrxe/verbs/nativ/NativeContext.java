@@ -1,13 +1,13 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
@@ -108,7 +108,7 @@ final class NativeContext implements Context, Handles {
             lib.check("_ibv_query_gid_ex", ctx, port, index, entry, 0, IbvGidEntry.SIZE);
             GidEntry gid = GidEntryDecoder.decode(entry);
             if (gid == null) {
-                throw new VerbsException(RnicException.Errno.EOPNOTSUPP, "GID " + index + " of port " + port + " of "
+                throw new VerbsException(Errno.EOPNOTSUPP, "GID " + index + " of port " + port + " of "
                         + name() + " is an InfiniBand GID; jrxe describes RoCE GIDs only");
             }
             return gid;
@@ -252,7 +252,7 @@ final class NativeContext implements Context, Handles {
     /** The native object behind a facade object, or a clear refusal when it comes from another provider. */
     static <T> T own(Object facadeObject, Class<T> type, String what) throws VerbsException {
         if (!type.isInstance(facadeObject)) {
-            throw new VerbsException(RnicException.Errno.EINVAL, what + " " + facadeObject
+            throw new VerbsException(Errno.EINVAL, what + " " + facadeObject
                     + " does not belong to a native device");
         }
         return type.cast(facadeObject);

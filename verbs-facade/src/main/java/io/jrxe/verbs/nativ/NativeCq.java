@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvCq;

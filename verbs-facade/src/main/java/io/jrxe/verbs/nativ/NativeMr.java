@@ -1,10 +1,10 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.memory.Translation;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvMr;
 
@@ -91,7 +91,7 @@ final class NativeMr implements Mr {
 
     @Override
     public Translation translate(long iova) throws VerbsException {
-        throw new VerbsException(RnicException.Errno.EOPNOTSUPP, "a kernel device's translation tables are not visible"
+        throw new VerbsException(Errno.EOPNOTSUPP, "a kernel device's translation tables are not visible"
                 + " to user space: translate works on jrxe's emulated devices");
     }
 

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.Qp;
@@ -52,7 +52,7 @@ public final class NativeMw implements Mw {
 
     @Override
     public int bind(Mr mr, long addr, long length, int access) throws VerbsException {
-        throw new VerbsException(RnicException.Errno.EINVAL, "a kernel device binds a type 1 window through a QP's"
+        throw new VerbsException(Errno.EINVAL, "a kernel device binds a type 1 window through a QP's"
                 + " send queue: use NativeMw.bind(qp, mr, addr, length, access, wrId, sendFlags)");
     }
 
@@ -66,7 +66,7 @@ public final class NativeMw implements Mw {
     public int bind(Qp qp, Mr mr, long addr, long length, int access, long wrId, int sendFlags) throws VerbsException {
         NativeQp q = NativeContext.own(qp, NativeQp.class, "QP");
         if (type() != 1) {
-            throw new VerbsException(RnicException.Errno.EINVAL,
+            throw new VerbsException(Errno.EINVAL,
                     "a type 2 memory window is bound by a BIND_MW work request, not by ibv_bind_mw");
         }
         MemorySegment mrPtr = MemorySegment.NULL;
@@ -74,10 +74,10 @@ public final class NativeMw implements Mw {
             NativeMr m = NativeContext.own(mr, NativeMr.class, "MR");
             mrPtr = m.mr();
             if (mrPtr.get(ADDRESS, IbvMr.PD).address() != pd.pd().address()) {
-                throw new VerbsException(RnicException.Errno.EPERM, "the MR and the window are in different PDs");
+                throw new VerbsException(Errno.EPERM, "the MR and the window are in different PDs");
             }
         } else if (addr != 0 || length != 0) {
-            throw new VerbsException(RnicException.Errno.EINVAL, "an unbind (no MR) takes address and length 0");
+            throw new VerbsException(Errno.EINVAL, "an unbind (no MR) takes address and length 0");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment b = arena.allocate(IbvMwBind.LAYOUT);

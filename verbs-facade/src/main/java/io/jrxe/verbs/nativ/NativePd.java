@@ -1,14 +1,14 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvAhAttr;
@@ -41,7 +41,7 @@ final class NativePd implements Pd {
     @Override
     public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
         if (!memory.isNative()) {
-            throw new VerbsException(RnicException.Errno.EINVAL,
+            throw new VerbsException(Errno.EINVAL,
                     "a kernel device registers native memory only (a MemorySegment from an Arena), not a heap array");
         }
         MemorySegment mr = context.lib.create("ibv_reg_mr_iova2", pd, memory, memory.byteSize(), iova, access);
@@ -52,7 +52,7 @@ final class NativePd implements Pd {
     @Override
     public Mw allocMw(int type) throws VerbsException {
         if (context.allocMw.equals(MemorySegment.NULL)) {
-            throw new VerbsException(RnicException.Errno.EOPNOTSUPP, context.name() + " has no memory windows");
+            throw new VerbsException(Errno.EOPNOTSUPP, context.name() + " has no memory windows");
         }
         Ibverbs.Outcome o = context.lib.callPointer(context.allocMw, OpsCalls.ALLOC_MW, pd, type);
         MemorySegment mw = (MemorySegment) o.value();

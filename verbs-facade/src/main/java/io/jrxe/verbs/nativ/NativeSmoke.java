@@ -1,20 +1,20 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.GidType;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
@@ -156,7 +156,7 @@ public final class NativeSmoke {
                 mrB.rereg(null, null, SmokeQueues.ACCESS);
             } catch (io.jrxe.verbs.VerbsException e) {
                 // Debian 12's kernel (6.1) rxe has no rereg_user_mr: the provider passes its answer on, as it should.
-                expect(e.errno() == io.jrxe.rnic.RnicException.Errno.EOPNOTSUPP, e.getMessage());
+                expect(e.errno() == io.jrxe.verbs.Errno.EOPNOTSUPP, e.getMessage());
                 return "not supported by this kernel's driver (" + e.getMessage() + ")";
             }
             return String.format("lkey 0x%08x rkey 0x%08x", mrB.lkey(), mrB.rkey());

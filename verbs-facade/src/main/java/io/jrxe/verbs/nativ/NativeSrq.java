@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvSrq;

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
 
 /**
@@ -31,12 +31,12 @@ public final class NativeVerbsException extends VerbsException {
                 + Libc.strerror(errno) + " (errno " + errno + ")");
     }
 
-    private static RnicException.Errno nearest(int errno) {
-        for (RnicException.Errno e : RnicException.Errno.values()) {
+    private static Errno nearest(int errno) {
+        for (Errno e : Errno.values()) {
             if (e.value() == errno) {
                 return e;
             }
         }
-        return RnicException.Errno.EINVAL;
+        return Errno.EINVAL;
     }
 }

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
 import io.jrxe.verbs.nativ.abi.IbvSge;
 import io.jrxe.verbs.nativ.codec.Handles;

@@ -1,7 +1,7 @@
 package io.jrxe.verbs.nativ;
 
-import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Verbs;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class NoDeviceTest {
         assertThatThrownBy(() -> Verbs.device("rxe0"))
                 .hasMessageContaining("no RDMA device named rxe0")
                 .hasMessageContaining("(native: ")
-                .satisfies(e -> assertThat(((io.jrxe.verbs.VerbsException) e).errno()).isEqualTo(RnicException.Errno.ENODEV));
+                .satisfies(e -> assertThat(((io.jrxe.verbs.VerbsException) e).errno()).isEqualTo(Errno.ENODEV));
         assertThatThrownBy(() -> Verbs.device("native", "rxe0")).hasMessageContaining("no RDMA device named rxe0");
         assertThatThrownBy(() -> Verbs.device("mellanox", "rxe0")).hasMessageContaining("no provider named mellanox");
     }

@@ -1,9 +1,9 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.verbs.RecvWr;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

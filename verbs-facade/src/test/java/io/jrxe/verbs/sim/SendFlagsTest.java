@@ -1,14 +1,14 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -165,7 +165,7 @@ class SendFlagsTest {
             big.inlineLength = 257;
             assertThatThrownBy(() -> p.a.qp.postSend(big)).isInstanceOf(VerbsException.class)
                     .hasMessageContaining("max_inline_data")
-                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL));
+                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL));
             SendWr read = rdma(p.a, WrOpcode.RDMA_READ, 0, 8, p.b, 0);
             read.flags |= SendWqe.INLINE;
             read.inlineData = new byte[8];

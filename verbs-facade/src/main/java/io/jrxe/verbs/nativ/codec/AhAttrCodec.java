@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.nativ.abi.IbvAhAttr;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.nativ.abi.IbvDeviceAttr;
 
 import java.lang.foreign.MemorySegment;

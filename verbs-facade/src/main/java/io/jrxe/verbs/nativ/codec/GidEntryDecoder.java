@@ -1,7 +1,7 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.GidType;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
 import io.jrxe.verbs.nativ.abi.IbvGidEntry;
 
 import java.lang.foreign.MemorySegment;

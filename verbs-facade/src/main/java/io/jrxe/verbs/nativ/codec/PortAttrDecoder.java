@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.nativ.abi.IbvPortAttr;
 

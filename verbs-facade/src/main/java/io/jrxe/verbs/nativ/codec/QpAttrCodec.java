@@ -1,10 +1,10 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpAttr;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpAttr;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.nativ.abi.IbvQpAttr;
 import io.jrxe.verbs.nativ.abi.IbvQpCap;
 

@@ -1,9 +1,9 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.queue.ScatterGatherList;
+import io.jrxe.verbs.ScatterGatherList;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.queue.ScatterGatherList;
+import io.jrxe.verbs.ScatterGatherList;
 import io.jrxe.verbs.nativ.abi.IbvSge;
 
 import java.lang.foreign.MemorySegment;

@@ -1,8 +1,8 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.nativ.abi.IbvWc;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.queue.RecvWr;
+import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.nativ.abi.IbvRecvWr;
 import io.jrxe.verbs.nativ.abi.IbvSge;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.jrxe.verbs.nativ.codec;
 
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
 import io.jrxe.verbs.nativ.abi.IbvSge;
 import org.junit.jupiter.api.AfterEach;
