@@ -9,7 +9,6 @@ import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
@@ -245,7 +244,7 @@ public final class RcPeer {
             throws Exception {
         SendWr wr = new SendWr(1);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOffset, length, s.mr.lkey());
         wr.remoteAddr = server.addr() + remoteOffset;
         wr.rkey = server.rkey();

@@ -9,7 +9,6 @@ import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -79,7 +78,7 @@ class ThousandQpsTest {
                 SendWr wr = new SendWr(1);
                 wr.wrId = i;
                 wr.opcode = WrOpcode.RDMA_WRITE;
-                wr.flags = SendWqe.SIGNALED;
+                wr.flags = SendWr.SIGNALED;
                 wr.sgl.add(ma.address() + (long) i * SIZE, SIZE, mra.lkey());
                 wr.remoteAddr = mb.address() + (long) i * SIZE;
                 wr.rkey = mrb.rkey();

@@ -6,6 +6,15 @@ package io.jrxe.verbs;
  * several with {@link #next(SendWr)} to post them in one call.
  */
 public final class SendWr {
+    /** send_flags bit (IBV_SEND_FENCE): wait for earlier READs and atomics of this QP to complete first. */
+    public static final int FENCE = 1;
+    /** send_flags bit (IBV_SEND_SIGNALED): this work request gets a completion even when the QP's sqSigAll is off. */
+    public static final int SIGNALED = 1 << 1;
+    /** send_flags bit (IBV_SEND_SOLICITED): the receiver's CQ wakes a solicited-only waiter for this message. */
+    public static final int SOLICITED = 1 << 2;
+    /** send_flags bit (IBV_SEND_INLINE): the bytes are {@link #inlineData}, copied at post time; no L_Key is used. */
+    public static final int INLINE = 1 << 3;
+
     public long wrId;
     public WrOpcode opcode = WrOpcode.SEND;
     public int flags;

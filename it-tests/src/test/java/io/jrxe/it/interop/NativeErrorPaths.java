@@ -9,7 +9,6 @@ import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
@@ -141,7 +140,7 @@ public final class NativeErrorPaths {
         SendWr w = new SendWr(1);
         w.wrId = 1;
         w.opcode = op;
-        w.flags = SendWqe.SIGNALED;
+        w.flags = SendWr.SIGNALED;
         w.sgl.add(addr, len, lkey);
         w.remoteAddr = raddr;
         w.rkey = rkey;

@@ -3,7 +3,6 @@ package io.jrxe.tools.demo;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
@@ -256,7 +255,7 @@ final class Demo {
         SendWr wr = new SendWr(2);
         wr.wrId = ++wrIds;
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + offset, length, s.mr.lkey());
         return wr;
     }

@@ -1,12 +1,12 @@
 package io.jrxe.tools.pingpong;
 
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
@@ -103,7 +103,7 @@ public final class RcPingpongCommand extends PingpongBase {
             recv.sgl.add(r.buf.address(), size, r.mr.lkey());
             send.wrId = SEND_WRID;
             send.opcode = WrOpcode.SEND;
-            send.flags = SendWqe.SIGNALED;
+            send.flags = SendWr.SIGNALED;
             send.sgl.add(r.buf.address(), size, r.mr.lkey());
         }
 

@@ -8,7 +8,6 @@ import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
@@ -105,7 +104,7 @@ final class RcOpsEndpoint implements AutoCloseable {
         SendWr wr = new SendWr(1);
         wr.wrId = wrId;
         wr.opcode = opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(buf.address() + offset, length, mr.lkey());
         wr.remoteAddr = peer.addr() + remoteOffset;
         wr.rkey = peer.rkey();

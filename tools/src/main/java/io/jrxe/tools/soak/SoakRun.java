@@ -10,7 +10,6 @@ import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
@@ -686,7 +685,7 @@ public final class SoakRun {
         SendWr wr = new SendWr(MAX_SGE);
         wr.wrId = op.id;
         wr.opcode = op.opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.immData = op.imm;
         switch (op.opcode) {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
@@ -699,7 +698,7 @@ public final class SoakRun {
             }
             default -> {
                 if (op.inline) {
-                    wr.flags |= SendWqe.INLINE;
+                    wr.flags |= SendWr.INLINE;
                     wr.inlineData = op.data.clone();
                     wr.inlineLength = op.length;
                 } else {

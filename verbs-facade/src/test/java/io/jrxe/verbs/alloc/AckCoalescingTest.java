@@ -3,7 +3,6 @@ package io.jrxe.verbs.alloc;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
@@ -99,7 +98,7 @@ class AckCoalescingTest {
         SendWr wr = new SendWr(1);
         wr.wrId = wrId;
         wr.opcode = opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(a.memory.address() + 8192, 64, a.mr.lkey());
         wr.remoteAddr = b.memory.address() + 65536;
         wr.rkey = b.mr.rkey();

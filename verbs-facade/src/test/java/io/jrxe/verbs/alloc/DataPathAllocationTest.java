@@ -3,7 +3,6 @@ package io.jrxe.verbs.alloc;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -45,13 +44,13 @@ class DataPathAllocationTest {
 
             SendWr write = new SendWr(1);
             write.opcode = WrOpcode.RDMA_WRITE;
-            write.flags = SendWqe.SIGNALED;
+            write.flags = SendWr.SIGNALED;
             write.sgl.add(a.memory.address(), 8192, a.mr.lkey());
             write.remoteAddr = b.memory.address();
             write.rkey = b.mr.rkey();
             SendWr send = new SendWr(1);
             send.opcode = WrOpcode.SEND;
-            send.flags = SendWqe.SIGNALED;
+            send.flags = SendWr.SIGNALED;
             send.sgl.add(a.memory.address(), 64, a.mr.lkey());
             RecvWr recv = new RecvWr(1);
             recv.sgl.add(b.memory.address() + 65536, 256, b.mr.lkey());

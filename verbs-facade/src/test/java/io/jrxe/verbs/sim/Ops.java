@@ -1,7 +1,6 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WrOpcode;
 
@@ -24,7 +23,7 @@ final class Ops {
     static SendWr wr(SimPair.Side s, WrOpcode op, long localOff, int len) {
         SendWr wr = new SendWr(4);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOff, len, s.mr.lkey());
         return wr;
     }

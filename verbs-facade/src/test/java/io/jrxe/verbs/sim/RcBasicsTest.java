@@ -2,7 +2,6 @@ package io.jrxe.verbs.sim;
 
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.QpType;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcOpcode;
@@ -31,7 +30,7 @@ class RcBasicsTest {
     private static SendWr wr(SimPair.Side s, WrOpcode op, long localOff, int len) {
         SendWr wr = new SendWr(4);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOff, len, s.mr.lkey());
         return wr;
     }

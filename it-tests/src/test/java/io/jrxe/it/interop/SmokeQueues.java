@@ -1,4 +1,4 @@
-package io.jrxe.verbs.nativ;
+package io.jrxe.it.interop;
 
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
@@ -6,7 +6,6 @@ import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -39,7 +38,7 @@ final class SmokeQueues {
         SendWr w = new SendWr(1);
         w.wrId = wrId;
         w.opcode = op;
-        w.flags = SendWqe.SIGNALED;
+        w.flags = SendWr.SIGNALED;
         w.sgl.add(mr.memory().address() + offset, length, mr.lkey());
         return w;
     }

@@ -22,9 +22,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * CQ), so the binding verb here takes the QP; {@link #bind(Mr, long, long, int)} says so.
  */
 public final class NativeMw implements Mw {
-    /** IBV_SEND_SIGNALED: the bind's completion shows on the send CQ. */
-    public static final int SIGNALED = 1 << 1;
-
     private final NativeContext context;
     private final NativePd pd;
     private final MemorySegment mw;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IbverbsBindingTest {
     @Test
     void everyExportedFunctionBinds() throws Exception {
-        NoDeviceTest.assumeLibibverbs();
+        NativeHost.assumeLibibverbs();
         Ibverbs lib = Ibverbs.load(Ibverbs.DEFAULT_LIBRARY);
         lib.bindAll();
         assertThat(Signatures.EXPORTED).hasSizeGreaterThan(30);
@@ -19,10 +19,10 @@ class IbverbsBindingTest {
 
     @Test
     void aNullFromACreatingFunctionBecomesItsErrno() throws Exception {
-        NoDeviceTest.assumeLibibverbs();
+        NativeHost.assumeLibibverbs();
         Ibverbs lib = Ibverbs.load(Ibverbs.DEFAULT_LIBRARY);
         // Without RDMA in the kernel the device list is NULL with ENOSYS: create() names the function and the error.
-        org.junit.jupiter.api.Assumptions.assumeFalse(NoDeviceTest.kernelHasDevices(), "this machine has RDMA devices");
+        org.junit.jupiter.api.Assumptions.assumeFalse(NativeHost.kernelHasDevices(), "this machine has RDMA devices");
         assertThatThrownBy(() -> lib.create("ibv_get_device_list", MemorySegment.NULL))
                 .isInstanceOf(NativeVerbsException.class)
                 .hasMessage("ibv_get_device_list: Function not implemented (errno 38)")

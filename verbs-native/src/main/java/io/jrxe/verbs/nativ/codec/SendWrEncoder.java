@@ -1,7 +1,6 @@
 package io.jrxe.verbs.nativ.codec;
 
 import io.jrxe.verbs.ScatterGatherList;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
@@ -41,7 +40,7 @@ public final class SendWrEncoder {
         out.set(JAVA_LONG, IbvSendWr.WR_ID, wr.wrId);
         out.set(JAVA_INT, IbvSendWr.OPCODE, opcode);
         out.set(JAVA_INT, IbvSendWr.SEND_FLAGS, wr.flags);
-        String sgl = (wr.flags & SendWqe.INLINE) != 0 ? inlineSge(wr, out, sges, inline) : sgl(wr.sgl, out, sges);
+        String sgl = (wr.flags & SendWr.INLINE) != 0 ? inlineSge(wr, out, sges, inline) : sgl(wr.sgl, out, sges);
         if (sgl != null) {
             return sgl;
         }

@@ -1,4 +1,4 @@
-package io.jrxe.verbs.nativ;
+package io.jrxe.it.interop;
 
 import java.io.PrintStream;
 

@@ -1,6 +1,5 @@
 package io.jrxe.verbs.nativ.codec;
 
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
@@ -63,7 +62,7 @@ class SendWrEncoderTest {
         SendWr w = new SendWr(4);
         w.wrId = 0x0102_0304_0506_0708L;
         w.opcode = op;
-        w.flags = SendWqe.SIGNALED | SendWqe.SOLICITED | SendWqe.FENCE;
+        w.flags = SendWr.SIGNALED | SendWr.SOLICITED | SendWr.FENCE;
         w.sgl.add(0x7000_0000_1000L, 8, 0x0000_2201);
         w.sgl.add(0x7000_0000_3000L, 4096, 0x0000_2201);
         w.immData = 0x11223344;
@@ -175,7 +174,7 @@ class SendWrEncoderTest {
     @Test
     void inlineDataIsCopiedAndNamedByOneSge() {
         SendWr w = filled(WrOpcode.SEND);
-        w.flags = SendWqe.INLINE | SendWqe.SIGNALED;
+        w.flags = SendWr.INLINE | SendWr.SIGNALED;
         w.inlineData = new byte[] {1, 2, 3, 4, 5};
         w.inlineLength = 5;
         assertThat(SendWrEncoder.encode(w, wr, sges, inline, false, handles)).isNull();
@@ -189,7 +188,7 @@ class SendWrEncoderTest {
     @Test
     void tooMuchInlineDataOrTooManySgesIsRefused() {
         SendWr w = filled(WrOpcode.SEND);
-        w.flags = SendWqe.INLINE;
+        w.flags = SendWr.INLINE;
         w.inlineData = new byte[65];
         w.inlineLength = 65;
         assertThat(SendWrEncoder.encode(w, wr, sges, inline, false, handles)).contains("max_inline_data 64");

@@ -1,4 +1,4 @@
-package io.jrxe.verbs.nativ;
+package io.jrxe.it.interop;
 
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.GidEntry;
@@ -10,7 +10,6 @@ import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WorkCompletion;
@@ -28,6 +27,8 @@ import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.nativ.NativeMw;
+import io.jrxe.verbs.nativ.NativeProvider;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -38,10 +39,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.jrxe.verbs.nativ.SmokeQueues.complete;
-import static io.jrxe.verbs.nativ.SmokeQueues.recv;
-import static io.jrxe.verbs.nativ.SmokeQueues.send;
-import static io.jrxe.verbs.nativ.SmokeReport.expect;
+import static io.jrxe.it.interop.SmokeQueues.complete;
+import static io.jrxe.it.interop.SmokeQueues.recv;
+import static io.jrxe.it.interop.SmokeQueues.send;
+import static io.jrxe.it.interop.SmokeReport.expect;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -252,7 +253,7 @@ public final class NativeSmoke {
             SendWr w = new SendWr(1);
             w.wrId = 12;
             w.opcode = WrOpcode.SEND;
-            w.flags = SendWqe.SIGNALED | SendWqe.INLINE;
+            w.flags = SendWr.SIGNALED | SendWr.INLINE;
             w.inlineData = "inline bytes from jrxe".getBytes();
             w.inlineLength = w.inlineData.length;
             qpA.postSend(w);
@@ -265,7 +266,7 @@ public final class NativeSmoke {
             SendWr first = null;
             for (int i = 39; i >= 0; i--) {
                 SendWr w = rdma(WrOpcode.RDMA_WRITE, 100 + i, 4096, 64, mrB.rkey(), b.address() + 24576 + 64L * i);
-                w.flags = i == 39 ? SendWqe.SIGNALED : 0;
+                w.flags = i == 39 ? SendWr.SIGNALED : 0;
                 first = w.next(first);
             }
             qpA.postSend(first);
@@ -300,7 +301,7 @@ public final class NativeSmoke {
         MemorySegment b = mrB.memory();
         report.step("memory window type 1: ibv_alloc_mw, ibv_bind_mw, WRITE through it", () -> {
             NativeMw mw = (NativeMw) keep(pd.allocMw(1));
-            int rkey = mw.bind(qpB, mrB, b.address() + 32768, 4096, Access.REMOTE_WRITE, 20, NativeMw.SIGNALED);
+            int rkey = mw.bind(qpB, mrB, b.address() + 32768, 4096, Access.REMOTE_WRITE, 20, SendWr.SIGNALED);
             complete(cqB, 20);
             mrA.memory().asSlice(0, 32).fill((byte) 0x61);
             qpA.postSend(rdma(WrOpcode.RDMA_WRITE, 21, 0, 32, rkey, b.address() + 32768));
@@ -314,7 +315,7 @@ public final class NativeSmoke {
             SendWr bind = new SendWr(1);
             bind.wrId = 22;
             bind.opcode = WrOpcode.BIND_MW;
-            bind.flags = SendWqe.SIGNALED;
+            bind.flags = SendWr.SIGNALED;
             bind.mwRkey = mw.rkey();
             bind.newRkey = newRkey;
             bind.mrLkey = mrB.lkey();
@@ -329,7 +330,7 @@ public final class NativeSmoke {
             SendWr inv = new SendWr(1);
             inv.wrId = 24;
             inv.opcode = WrOpcode.LOCAL_INV;
-            inv.flags = SendWqe.SIGNALED;
+            inv.flags = SendWr.SIGNALED;
             inv.invalidateRkey = newRkey;
             qpB.postSend(inv);
             complete(cqB, 24);

@@ -1,5 +1,6 @@
-package io.jrxe.verbs.nativ;
+package io.jrxe.it.interop;
 
+import io.jrxe.verbs.nativ.NativeHost;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NativeSmokeTest {
     @Test
     void withoutADeviceTheFirstStepFailsWithTheReasonAndTheExitStatusIs2() {
-        NoDeviceTest.assumeLibibverbs();
-        Assumptions.assumeFalse(NoDeviceTest.kernelHasDevices(), "this machine has RDMA devices");
+        NativeHost.assumeLibibverbs();
+        Assumptions.assumeFalse(NativeHost.kernelHasDevices(), "this machine has RDMA devices");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int status = new NativeSmoke("rxe0", new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
         String out = bytes.toString(StandardCharsets.UTF_8);
