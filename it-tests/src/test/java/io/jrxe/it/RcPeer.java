@@ -1,21 +1,19 @@
 package io.jrxe.it;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
@@ -246,7 +244,7 @@ public final class RcPeer {
             throws Exception {
         SendWr wr = new SendWr(1);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOffset, length, s.mr.lkey());
         wr.remoteAddr = server.addr() + remoteOffset;
         wr.rkey = server.rkey();

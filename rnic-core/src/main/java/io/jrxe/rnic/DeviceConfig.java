@@ -1,6 +1,6 @@
 package io.jrxe.rnic;
 
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.DeviceAttributes;
 
 import java.net.InetAddress;
 import java.util.List;

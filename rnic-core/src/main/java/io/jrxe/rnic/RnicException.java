@@ -1,5 +1,7 @@
 package io.jrxe.rnic;
 
+import io.jrxe.verbs.Errno;
+
 /**
  * A control verb that was refused. The message names the rule that was broken and the values
  * involved; the {@link Errno} is what a real driver would have returned, so the native and the
@@ -15,33 +17,6 @@ public class RnicException extends Exception {
 
     public Errno errno() {
         return errno;
-    }
-
-    /** The errno values a verbs provider returns, with their Linux numbers. */
-    public enum Errno {
-        EPERM(1),
-        ENOENT(2),
-        EAGAIN(11),
-        ENOMEM(12),
-        EACCES(13),
-        EFAULT(14),
-        EBUSY(16),
-        EEXIST(17),
-        ENODEV(19),
-        EINVAL(22),
-        ENOSPC(28),
-        ENOSYS(38),
-        EOPNOTSUPP(95);
-
-        private final int value;
-
-        Errno(int value) {
-            this.value = value;
-        }
-
-        public int value() {
-            return value;
-        }
     }
 
     public static RnicException invalid(String message) {

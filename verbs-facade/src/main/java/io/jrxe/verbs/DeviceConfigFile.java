@@ -1,7 +1,6 @@
 package io.jrxe.verbs;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.device.DeviceAttributes;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -44,7 +44,7 @@ public final class Verbs {
         return switch (provider) {
             case EmulatedProvider.NAME -> find(EMULATED.devices(), name);
             case NativeProvider.NAME -> find(NATIVE.devices(), name);
-            default -> throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL, "no provider named " + provider
+            default -> throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, "no provider named " + provider
                     + "; there are " + EmulatedProvider.NAME + " and " + NativeProvider.NAME);
         };
     }
@@ -60,7 +60,7 @@ public final class Verbs {
             names.add(d.name());
         }
         String nativeNone = NATIVE.whyNoDevices().map(why -> " (native: " + why + ")").orElse("");
-        throw new VerbsException(io.jrxe.rnic.RnicException.Errno.ENODEV, "no RDMA device named " + name
+        throw new VerbsException(io.jrxe.verbs.Errno.ENODEV, "no RDMA device named " + name
                 + (names.isEmpty() ? ": there are none" : "; there are " + String.join(", ", names)) + nativeNone);
     }
 }

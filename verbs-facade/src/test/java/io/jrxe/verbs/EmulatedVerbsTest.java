@@ -2,17 +2,6 @@ package io.jrxe.verbs;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.GidType;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.memory.Translation;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,7 +66,7 @@ class EmulatedVerbsTest {
                 .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ));
         assertThatThrownBy(() -> qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(1)))
                 .isInstanceOf(VerbsException.class)
-                .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL))
+                .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL))
                 .hasMessage(String.format("modify QP 0x%06x INIT -> RTS: not allowed for RC; from INIT a RC QP may go to "
                         + "RESET, INIT, RTR or ERR", qp.qpNum()));
 

@@ -106,7 +106,8 @@ class KernelRxeInteropTest {
     void nativeProviderDrivesTheGuestsRxe0(Lab lab) throws Exception {
         Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT
                 + " --enable-native-access=ALL-UNNAMED"
-                + " -cp 'tools/target/jrxe-tools.jar:tools/target/lib/*' io.jrxe.verbs.nativ.NativeSmoke rxe0", 360);
+                + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
+                + NativeSmoke.class.getName() + " rxe0", 360);
         assertThat(smoke.exitCode()).as("%s", smoke).isZero();
         assertThat(smoke.output()).as("%s", smoke).containsPattern("steps: \\d+ ok, 0 failed").doesNotContain("FAIL");
         assertThat(smoke.output().lines().filter(l -> l.startsWith("OK")).count()).as("%s", smoke).isGreaterThanOrEqualTo(30);

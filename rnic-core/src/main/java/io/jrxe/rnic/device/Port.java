@@ -1,5 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
+import io.jrxe.verbs.Mtu;
+
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,14 +2,14 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.memory.AccessError;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.verbs.WcStatus;
 import io.jrxe.rnic.queue.WqeState;
 import io.jrxe.rnic.queue.WorkQueue;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethFlyweight;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicAckEthFlyweight;
@@ -451,7 +451,7 @@ final class Completer {
             if (report) {
                 // As rxe's sender completions: a successful WITH_IMM operation says so (its immediate data reads 0).
                 int flags = status == WcStatus.SUCCESS && (op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE_WITH_IMM)
-                        ? io.jrxe.rnic.queue.WorkCompletion.WITH_IMM : 0;
+                        ? io.jrxe.verbs.WorkCompletion.WITH_IMM : 0;
                 dp.complete(qp.sendCq(), wrId, status, op.completion(), vendorErr, bytes, 0, qp.qpn(), 0, flags, false);
             }
             // rxe counts a SEND as it completes, on every transport and whatever its status (not when flushed).

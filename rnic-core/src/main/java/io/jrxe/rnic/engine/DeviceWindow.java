@@ -1,6 +1,6 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.QpType;
 import io.jrxe.wire.psn.Psn;
 
 import java.util.ArrayDeque;

@@ -1,11 +1,11 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
-import io.jrxe.rnic.queue.ScatterGatherList;
+import io.jrxe.verbs.ScatterGatherList;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,14 +1,14 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.event.AsyncEvent;
-import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.verbs.AsyncEvent;
+import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
 
 import java.nio.ByteBuffer;
 

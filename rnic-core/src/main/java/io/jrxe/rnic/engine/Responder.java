@@ -1,16 +1,16 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.event.AsyncEventType;
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.AsyncEventType;
+import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicEthFlyweight;
 import io.jrxe.wire.header.BthFlyweight;

@@ -1,8 +1,8 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.DropReason;
 

@@ -1,18 +1,18 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.device.Port;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.PostException;
 import io.jrxe.rnic.queue.ReceiveWqe;
-import io.jrxe.rnic.queue.RecvWr;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.rnic.queue.WorkQueue;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 
 /**
  * post_send and post_recv, on the application's thread: each work request of a chain is checked
@@ -27,7 +27,7 @@ public final class WorkPoster {
     public static void postSend(QpHandle handle, QueuePair qp, SendWr first, int mtu) throws PostException {
         QpState state = qp.state();
         if (state == QpState.RESET || state == QpState.INIT || state == QpState.RTR) {
-            throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
+            throw new PostException(Errno.EINVAL, 0, String.format(
                     "QP 0x%06x is in %s: post_send needs RTS (or SQD, SQE, ERR)", qp.qpn(), state));
         }
         WorkQueue<SendWqe> sq = qp.sendQueue();
@@ -38,11 +38,11 @@ public final class WorkPoster {
                     for (SendWr wr = first; wr != null; wr = wr.next(), index++) {
                         String bad = checkSend(qp, wr, mtu);
                         if (bad != null) {
-                            throw new PostException(RnicException.Errno.EINVAL, index, bad);
+                            throw new PostException(Errno.EINVAL, index, bad);
                         }
                         SendWqe slot = sq.claim();
                         if (slot == null) {
-                            throw new PostException(RnicException.Errno.ENOMEM, index, String.format(
+                            throw new PostException(Errno.ENOMEM, index, String.format(
                                     "the send queue of QP 0x%06x is full (%d WRs outstanding)", qp.qpn(), sq.capacity()));
                         }
                         slot.copyFrom(wr);
@@ -112,11 +112,11 @@ public final class WorkPoster {
 
     public static void postRecv(QpHandle handle, QueuePair qp, RecvWr first) throws PostException {
         if (qp.srq() != null) {
-            throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
+            throw new PostException(Errno.EINVAL, 0, String.format(
                     "QP 0x%06x takes its receives from %s: post them there", qp.qpn(), qp.srq()));
         }
         if (qp.state() == QpState.RESET) {
-            throw new PostException(RnicException.Errno.EINVAL, 0, String.format(
+            throw new PostException(Errno.EINVAL, 0, String.format(
                     "QP 0x%06x is in RESET: post_recv needs INIT or later", qp.qpn()));
         }
         try {
@@ -137,12 +137,12 @@ public final class WorkPoster {
             try {
                 for (RecvWr wr = first; wr != null; wr = wr.next(), index++) {
                     if (wr.sgl.count() > maxSge) {
-                        throw new PostException(RnicException.Errno.EINVAL, index,
+                        throw new PostException(Errno.EINVAL, index,
                                 wr.sgl.count() + " SGEs exceed the max_recv_sge " + maxSge + " of " + owner);
                     }
                     ReceiveWqe slot = rq.claim();
                     if (slot == null) {
-                        throw new PostException(RnicException.Errno.ENOMEM, index,
+                        throw new PostException(Errno.ENOMEM, index,
                                 "the receive queue of " + owner + " is full (" + rq.capacity() + " WRs)");
                     }
                     slot.wrId(wr.wrId);

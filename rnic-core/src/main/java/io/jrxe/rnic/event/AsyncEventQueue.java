@@ -1,5 +1,7 @@
 package io.jrxe.rnic.event;
 
+import io.jrxe.verbs.AsyncEvent;
+
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 

@@ -1,7 +1,11 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.KeyKind;
+import io.jrxe.verbs.Translation;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -71,7 +75,7 @@ public final class MemoryTables {
 
     /** Deregisters an MR; refused while memory windows are bound to it. Its key becomes stale. */
     public void deregisterMr(int key) throws RnicException {
-        MptEntry e = lookupOwned(key, MptEntry.Kind.MR, "deregister MR");
+        MptEntry e = lookupOwned(key, KeyKind.MR, "deregister MR");
         if (e.boundWindows > 0) {
             throw RnicException.busy(String.format("cannot deregister MR 0x%08x: %d memory window(s) are bound to it",
                     key, e.boundWindows));
@@ -90,7 +94,7 @@ public final class MemoryTables {
      */
     public MptEntry reregisterMr(int key, ProtectionDomain newPd, MemorySegment newSegment, Long newIova,
                                  Integer newAccess) throws RnicException {
-        MptEntry e = lookupOwned(key, MptEntry.Kind.MR, "re-register MR");
+        MptEntry e = lookupOwned(key, KeyKind.MR, "re-register MR");
         if (e.boundWindows > 0) {
             throw RnicException.busy(String.format("cannot re-register MR 0x%08x: %d memory window(s) are bound to it",
                     key, e.boundWindows));
@@ -124,7 +128,7 @@ public final class MemoryTables {
     /** Allocates a memory window (ibv_alloc_mw), unbound. */
     public MptEntry allocateMw(ProtectionDomain pd, int type) throws RnicException {
         if (type == 1 && !attributes.memoryWindowType1() || type == 2 && !attributes.memoryWindowType2()) {
-            throw new RnicException(RnicException.Errno.EOPNOTSUPP, "this device does not support memory window type " + type);
+            throw new RnicException(Errno.EOPNOTSUPP, "this device does not support memory window type " + type);
         }
         if (type != 1 && type != 2) {
             throw RnicException.invalid("memory window type must be 1 or 2, not " + type);
@@ -133,7 +137,7 @@ public final class MemoryTables {
             throw RnicException.exhausted("memory window table is full: the device allows max_mw " + attributes.maxMw());
         }
         MptEntry e = takeEntry();
-        e.kind = type == 1 ? MptEntry.Kind.MW_TYPE_1 : MptEntry.Kind.MW_TYPE_2;
+        e.kind = type == 1 ? KeyKind.MW_TYPE_1 : KeyKind.MW_TYPE_2;
         e.state = MptEntry.State.INVALID;
         e.pd = pd;
         e.access = 0;
@@ -164,7 +168,7 @@ public final class MemoryTables {
     public int bindMw(int mwKey, ProtectionDomain qpPd, int mrKey, long addr, long length, int access, int newVariant)
             throws RnicException {
         MptEntry mw = lookupWindow(mwKey, "bind MW");
-        if (mw.kind == MptEntry.Kind.MW_TYPE_2 && mw.state == MptEntry.State.VALID) {
+        if (mw.kind == KeyKind.MW_TYPE_2 && mw.state == MptEntry.State.VALID) {
             throw RnicException.invalid(String.format("bind MW 0x%08x: a type 2 window must be invalidated before it is bound again", mwKey));
         }
         if (length == 0) {
@@ -173,7 +177,7 @@ public final class MemoryTables {
             return mw.key();
         }
         MptEntry mr = lookup(mrKey);
-        if (mr == null || mr.kind != MptEntry.Kind.MR || mr.state != MptEntry.State.VALID) {
+        if (mr == null || mr.kind != KeyKind.MR || mr.state != MptEntry.State.VALID) {
             throw RnicException.invalid(String.format("bind MW 0x%08x: MR key 0x%08x is not a valid MR", mwKey, mrKey));
         }
         if (mr.pd != mw.pd || qpPd != null && qpPd != mw.pd) {
@@ -181,14 +185,14 @@ public final class MemoryTables {
                     mwKey, mw.pd, mr.pd));
         }
         if ((mr.access & Access.MW_BIND) == 0) {
-            throw new RnicException(RnicException.Errno.EACCES, String.format(
+            throw new RnicException(Errno.EACCES, String.format(
                     "bind MW 0x%08x: MR 0x%08x was not registered with MW_BIND (it has %s)", mwKey, mrKey, Access.names(mr.access)));
         }
         if ((access & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0 && (mr.access & Access.LOCAL_WRITE) == 0) {
-            throw new RnicException(RnicException.Errno.EACCES, String.format(
+            throw new RnicException(Errno.EACCES, String.format(
                     "bind MW 0x%08x: REMOTE_WRITE/REMOTE_ATOMIC on a window need LOCAL_WRITE on its MR", mwKey));
         }
-        if ((access & Access.ZERO_BASED) != 0 && mw.kind == MptEntry.Kind.MW_TYPE_1) {
+        if ((access & Access.ZERO_BASED) != 0 && mw.kind == KeyKind.MW_TYPE_1) {
             throw RnicException.invalid(String.format("bind MW 0x%08x: type 1 windows cannot be ZERO_BASED", mwKey));
         }
         if (!mr.covers(addr, length)) {
@@ -217,7 +221,7 @@ public final class MemoryTables {
      */
     public AccessError fastRegister(int mrKey, ProtectionDomain qpPd, int newVariant, long iova, long length, int access) {
         MptEntry e = mpt[Math.max(0, Math.min(MemoryKey.index(mrKey), nextIndex - 1))];
-        if (e == null || e.kind != MptEntry.Kind.MR || MemoryKey.index(mrKey) >= nextIndex || MemoryKey.index(mrKey) <= 0) {
+        if (e == null || e.kind != KeyKind.MR || MemoryKey.index(mrKey) >= nextIndex || MemoryKey.index(mrKey) <= 0) {
             return AccessError.KEY_NOT_FOUND;
         }
         if (e.state != MptEntry.State.INVALID) {
@@ -248,7 +252,7 @@ public final class MemoryTables {
         if (e == null) {
             return keyError(key);
         }
-        if (e.kind == MptEntry.Kind.MW_TYPE_1) {
+        if (e.kind == KeyKind.MW_TYPE_1) {
             return AccessError.WRONG_KIND;
         }
         if (qpPd != null && e.pd != qpPd) {
@@ -288,7 +292,7 @@ public final class MemoryTables {
         if (e.isWindow() && !remote) {
             return AccessError.WRONG_KIND;
         }
-        if (remote && e.kind == MptEntry.Kind.MR && (e.access & Access.REMOTE) == 0) {
+        if (remote && e.kind == KeyKind.MR && (e.access & Access.REMOTE) == 0) {
             return AccessError.WRONG_KIND;
         }
         if (e.pd != pd) {
@@ -350,7 +354,7 @@ public final class MemoryTables {
         return AccessError.STALE_KEY;
     }
 
-    private MptEntry lookupOwned(int key, MptEntry.Kind kind, String verb) throws RnicException {
+    private MptEntry lookupOwned(int key, KeyKind kind, String verb) throws RnicException {
         MptEntry e = lookup(key);
         if (e == null || e.kind != kind) {
             throw RnicException.invalid(String.format("%s 0x%08x: %s", verb, key,
@@ -393,7 +397,7 @@ public final class MemoryTables {
 
     private void fill(MptEntry e, ProtectionDomain pd, MemorySegment segment, long iova, int access, long mttStart, long pages) {
         fillMtt(mttStart, segment, pages);
-        e.kind = MptEntry.Kind.MR;
+        e.kind = KeyKind.MR;
         e.state = MptEntry.State.VALID;
         e.pd = pd;
         e.access = access;

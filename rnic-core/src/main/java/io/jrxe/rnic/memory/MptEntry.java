@@ -1,5 +1,8 @@
 package io.jrxe.rnic.memory;
 
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.KeyKind;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -9,8 +12,6 @@ import java.lang.foreign.MemorySegment;
  * Entries are reused slots: a key's variant must match the entry's to reach it.
  */
 public final class MptEntry {
-    public enum Kind { MR, MW_TYPE_1, MW_TYPE_2 }
-
     public enum State {
         /** Slot not in use. */
         FREE,
@@ -25,7 +26,7 @@ public final class MptEntry {
 
     private final int index;
     private int variant;
-    Kind kind;
+    KeyKind kind;
     State state = State.FREE;
     ProtectionDomain pd;
     int access;
@@ -69,7 +70,7 @@ public final class MptEntry {
         return MemoryKey.of(index, variant);
     }
 
-    public Kind kind() {
+    public KeyKind kind() {
         return kind;
     }
 
@@ -94,21 +95,21 @@ public final class MptEntry {
     }
 
     public boolean isWindow() {
-        return kind != Kind.MR;
+        return kind != KeyKind.MR;
     }
 
     /** The R_Key an MR hands out: its key when it grants remote access, else 0 (as rxe does). */
     public int rkey() {
-        return kind == Kind.MR && (access & Access.REMOTE) == 0 ? 0 : key();
+        return kind == KeyKind.MR && (access & Access.REMOTE) == 0 ? 0 : key();
     }
 
     public MemorySegment segment() {
-        return kind == Kind.MR ? segment : boundMr == null ? null : boundMr.segment;
+        return kind == KeyKind.MR ? segment : boundMr == null ? null : boundMr.segment;
     }
 
     /** The memory as a ByteBuffer, or null when it is 2 GiB or larger. */
     public java.nio.ByteBuffer bufferView() {
-        MptEntry mr = kind == Kind.MR ? this : boundMr;
+        MptEntry mr = kind == KeyKind.MR ? this : boundMr;
         if (mr == null || mr.segment == null || mr.segment.byteSize() > Integer.MAX_VALUE) {
             return null;
         }
@@ -149,7 +150,7 @@ public final class MptEntry {
      * iova space. The range must have been checked.
      */
     public long address(MttView mtt, long va) {
-        if (kind != Kind.MR) {
+        if (kind != KeyKind.MR) {
             return boundMr.address(mtt, mrIova + (va - iova));
         }
         long inPages = firstPageOffset + (va - iova);
@@ -158,7 +159,7 @@ public final class MptEntry {
 
     /** MTT index of the page holding this iova (for an MR). */
     public long mttIndex(long va) {
-        if (kind != Kind.MR) {
+        if (kind != KeyKind.MR) {
             return boundMr.mttIndex(mrIova + (va - iova));
         }
         return mttOffset + ((firstPageOffset + (va - iova)) >>> PAGE_SHIFT);

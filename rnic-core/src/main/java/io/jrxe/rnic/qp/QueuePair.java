@@ -1,16 +1,23 @@
 package io.jrxe.rnic.qp;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.Mtu;
 import io.jrxe.rnic.device.Port;
-import io.jrxe.rnic.memory.Access;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.queue.CompletionQueue;
 import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpAttr;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.wire.psn.Psn;
 
 /**
@@ -102,10 +109,10 @@ public final class QueuePair {
     private void checkValues(QpAttributes a, DeviceAttributes device, Port devicePort, String what) throws RnicException {
         int mask = a.mask();
         if (QpAttr.ALT_PATH.in(mask)) {
-            throw new RnicException(RnicException.Errno.EOPNOTSUPP, what + ": ALT_PATH: jrxe has no alternate paths (no APM), as rxe");
+            throw new RnicException(Errno.EOPNOTSUPP, what + ": ALT_PATH: jrxe has no alternate paths (no APM), as rxe");
         }
         if (QpAttr.CAP.in(mask)) {
-            throw new RnicException(RnicException.Errno.EOPNOTSUPP, what + ": CAP: queue sizes are fixed at creation");
+            throw new RnicException(Errno.EOPNOTSUPP, what + ": CAP: queue sizes are fixed at creation");
         }
         if (QpAttr.PORT.in(mask) && a.port() != Port.NUMBER) {
             throw RnicException.invalid(what + ": port " + a.port() + " does not exist; the device has port 1");

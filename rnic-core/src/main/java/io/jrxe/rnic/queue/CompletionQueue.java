@@ -1,6 +1,9 @@
 package io.jrxe.rnic.queue;
 
 import io.jrxe.rnic.resource.Holders;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,7 @@
 package io.jrxe.rnic.queue;
 
 import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
 
 /**
  * A post_send or post_recv that was refused: {@link #badIndex()} is the position in the chain of

@@ -1,5 +1,7 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.ScatterGatherList;
+
 /** A receive work queue entry: the wr_id and where an incoming message's payload goes. */
 public final class ReceiveWqe {
     long wrId;

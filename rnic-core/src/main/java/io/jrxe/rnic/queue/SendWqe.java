@@ -1,5 +1,10 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.ScatterGatherList;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
+
 /**
  * A send work queue entry (what post_send writes for one ibv_send_wr): the operation, its flags,
  * the local scatter/gather list or inline bytes, and the remote side (address and R_Key, atomic
@@ -7,11 +12,12 @@ package io.jrxe.rnic.queue;
  * for every work request; the requester reads it in place.
  */
 public final class SendWqe {
-    /** send_flags bits (ibv_send_flags). */
-    public static final int FENCE = 1;
-    public static final int SIGNALED = 1 << 1;
-    public static final int SOLICITED = 1 << 2;
-    public static final int INLINE = 1 << 3;
+    // The send_flags bits are SendWr's; these names let the engines, which read WQEs, say
+    // SendWr.FENCE. Users set the bits on SendWr.
+    public static final int FENCE = SendWr.FENCE;
+    public static final int SIGNALED = SendWr.SIGNALED;
+    public static final int SOLICITED = SendWr.SOLICITED;
+    public static final int INLINE = SendWr.INLINE;
 
     public long wrId;
     public WrOpcode opcode = WrOpcode.SEND;
@@ -59,7 +65,7 @@ public final class SendWqe {
         wrId = wr.wrId;
         opcode = wr.opcode;
         flags = wr.flags;
-        if ((wr.flags & INLINE) != 0) {
+        if ((wr.flags & SendWr.INLINE) != 0) {
             inlineLength = wr.inlineLength;
             System.arraycopy(wr.inlineData, 0, inline, 0, wr.inlineLength);
             sgl.clear();
@@ -97,11 +103,11 @@ public final class SendWqe {
     }
 
     public boolean signaled() {
-        return (flags & SIGNALED) != 0;
+        return (flags & SendWr.SIGNALED) != 0;
     }
 
     /** Bytes the work request moves from local memory: inline bytes or the SGL's total. */
     public long length() {
-        return (flags & INLINE) != 0 ? inlineLength : sgl.totalLength();
+        return (flags & SendWr.INLINE) != 0 ? inlineLength : sgl.totalLength();
     }
 }

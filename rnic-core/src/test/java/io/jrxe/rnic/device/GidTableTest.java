@@ -3,6 +3,9 @@ package io.jrxe.rnic.device;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

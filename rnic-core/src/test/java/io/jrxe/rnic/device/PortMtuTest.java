@@ -3,6 +3,7 @@ package io.jrxe.rnic.device;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
+import io.jrxe.verbs.Mtu;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,6 +1,7 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Access;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

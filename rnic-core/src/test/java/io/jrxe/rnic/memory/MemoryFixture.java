@@ -4,7 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.DeviceAttributes;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

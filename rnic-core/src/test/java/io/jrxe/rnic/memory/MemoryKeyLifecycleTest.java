@@ -1,7 +1,8 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.Errno;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,11 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.KeyKind;
+import io.jrxe.verbs.Translation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +51,7 @@ class MemoryWindowTest {
     @Test
     void aType1WindowBindsRebindsAndUnbinds() throws RnicException {
         MptEntry mw = f.tables.allocateMw(f.pd, 1);
-        assertThat(mw.kind()).isEqualTo(MptEntry.Kind.MW_TYPE_1);
+        assertThat(mw.kind()).isEqualTo(KeyKind.MW_TYPE_1);
         assertThat(mw.state()).isEqualTo(MptEntry.State.INVALID);
         int unbound = mw.key();
         assertThat(f.tables.check(unbound, f.pd, 0, 1, Access.REMOTE_READ, true)).isEqualTo(AccessError.MW_NOT_BOUND);

@@ -1,6 +1,9 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.KeyKind;
+import io.jrxe.verbs.Translation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -114,7 +117,7 @@ class MttTranslationTest {
         MptEntry mr = f.tables.registerMr(f.pd, buffer, 0x1000, Access.LOCAL_WRITE | Access.REMOTE_READ);
         Translation t = f.tables.inspect(mr.key(), 0x1000 + MemoryFixture.PAGE);
         assertThat(t.key()).isEqualTo(mr.key());
-        assertThat(t.kind()).isEqualTo(MptEntry.Kind.MR);
+        assertThat(t.kind()).isEqualTo(KeyKind.MR);
         assertThat(t.pdHandle()).isEqualTo(f.pd.handle());
         assertThat(t.access()).isEqualTo("LOCAL_WRITE|REMOTE_READ");
         assertThat(t.entryIova()).isEqualTo(0x1000);

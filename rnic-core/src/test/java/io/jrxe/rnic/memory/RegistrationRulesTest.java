@@ -1,8 +1,9 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,9 @@
 package io.jrxe.rnic.qp;
 
+import io.jrxe.verbs.QpAttr;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;

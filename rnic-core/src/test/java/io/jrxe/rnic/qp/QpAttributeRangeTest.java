@@ -1,11 +1,16 @@
 package io.jrxe.rnic.qp;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpAttr;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -1,8 +1,12 @@
 package io.jrxe.rnic.qp;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;

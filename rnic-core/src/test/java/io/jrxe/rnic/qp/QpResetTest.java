@@ -3,6 +3,9 @@ package io.jrxe.rnic.qp;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -1,7 +1,11 @@
 package io.jrxe.rnic.qp;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.QpAttr;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

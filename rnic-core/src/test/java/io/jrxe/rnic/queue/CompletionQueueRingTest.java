@@ -1,5 +1,9 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,5 +1,9 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+
 /** Pushing and polling completions in the queue tests. */
 final class Completions {
     private Completions() {

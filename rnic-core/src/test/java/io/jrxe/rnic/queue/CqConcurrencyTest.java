@@ -1,5 +1,7 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.WorkCompletion;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

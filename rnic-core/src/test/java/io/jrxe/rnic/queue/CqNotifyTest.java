@@ -1,5 +1,7 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.verbs.WcStatus;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;

@@ -5,13 +5,13 @@ import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.event.AsyncEvent;
-import io.jrxe.rnic.event.AsyncEventType;
+import io.jrxe.verbs.AsyncEvent;
+import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.memory.ProtectionDomain;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +31,7 @@ class CqOverflowTest {
     CqOverflowTest() throws Exception {
         rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
         assertThat(rnic.events().poll().type()).as("a new device reports its port up first")
-                .isEqualTo(io.jrxe.rnic.event.AsyncEventType.PORT_ACTIVE);
+                .isEqualTo(io.jrxe.verbs.AsyncEventType.PORT_ACTIVE);
         pd = rnic.allocatePd();
     }
 

@@ -4,8 +4,9 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.RnicException.Errno;
-import io.jrxe.rnic.device.DeviceAttributes;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.WorkCompletion;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package io.jrxe.tools.bench;
 
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;

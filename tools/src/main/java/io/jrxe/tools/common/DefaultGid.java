@@ -1,7 +1,7 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.GidType;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.verbs.GidEntry;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.PortInfo;

@@ -1,16 +1,15 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
@@ -90,7 +89,7 @@ public final class Warmup {
                     WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.ATOMIC_CMP_AND_SWP}) {
                     send.clear();
                     send.opcode = op;
-                    send.flags = SendWqe.SIGNALED;
+                    send.flags = SendWr.SIGNALED;
                     boolean atomic = op == WrOpcode.ATOMIC_FETCH_AND_ADD || op == WrOpcode.ATOMIC_CMP_AND_SWP;
                     int length = atomic ? 8 : op == WrOpcode.SEND ? 64 : 4096 + 100;
                     send.sgl.add(base, length, mr.lkey());
@@ -102,7 +101,7 @@ public final class Warmup {
                 }
                 send.clear();
                 send.opcode = WrOpcode.SEND;
-                send.flags = SendWqe.SIGNALED;
+                send.flags = SendWr.SIGNALED;
                 send.sgl.add(base, 256, mr.lkey());
                 send.ahHandle = ah.handle();
                 send.remoteQpn = ud.qpNum();

@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.verbs.WcStatus;
 
 /** What libibverbs' ibv_wc_status_str says for a completion status, so that the tools' error messages read like rdma-core's. */
 public final class WcStatusText {

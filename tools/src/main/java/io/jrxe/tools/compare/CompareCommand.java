@@ -1,6 +1,6 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.ProviderChoice;
 import io.jrxe.verbs.Verbs;

@@ -1,6 +1,6 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.VerbsException;
 
 import java.util.ArrayList;

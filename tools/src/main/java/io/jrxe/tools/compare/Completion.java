@@ -1,8 +1,8 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
 
 /**
  * What a comparison keeps of a completion: what libibverbs defines for it. A completion in error defines only its

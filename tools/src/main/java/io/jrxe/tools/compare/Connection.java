@@ -1,12 +1,12 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;

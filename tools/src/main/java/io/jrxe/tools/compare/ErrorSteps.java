@@ -1,6 +1,6 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.WrOpcode;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.memory.Access;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;

@@ -1,7 +1,7 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.jrxe.tools.compare;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DefaultGid;
 import io.jrxe.tools.common.Warmup;

@@ -1,11 +1,10 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
@@ -50,7 +49,7 @@ final class StepEnv {
         SendWr w = new SendWr(1);
         w.wrId = ++wrIds;
         w.opcode = op;
-        w.flags = SendWqe.SIGNALED;
+        w.flags = SendWr.SIGNALED;
         w.sgl.add(a.at(offset), length, a.mr.lkey());
         return w;
     }

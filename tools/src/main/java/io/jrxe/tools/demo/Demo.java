@@ -1,14 +1,13 @@
 package io.jrxe.tools.demo;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
@@ -256,7 +255,7 @@ final class Demo {
         SendWr wr = new SendWr(2);
         wr.wrId = ++wrIds;
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + offset, length, s.mr.lkey());
         return wr;
     }

@@ -2,10 +2,10 @@ package io.jrxe.tools.devinfo;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.GidType;
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.GidType;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;

@@ -1,18 +1,17 @@
 package io.jrxe.tools.perftest;
 
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.Gids;
@@ -309,7 +308,7 @@ final class PerftestRun implements AutoCloseable {
         wr.rkey = remote[qp].rkey();
         wr.compareAdd = 1;
         wr.swap = 1;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         return wr;
     }
 
@@ -347,7 +346,7 @@ final class PerftestRun implements AutoCloseable {
                     // With -D the first WR posted after the time is up is the last, and signaled, so that all complete.
                     boolean last = timeUp || scnt[q] == iters - 1;
                     boolean signaled = last || scnt[q] % s.cqMod == s.cqMod - 1;
-                    wr[q].flags = signaled ? SendWqe.SIGNALED : 0;
+                    wr[q].flags = signaled ? SendWr.SIGNALED : 0;
                     if (peak) {
                         tposted[(int) totscnt] = System.nanoTime();
                     }
@@ -709,7 +708,7 @@ final class PerftestRun implements AutoCloseable {
                         tposted[(int) scnt] = System.nanoTime();
                     }
                     scnt++;
-                    wr.flags = SendWqe.SIGNALED;
+                    wr.flags = SendWr.SIGNALED;
                     qps.get(0).postSend(wr);
                     int got;
                     do {

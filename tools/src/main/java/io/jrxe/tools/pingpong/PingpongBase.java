@@ -1,22 +1,22 @@
 package io.jrxe.tools.pingpong;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWr;
 import io.jrxe.tools.UserError;
-import io.jrxe.verbs.QpInitAttributes;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.queue.WorkCompletion;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.tools.common.WcStatusText;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WorkCompletion;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -126,7 +126,7 @@ abstract class PingpongBase implements Callable<Integer> {
                 qp.postRecv(recv);
                 return true;
             } catch (VerbsException e) {
-                if (e.errno() == RnicException.Errno.ENOMEM) {
+                if (e.errno() == Errno.ENOMEM) {
                     return false;
                 }
                 throw e;
@@ -246,7 +246,7 @@ abstract class PingpongBase implements Callable<Integer> {
             int ne = s.waiter().await(wc);
             for (int i = 0; i < ne; i++) {
                 WorkCompletion c = wc[i];
-                if (c.status() != io.jrxe.rnic.queue.WcStatus.SUCCESS) {
+                if (c.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
                     throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
                             WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, counters.get()));
                 }

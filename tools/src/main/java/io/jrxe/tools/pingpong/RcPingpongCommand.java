@@ -1,13 +1,13 @@
 package io.jrxe.tools.pingpong;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
@@ -103,14 +103,14 @@ public final class RcPingpongCommand extends PingpongBase {
             recv.sgl.add(r.buf.address(), size, r.mr.lkey());
             send.wrId = SEND_WRID;
             send.opcode = WrOpcode.SEND;
-            send.flags = SendWqe.SIGNALED;
+            send.flags = SendWr.SIGNALED;
             send.sgl.add(r.buf.address(), size, r.mr.lkey());
         }
 
         @Override
         void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException {
             if (!Gids.hasInterfaceId(remote.gid())) {
-                throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL, "the peer sent no GID (run it with -g "
+                throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, "the peer sent no GID (run it with -g "
                         + "GID_INDEX): on RoCE every packet needs a GRH, so a QP cannot be connected by LID alone");
             }
             // ibv_rc_pingpong's RTR and RTS attributes; it sends with hop limit 1.

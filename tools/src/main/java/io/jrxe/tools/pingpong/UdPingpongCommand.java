@@ -1,12 +1,12 @@
 package io.jrxe.tools.pingpong;
 
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
@@ -68,7 +68,7 @@ public final class UdPingpongCommand extends PingpongBase {
             recv.sgl.add(r.buf.address(), size + GRH, r.mr.lkey());
             send.wrId = SEND_WRID;
             send.opcode = WrOpcode.SEND;
-            send.flags = SendWqe.SIGNALED;
+            send.flags = SendWr.SIGNALED;
             send.sgl.add(r.buf.address() + GRH, size, r.mr.lkey());
             send.remoteQkey = QKEY;
         }
@@ -78,7 +78,7 @@ public final class UdPingpongCommand extends PingpongBase {
             qp.modify(new QpAttributes().state(QpState.RTR));
             qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(myPsn));
             if (!Gids.hasInterfaceId(remote.gid())) {
-                throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL, "the peer sent no GID (run it with -g "
+                throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, "the peer sent no GID (run it with -g "
                         + "GID_INDEX): on RoCE every packet needs a GRH, so an address handle needs the peer's GID");
             }
             // ibv_ud_pingpong's address handle: hop limit 64.

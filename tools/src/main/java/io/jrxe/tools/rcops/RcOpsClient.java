@@ -1,9 +1,9 @@
 package io.jrxe.tools.rcops;
 
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.VerbsException;
 
 import java.io.PrintWriter;

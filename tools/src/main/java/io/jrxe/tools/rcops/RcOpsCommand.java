@@ -1,7 +1,7 @@
 package io.jrxe.tools.rcops;
 
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Mtu;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.Gids;

@@ -27,8 +27,8 @@ final class RcOpsData {
     }
 
     /** What is wrong with a completion's status, wr_id and opcode, or null. */
-    static String completionProblem(io.jrxe.rnic.queue.WorkCompletion wc, long wrId, io.jrxe.rnic.queue.WcOpcode opcode) {
-        if (wc.status() != io.jrxe.rnic.queue.WcStatus.SUCCESS) {
+    static String completionProblem(io.jrxe.verbs.WorkCompletion wc, long wrId, io.jrxe.verbs.WcOpcode opcode) {
+        if (wc.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
             return "completion status " + wc.status();
         }
         if (wc.wrId() != wrId) {

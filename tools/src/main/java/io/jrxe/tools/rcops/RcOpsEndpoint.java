@@ -1,17 +1,16 @@
 package io.jrxe.tools.rcops;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.LocalDevice;
@@ -105,7 +104,7 @@ final class RcOpsEndpoint implements AutoCloseable {
         SendWr wr = new SendWr(1);
         wr.wrId = wrId;
         wr.opcode = opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(buf.address() + offset, length, mr.lkey());
         wr.remoteAddr = peer.addr() + remoteOffset;
         wr.rkey = peer.rkey();

@@ -1,7 +1,7 @@
 package io.jrxe.tools.rcops;
 
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.VerbsException;
 

@@ -1,21 +1,20 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
@@ -686,7 +685,7 @@ public final class SoakRun {
         SendWr wr = new SendWr(MAX_SGE);
         wr.wrId = op.id;
         wr.opcode = op.opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.immData = op.imm;
         switch (op.opcode) {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
@@ -699,7 +698,7 @@ public final class SoakRun {
             }
             default -> {
                 if (op.inline) {
-                    wr.flags |= SendWqe.INLINE;
+                    wr.flags |= SendWr.INLINE;
                     wr.inlineData = op.data.clone();
                     wr.inlineLength = op.length;
                 } else {
@@ -728,7 +727,7 @@ public final class SoakRun {
     }
 
     /** One to MAX_SGE contiguous pieces (none for an empty buffer): the DMA walks scatter/gather lists. */
-    private void split(io.jrxe.rnic.queue.ScatterGatherList sgl, Side side, long offset, int length) {
+    private void split(io.jrxe.verbs.ScatterGatherList sgl, Side side, long offset, int length) {
         if (length == 0) {
             return;
         }

@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Cq;
 import org.junit.jupiter.api.Test;

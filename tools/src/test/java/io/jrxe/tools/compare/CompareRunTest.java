@@ -1,8 +1,8 @@
 package io.jrxe.tools.compare;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;

@@ -1,7 +1,7 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

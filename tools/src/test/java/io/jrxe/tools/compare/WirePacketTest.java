@@ -1,6 +1,6 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.rnic.device.GidEntry;
+import io.jrxe.verbs.GidEntry;
 import io.jrxe.wire.capture.GoldenCaptures;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,9 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
 
 /** Runs a control verb on the device's NIC thread and turns a refusal into a {@link VerbsException}. */
@@ -14,8 +15,13 @@ final class Commands {
         try {
             return rnic.executor().call(command);
         } catch (RnicException e) {
-            throw new VerbsException(e);
+            throw refused(e);
         }
+    }
+
+    /** The verbs form of the NIC's refusal: its errno and message, with it as the cause. */
+    static VerbsException refused(RnicException e) {
+        return new VerbsException(e.errno(), e);
     }
 
     static void run(Rnic rnic, Action action) throws VerbsException {
@@ -33,7 +39,7 @@ final class Commands {
     /** The emulated object behind a facade object, or a clear refusal when it comes from elsewhere. */
     static <T> T own(Object facadeObject, Class<T> type, String what) throws VerbsException {
         if (!type.isInstance(facadeObject)) {
-            throw new VerbsException(RnicException.Errno.EINVAL, what + " " + facadeObject
+            throw new VerbsException(Errno.EINVAL, what + " " + facadeObject
                     + " does not belong to an emulated jrxe device");
         }
         return type.cast(facadeObject);

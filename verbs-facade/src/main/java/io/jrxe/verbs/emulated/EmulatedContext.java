@@ -1,15 +1,15 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.DeviceAttributes;
-import io.jrxe.rnic.device.GidEntry;
 import io.jrxe.rnic.device.Port;
-import io.jrxe.rnic.event.AsyncEvent;
+import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
@@ -50,7 +50,7 @@ final class EmulatedContext implements Context {
         try {
             return rnic.port().gid(index);
         } catch (IllegalArgumentException e) {
-            throw new VerbsException(RnicException.Errno.EINVAL, e.getMessage());
+            throw new VerbsException(Errno.EINVAL, e.getMessage());
         }
     }
 
@@ -66,13 +66,13 @@ final class EmulatedContext implements Context {
         try {
             return rnic.port().pkey(index);
         } catch (IllegalArgumentException e) {
-            throw new VerbsException(RnicException.Errno.EINVAL, e.getMessage());
+            throw new VerbsException(Errno.EINVAL, e.getMessage());
         }
     }
 
     private static void checkPort(int port) throws VerbsException {
         if (port != Port.NUMBER) {
-            throw new VerbsException(RnicException.Errno.EINVAL, "port " + port + " does not exist; the device has port 1");
+            throw new VerbsException(Errno.EINVAL, "port " + port + " does not exist; the device has port 1");
         }
     }
 

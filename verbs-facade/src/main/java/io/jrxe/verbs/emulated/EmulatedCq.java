@@ -2,7 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.queue.CompletionQueue;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 

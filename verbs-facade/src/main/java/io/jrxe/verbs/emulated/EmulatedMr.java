@@ -2,7 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.memory.MptEntry;
-import io.jrxe.rnic.memory.Translation;
+import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.VerbsException;

@@ -2,6 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.verbs.KeyKind;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.VerbsException;
@@ -24,13 +25,13 @@ final class EmulatedMw implements Mw {
 
     @Override
     public int type() {
-        return entry.kind() == MptEntry.Kind.MW_TYPE_1 ? 1 : 2;
+        return entry.kind() == KeyKind.MW_TYPE_1 ? 1 : 2;
     }
 
     @Override
     public int bind(Mr mr, long addr, long length, int access) throws VerbsException {
         if (type() != 1) {
-            throw new VerbsException(io.jrxe.rnic.RnicException.Errno.EINVAL,
+            throw new VerbsException(io.jrxe.verbs.Errno.EINVAL,
                     "a type 2 memory window is bound by a BIND_MW work request, not by ibv_bind_mw");
         }
         int mrKey = mr.lkey();

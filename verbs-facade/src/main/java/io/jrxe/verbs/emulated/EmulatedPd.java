@@ -2,7 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.memory.ProtectionDomain;
-import io.jrxe.rnic.qp.AddressVector;
+import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;

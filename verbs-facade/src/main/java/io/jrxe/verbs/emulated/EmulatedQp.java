@@ -1,18 +1,18 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
-import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.engine.WorkPoster;
-import io.jrxe.rnic.qp.QpAttributes;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.PostException;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWr;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedQp implements Qp {
@@ -65,7 +65,7 @@ final class EmulatedQp implements Qp {
             WorkPoster.postSend(handle, qp, wr, qp.type() == QpType.UD ? rnic.port().activeMtu().bytes()
                     : qp.pathMtu().bytes());
         } catch (PostException e) {
-            throw new VerbsException(e);
+            throw Commands.refused(e);
         }
     }
 
@@ -75,13 +75,13 @@ final class EmulatedQp implements Qp {
             requireDataPath();
             WorkPoster.postRecv(handle, qp, wr);
         } catch (PostException e) {
-            throw new VerbsException(e);
+            throw Commands.refused(e);
         }
     }
 
     private DataPath requireDataPath() throws VerbsException {
         if (dataPath == null) {
-            throw new VerbsException(RnicException.Errno.ENOSYS, "device " + rnic.name() + " has no network port: it cannot move data");
+            throw new VerbsException(Errno.ENOSYS, "device " + rnic.name() + " has no network port: it cannot move data");
         }
         return dataPath;
     }

@@ -16,11 +16,11 @@ final class EmulatedSrq implements Srq {
     }
 
     @Override
-    public void postRecv(io.jrxe.rnic.queue.RecvWr wr) throws VerbsException {
+    public void postRecv(io.jrxe.verbs.RecvWr wr) throws VerbsException {
         try {
             io.jrxe.rnic.engine.WorkPoster.postSrqRecv(srq, wr);
         } catch (io.jrxe.rnic.queue.PostException e) {
-            throw new VerbsException(e);
+            throw Commands.refused(e);
         }
     }
 

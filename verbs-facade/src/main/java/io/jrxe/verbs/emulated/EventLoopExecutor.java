@@ -2,6 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
 import io.netty.channel.EventLoop;
 
 import java.util.concurrent.ExecutionException;
@@ -35,11 +36,11 @@ final class EventLoopExecutor implements NicExecutor {
             result = f.get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RnicException(RnicException.Errno.EAGAIN, "interrupted while waiting for the NIC thread");
+            throw new RnicException(Errno.EAGAIN, "interrupted while waiting for the NIC thread");
         } catch (ExecutionException e) {
             throw new IllegalStateException("a control verb failed on the NIC thread: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new RnicException(RnicException.Errno.EAGAIN, "the NIC thread did not answer within "
+            throw new RnicException(Errno.EAGAIN, "the NIC thread did not answer within "
                     + COMMAND_TIMEOUT_SECONDS + " s");
         }
         if (result instanceof RnicException e) {

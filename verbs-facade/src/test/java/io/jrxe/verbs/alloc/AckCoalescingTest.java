@@ -2,11 +2,10 @@ package io.jrxe.verbs.alloc;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
@@ -99,7 +98,7 @@ class AckCoalescingTest {
         SendWr wr = new SendWr(1);
         wr.wrId = wrId;
         wr.opcode = opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(a.memory.address() + 8192, 64, a.mr.lkey());
         wr.remoteAddr = b.memory.address() + 65536;
         wr.rkey = b.mr.rkey();

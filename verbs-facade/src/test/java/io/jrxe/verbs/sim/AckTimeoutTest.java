@@ -1,9 +1,9 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.psn.LocalAckTimeout;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Mr;
 import io.jrxe.wire.opcode.Opcode;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,11 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.NakCode;
@@ -161,7 +161,7 @@ class BadPacketTest {
                     null, p.config.caps, false));
             assertThat(injectToB(p, Forge.packet(Opcode.RC_SEND_ONLY, fresh.qpNum(), 0, 4), Counter.DROP_QP_STATE))
                     .isEqualTo(1);
-            fresh.modify(new io.jrxe.rnic.qp.QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(0));
+            fresh.modify(new io.jrxe.verbs.QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(0));
             assertThat(injectToB(p, Forge.packet(Opcode.RC_SEND_ONLY, fresh.qpNum(), 0, 4), Counter.DROP_QP_STATE))
                     .isEqualTo(1);
         }

@@ -1,13 +1,13 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Ah;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.sim.LinkFaults;

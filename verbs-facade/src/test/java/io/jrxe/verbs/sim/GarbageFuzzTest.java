@@ -1,10 +1,10 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.Opcode;

@@ -1,10 +1,10 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,14 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.memory.Access;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class MemoryKeysTest {
         int newKey = nextKey(mw.rkey());
         SendWr bind = new SendWr(1);
         bind.opcode = WrOpcode.BIND_MW;
-        bind.flags = io.jrxe.rnic.queue.SendWqe.SIGNALED;
+        bind.flags = SendWr.SIGNALED;
         bind.wrId = 600;
         bind.mwRkey = mw.rkey();
         bind.newRkey = newKey;
@@ -193,7 +193,7 @@ class MemoryKeysTest {
             Mr local = p.a.pd.regMr(p.a.memory.asSlice(512 * 1024, 4096), Access.LOCAL_WRITE);
             SendWr inv = new SendWr(1);
             inv.opcode = WrOpcode.LOCAL_INV;
-            inv.flags = io.jrxe.rnic.queue.SendWqe.SIGNALED;
+            inv.flags = SendWr.SIGNALED;
             inv.invalidateRkey = local.lkey();
             p.a.qp.postSend(inv);
             WorkCompletion c = lastSend(p, p.a, 1);
@@ -217,13 +217,13 @@ class MemoryKeysTest {
             int oldKey = mr.rkey();
             SendWr inv = new SendWr(1);
             inv.opcode = WrOpcode.LOCAL_INV;
-            inv.flags = io.jrxe.rnic.queue.SendWqe.SIGNALED;
+            inv.flags = SendWr.SIGNALED;
             inv.invalidateRkey = oldKey;
             int newKey = nextKey(oldKey);
             long newIova = 0x7000_0000L;
             SendWr reg = new SendWr(1);
             reg.opcode = WrOpcode.REG_MR;
-            reg.flags = io.jrxe.rnic.queue.SendWqe.SIGNALED;
+            reg.flags = SendWr.SIGNALED;
             reg.mrLkey = oldKey;
             reg.newRkey = newKey;
             reg.bindAddr = newIova;

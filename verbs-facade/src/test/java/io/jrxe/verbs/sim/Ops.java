@@ -1,9 +1,8 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WrOpcode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,7 +23,7 @@ final class Ops {
     static SendWr wr(SimPair.Side s, WrOpcode op, long localOff, int len) {
         SendWr wr = new SendWr(4);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOff, len, s.mr.lkey());
         return wr;
     }

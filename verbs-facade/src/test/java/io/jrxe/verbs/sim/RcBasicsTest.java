@@ -1,14 +1,13 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WrOpcode;
-import io.jrxe.rnic.queue.WorkCompletion;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
+import io.jrxe.verbs.WorkCompletion;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
@@ -31,7 +30,7 @@ class RcBasicsTest {
     private static SendWr wr(SimPair.Side s, WrOpcode op, long localOff, int len) {
         SendWr wr = new SendWr(4);
         wr.opcode = op;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.sgl.add(s.memory.address() + localOff, len, s.mr.lkey());
         return wr;
     }
@@ -123,7 +122,7 @@ class RcBasicsTest {
             p.awaitCompletions(2, 0, 100 * MS);
             assertThat(p.sendCompletions(p.a).get(0).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
             assertThat(p.sendCompletions(p.a).get(1).status()).isEqualTo(WcStatus.WR_FLUSH_ERR);
-            assertThat(p.a.qp.query().state()).isEqualTo(io.jrxe.rnic.qp.QpState.ERR);
+            assertThat(p.a.qp.query().state()).isEqualTo(io.jrxe.verbs.QpState.ERR);
         }
     }
 }

@@ -1,12 +1,12 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.event.AsyncEvent;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.AsyncEvent;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.opcode.Opcode;
@@ -92,7 +92,7 @@ class RemoteErrorTest {
     @Test
     void aReadOrAtomicTheQpDoesNotAllowIsAnInvalidRequest() throws Exception {
         try (SimPair p = new SimPair(5, new SimPair.Config(QpType.RC))) {
-            p.b.qp.modify(new io.jrxe.rnic.qp.QpAttributes().accessFlags(io.jrxe.rnic.memory.Access.REMOTE_WRITE));
+            p.b.qp.modify(new io.jrxe.verbs.QpAttributes().accessFlags(io.jrxe.verbs.Access.REMOTE_WRITE));
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 0, 100, p.b, 0));
             p.awaitOn(p.a, 1, 0, 10 * MS);
             // The QP's own access flags (not the MR's) refuse it: rxe's check_op_valid, NAK invalid request.

@@ -1,10 +1,10 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpState;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.Opcode;
@@ -112,7 +112,7 @@ class RnrTest {
     void aWriteWithImmediateWaitsForAReceiveToo() throws Exception {
         try (SimPair p = new SimPair(4, new SimPair.Config(QpType.RC).minRnrTimer(1))) {
             fill(p.a.memory, 0, 2500, 4);
-            io.jrxe.rnic.queue.SendWr w = Ops.rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 2500, p.b, 200_000);
+            io.jrxe.verbs.SendWr w = Ops.rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 2500, p.b, 200_000);
             w.immData = 77;
             p.a.qp.postSend(w);
             p.run(MS);

@@ -1,14 +1,13 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** send_flags: SIGNALED (and sq_sig_all), FENCE, SOLICITED and INLINE. */
 class SendFlagsTest {
     private static SendWr unsignaled(SendWr w) {
-        w.flags &= ~SendWqe.SIGNALED;
+        w.flags &= ~SendWr.SIGNALED;
         return w;
     }
 
@@ -87,7 +86,7 @@ class SendFlagsTest {
             SendWr read = id(rdma(p.a, WrOpcode.RDMA_READ, 100_000, 512, p.b, 4096), 1);
             SendWr write = id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 512, p.b, 4096), 2);
             if (fenced) {
-                write.flags |= SendWqe.FENCE;
+                write.flags |= SendWr.FENCE;
             }
             p.a.qp.postSend(read.next(write));
             p.awaitOn(p.a, 2, 0, 100 * MS);
@@ -115,7 +114,7 @@ class SendFlagsTest {
             assertThat(p.b.recvChannel.awaitEvent(0, TimeUnit.SECONDS)).as("an unsolicited receive does not wake it").isNull();
 
             SendWr solicited = wr(p.a, WrOpcode.SEND, 0, 3000);
-            solicited.flags |= SendWqe.SOLICITED;
+            solicited.flags |= SendWr.SOLICITED;
             p.a.qp.postSend(solicited);
             p.awaitOn(p.b, 0, 2, 10 * MS);
             assertThat(p.b.recvChannel.awaitEvent(0, TimeUnit.SECONDS)).isSameAs(p.b.recvCq);
@@ -135,7 +134,7 @@ class SendFlagsTest {
             data[255] = 2;
             SendWr w = rdma(p.a, op, 0, 0, p.b, 2048);
             w.sgl.clear();
-            w.flags |= SendWqe.INLINE;
+            w.flags |= SendWr.INLINE;
             w.inlineData = data;
             w.inlineLength = 256;
             p.b.qp.postRecv(recv(p.b, 2048, 1024, 1));
@@ -160,14 +159,14 @@ class SendFlagsTest {
         try (SimPair p = new SimPair(7, QpType.RC, Mtu.MTU_1024, 1 << 20)) {
             SendWr big = wr(p.a, WrOpcode.SEND, 0, 0);
             big.sgl.clear();
-            big.flags |= SendWqe.INLINE;
+            big.flags |= SendWr.INLINE;
             big.inlineData = new byte[257];
             big.inlineLength = 257;
             assertThatThrownBy(() -> p.a.qp.postSend(big)).isInstanceOf(VerbsException.class)
                     .hasMessageContaining("max_inline_data")
-                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL));
+                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL));
             SendWr read = rdma(p.a, WrOpcode.RDMA_READ, 0, 8, p.b, 0);
-            read.flags |= SendWqe.INLINE;
+            read.flags |= SendWr.INLINE;
             read.inlineData = new byte[8];
             read.inlineLength = 8;
             assertThatThrownBy(() -> p.a.qp.postSend(read)).isInstanceOf(VerbsException.class);

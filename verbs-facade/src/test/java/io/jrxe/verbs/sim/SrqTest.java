@@ -1,13 +1,13 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.event.AsyncEvent;
-import io.jrxe.rnic.event.AsyncEventType;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.AsyncEvent;
+import io.jrxe.verbs.AsyncEventType;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -64,7 +64,7 @@ class SrqTest {
     void postRecvOnAQpWithAnSrqIsRefused() throws Exception {
         try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC).srqOnB(16))) {
             assertThatThrownBy(() -> p.b.qp.postRecv(recv(p.b, 0, 10, 1))).isInstanceOf(VerbsException.class)
-                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL));
+                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL));
         }
     }
 

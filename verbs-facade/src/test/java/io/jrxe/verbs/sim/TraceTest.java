@@ -2,9 +2,9 @@ package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.engine.TraceEvent;
 import io.jrxe.rnic.engine.TraceListener;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.psn.Psn;
 import org.junit.jupiter.api.Test;

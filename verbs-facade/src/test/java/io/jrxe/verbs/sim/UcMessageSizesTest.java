@@ -1,8 +1,8 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WrOpcode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,14 +1,14 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
-import io.jrxe.rnic.RnicException;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Operation;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class UcTransportTest {
     @Test
     void noAcknowledgementEverCrossesTheWire() throws Exception {
-        try (SimPair p = new SimPair(1, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(1, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             Wire wire = Wire.on(p);
             fill(p.a.memory, 0, 8000, 1);
             for (int i = 0; i < 4; i++) {
@@ -53,7 +53,7 @@ class UcTransportTest {
 
     @Test
     void aLostMiddlePacketLosesItsSendButNotTheNextOne() throws Exception {
-        try (SimPair p = new SimPair(2, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(2, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             Wire wire = Wire.on(p).drop(1, Wire.opcode(Opcode.UC_SEND_MIDDLE));
             fill(p.a.memory, 0, 3000, 2);
             fill(p.a.memory, 10_000, 2000, 3);
@@ -79,7 +79,7 @@ class UcTransportTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "lost {0}")
     @org.junit.jupiter.params.provider.EnumSource(value = Opcode.class, names = {"UC_SEND_FIRST", "UC_SEND_MIDDLE", "UC_SEND_LAST"})
     void whicheverPacketIsLostOnlyItsMessageIsLost(Opcode lost) throws Exception {
-        try (SimPair p = new SimPair(6, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(6, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             Wire.on(p).drop(1, Wire.opcode(lost));
             fill(p.a.memory, 0, 3000, 6);
             fill(p.a.memory, 10_000, 2500, 7);
@@ -97,7 +97,7 @@ class UcTransportTest {
 
     @Test
     void aLostMiddlePacketLosesItsWriteWithImmediate() throws Exception {
-        try (SimPair p = new SimPair(3, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(3, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             Wire.on(p).drop(1, Wire.opcode(Opcode.UC_RDMA_WRITE_MIDDLE));
             fill(p.a.memory, 0, 4000, 4);
             p.b.qp.postRecv(recv(p.b, 0, 0, 61).next(recv(p.b, 0, 0, 62)));
@@ -121,7 +121,7 @@ class UcTransportTest {
 
     @Test
     void aSendWithNoReceivePostedIsDroppedSilently() throws Exception {
-        try (SimPair p = new SimPair(4, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(4, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             Wire wire = Wire.on(p);
             fill(p.a.memory, 0, 100, 5);
             p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 100), 1));
@@ -140,12 +140,12 @@ class UcTransportTest {
 
     @Test
     void readsAndAtomicsAreRefusedAtPostTime() throws Exception {
-        try (SimPair p = new SimPair(5, QpType.UC, io.jrxe.rnic.device.Mtu.MTU_1024, 1 << 20)) {
+        try (SimPair p = new SimPair(5, QpType.UC, io.jrxe.verbs.Mtu.MTU_1024, 1 << 20)) {
             for (WrOpcode op : new WrOpcode[] {WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD,
                     WrOpcode.SEND_WITH_INV, WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE}) {
                 assertThatThrownBy(() -> p.a.qp.postSend(rdma(p.a, op, 0, 8, p.b, 0)))
                         .isInstanceOf(VerbsException.class)
-                        .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL))
+                        .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL))
                         .hasMessageContaining(op.name());
             }
         }

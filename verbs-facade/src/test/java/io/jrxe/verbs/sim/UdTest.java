@@ -1,17 +1,17 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.device.GidEntry;
-import io.jrxe.rnic.qp.AddressVector;
-import io.jrxe.rnic.qp.QpType;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcOpcode;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.DethFlyweight;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
@@ -172,7 +172,7 @@ class UdTest {
         try (SimPair p = new SimPair(4, new SimPair.Config(QpType.UD))) {
             assertThatThrownBy(() -> p.a.qp.postSend(udSend(p, WrOpcode.SEND, 0, MTU + 1, QKEY)))
                     .isInstanceOf(VerbsException.class)
-                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(RnicException.Errno.EINVAL));
+                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL));
             for (WrOpcode op : new WrOpcode[] {WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD}) {
                 assertThatThrownBy(() -> p.a.qp.postSend(udSend(p, op, 0, 8, QKEY))).isInstanceOf(VerbsException.class);
             }

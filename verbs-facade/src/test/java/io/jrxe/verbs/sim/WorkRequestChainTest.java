@@ -1,16 +1,16 @@
 package io.jrxe.verbs.sim;
 
-import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.device.Mtu;
-import io.jrxe.rnic.qp.QpCapabilities;
-import io.jrxe.rnic.qp.QpType;
 import io.jrxe.rnic.queue.PostException;
-import io.jrxe.rnic.queue.RecvWr;
-import io.jrxe.rnic.queue.SendWr;
-import io.jrxe.rnic.queue.WcStatus;
-import io.jrxe.rnic.queue.WorkCompletion;
-import io.jrxe.rnic.queue.WrOpcode;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import org.junit.jupiter.api.Test;
 
 import static io.jrxe.verbs.sim.Ops.MS;
@@ -50,7 +50,7 @@ class WorkRequestChainTest {
             SendWr chain = id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 10, p.b, 0), 1);
             chain.next(tooManySges).next().next(id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 10, p.b, 0), 3));
             VerbsException e = catchThrowableOfType(VerbsException.class, () -> p.a.qp.postSend(chain));
-            assertThat(e.errno()).isEqualTo(RnicException.Errno.EINVAL);
+            assertThat(e.errno()).isEqualTo(Errno.EINVAL);
             assertThat(badIndex(e)).isEqualTo(1);
             assertThat(e).hasMessageContaining("work request 1").hasMessageContaining("max_send_sge");
             p.awaitOn(p.a, 1, 0, 10 * MS);
@@ -84,7 +84,7 @@ class WorkRequestChainTest {
                 tail = next;
             }
             VerbsException e = catchThrowableOfType(VerbsException.class, () -> p.a.qp.postSend(chain));
-            assertThat(e.errno()).isEqualTo(RnicException.Errno.ENOMEM);
+            assertThat(e.errno()).isEqualTo(Errno.ENOMEM);
             int capacity = badIndex(e);
             assertThat(capacity).isGreaterThanOrEqualTo(4).isLessThan(6);
             p.awaitOn(p.a, capacity, 0, 10 * MS);

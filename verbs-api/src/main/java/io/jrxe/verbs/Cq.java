@@ -1,0 +1,18 @@
+package io.jrxe.verbs;
+
+
+/** A completion queue (ibv_cq). Polling fills the caller's reusable objects: no allocation. */
+public interface Cq extends AutoCloseable {
+    /** ibv_poll_cq: fills up to wcs.length completions, returns how many. */
+    int poll(WorkCompletion[] wcs);
+
+    /** ibv_req_notify_cq. */
+    void requestNotify(boolean solicitedOnly);
+
+    int capacity();
+
+    void resize(int entries) throws VerbsException;
+
+    @Override
+    void close() throws VerbsException;
+}

@@ -1,0 +1,30 @@
+package io.jrxe.verbs;
+
+
+import java.lang.foreign.MemorySegment;
+
+/** A memory region (ibv_mr). */
+public interface Mr extends AutoCloseable {
+    int lkey();
+
+    /** The R_Key: equal to the L_Key when the MR grants remote access, else 0 (as rxe). */
+    int rkey();
+
+    /** The iova of the first byte (the memory's address, or 0 with ZERO_BASED). */
+    long iova();
+
+    long length();
+
+    int access();
+
+    MemorySegment memory();
+
+    /** ibv_rereg_mr: null arguments keep what the MR has; the keys change. */
+    void rereg(Pd pd, MemorySegment memory, Integer access) throws VerbsException;
+
+    /** For teaching: the MPT entry, MTT entry, page and offset an iova translates through. */
+    Translation translate(long iova) throws VerbsException;
+
+    @Override
+    void close() throws VerbsException;
+}

@@ -1,0 +1,17 @@
+package io.jrxe.verbs;
+
+/** A shared receive queue (ibv_srq). */
+public interface Srq extends AutoCloseable {
+    int maxWr();
+
+    int maxSge();
+
+    /** ibv_modify_srq with IBV_SRQ_LIMIT: SRQ_LIMIT_REACHED fires once when fewer WRs are posted; 0 disarms. */
+    void armLimit(int limit) throws VerbsException;
+
+    /** ibv_post_srq_recv. */
+    void postRecv(io.jrxe.verbs.RecvWr wr) throws VerbsException;
+
+    @Override
+    void close() throws VerbsException;
+}

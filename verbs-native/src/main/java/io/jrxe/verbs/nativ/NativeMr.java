@@ -1,0 +1,108 @@
+package io.jrxe.verbs.nativ;
+
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Translation;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.nativ.abi.IbvMr;
+
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * A memory region of a kernel device (struct ibv_mr) over a MemorySegment. The keys are read
+ * from the struct, which ibv_rereg_mr updates in place.
+ */
+final class NativeMr implements Mr {
+    /** enum ibv_rereg_mr_flags. */
+    static final int CHANGE_TRANSLATION = 1;
+    static final int CHANGE_PD = 1 << 1;
+    static final int CHANGE_ACCESS = 1 << 2;
+
+    private final NativeContext context;
+    private final MemorySegment mr;
+    private volatile MemorySegment memory;
+    private volatile long iova;
+    private volatile int access;
+
+    NativeMr(NativeContext context, MemorySegment mr, MemorySegment memory, long iova, int access) {
+        this.context = context;
+        this.mr = mr.reinterpret(IbvMr.SIZE);
+        this.memory = memory;
+        this.iova = iova;
+        this.access = access;
+        context.remember(this);
+    }
+
+    MemorySegment mr() {
+        return mr;
+    }
+
+    @Override
+    public int lkey() {
+        return mr.get(JAVA_INT, IbvMr.LKEY);
+    }
+
+    @Override
+    public int rkey() {
+        return mr.get(JAVA_INT, IbvMr.RKEY);
+    }
+
+    /** libibverbs keeps no iova in ibv_mr: this is the one asked for (0 with ZERO_BASED). */
+    @Override
+    public long iova() {
+        return (access & Access.ZERO_BASED) != 0 ? 0 : iova;
+    }
+
+    @Override
+    public long length() {
+        return memory.byteSize();
+    }
+
+    @Override
+    public int access() {
+        return access;
+    }
+
+    @Override
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    @Override
+    public void rereg(Pd pd, MemorySegment newMemory, Integer newAccess) throws VerbsException {
+        int flags = (pd != null ? CHANGE_PD : 0) | (newMemory != null ? CHANGE_TRANSLATION : 0)
+                | (newAccess != null ? CHANGE_ACCESS : 0);
+        MemorySegment p = pd == null ? MemorySegment.NULL : NativeContext.own(pd, NativePd.class, "PD").pd();
+        MemorySegment m = newMemory == null ? MemorySegment.NULL : newMemory;
+        context.lib.check("ibv_rereg_mr", mr, flags, p, m, newMemory == null ? 0L : newMemory.byteSize(),
+                newAccess == null ? 0 : newAccess);
+        if (newMemory != null) {
+            memory = newMemory;
+            iova = newMemory.address();
+        }
+        if (newAccess != null) {
+            access = newAccess;
+        }
+    }
+
+    @Override
+    public Translation translate(long iova) throws VerbsException {
+        throw new VerbsException(Errno.EOPNOTSUPP, "a kernel device's translation tables are not visible"
+                + " to user space: translate works on jrxe's emulated devices");
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        context.lib.check("ibv_dereg_mr", mr);
+        context.forget(this);
+    }
+
+    @Override
+    public String toString() {
+        return String.format("MR lkey 0x%08x of %s", lkey(), context.name());
+    }
+}

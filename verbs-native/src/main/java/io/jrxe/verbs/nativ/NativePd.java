@@ -1,0 +1,115 @@
+package io.jrxe.verbs.nativ;
+
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.Ah;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Mw;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.Srq;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.nativ.abi.IbvAhAttr;
+import io.jrxe.verbs.nativ.abi.IbvQpInitAttr;
+import io.jrxe.verbs.nativ.abi.IbvSrqInitAttr;
+import io.jrxe.verbs.nativ.codec.AhAttrCodec;
+import io.jrxe.verbs.nativ.codec.QpAttrCodec;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/** A protection domain (struct ibv_pd) of a kernel device. */
+final class NativePd implements Pd {
+    private final NativeContext context;
+    private final MemorySegment pd;
+
+    NativePd(NativeContext context, MemorySegment pd) {
+        this.context = context;
+        this.pd = pd;
+    }
+
+    MemorySegment pd() {
+        return pd;
+    }
+
+    /** ibv_reg_mr_iova2: what verbs.h's ibv_reg_mr and ibv_reg_mr_iova macros call for any access flags. */
+    @Override
+    public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
+        if (!memory.isNative()) {
+            throw new VerbsException(Errno.EINVAL,
+                    "a kernel device registers native memory only (a MemorySegment from an Arena), not a heap array");
+        }
+        MemorySegment mr = context.lib.create("ibv_reg_mr_iova2", pd, memory, memory.byteSize(), iova, access);
+        return new NativeMr(context, mr, memory, iova, access);
+    }
+
+    /** The provider's alloc_mw, through the ops table as verbs.h's inline ibv_alloc_mw calls it. */
+    @Override
+    public Mw allocMw(int type) throws VerbsException {
+        if (context.allocMw.equals(MemorySegment.NULL)) {
+            throw new VerbsException(Errno.EOPNOTSUPP, context.name() + " has no memory windows");
+        }
+        Ibverbs.Outcome o = context.lib.callPointer(context.allocMw, OpsCalls.ALLOC_MW, pd, type);
+        MemorySegment mw = (MemorySegment) o.value();
+        if (mw.equals(MemorySegment.NULL)) {
+            throw NativeVerbsException.of("ibv_alloc_mw (type " + type + ")", o.errno() != 0 ? o.errno() : 95);
+        }
+        return new NativeMw(context, this, mw);
+    }
+
+    @Override
+    public Qp createQp(QpInitAttributes init) throws VerbsException {
+        NativeCq send = NativeContext.own(init.sendCq(), NativeCq.class, "send CQ");
+        NativeCq recv = NativeContext.own(init.recvCq(), NativeCq.class, "receive CQ");
+        NativeSrq srq = init.srq() == null ? null : NativeContext.own(init.srq(), NativeSrq.class, "SRQ");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(IbvQpInitAttr.LAYOUT);
+            a.set(ADDRESS, IbvQpInitAttr.SEND_CQ, send.cq());
+            a.set(ADDRESS, IbvQpInitAttr.RECV_CQ, recv.cq());
+            a.set(ADDRESS, IbvQpInitAttr.SRQ, srq == null ? MemorySegment.NULL : srq.srq());
+            QpAttrCodec.encodeCap(init.caps(), a.asSlice(IbvQpInitAttr.CAP));
+            a.set(JAVA_INT, IbvQpInitAttr.QP_TYPE, init.type().verbsValue());
+            a.set(JAVA_INT, IbvQpInitAttr.SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
+            MemorySegment qp = context.lib.create("ibv_create_qp", pd, a);
+            // ibv_create_qp writes the sizes it gave (at least those asked for) back into cap.
+            return new NativeQp(context, qp, init.type(), QpAttrCodec.decodeCap(a.asSlice(IbvQpInitAttr.CAP)),
+                    init.type() == QpType.UD);
+        }
+    }
+
+    @Override
+    public Srq createSrq(int maxWr, int maxSge) throws VerbsException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(IbvSrqInitAttr.LAYOUT);
+            a.set(JAVA_INT, IbvSrqInitAttr.ATTR_MAX_WR, maxWr);
+            a.set(JAVA_INT, IbvSrqInitAttr.ATTR_MAX_SGE, maxSge);
+            MemorySegment srq = context.lib.create("ibv_create_srq", pd, a);
+            return new NativeSrq(context, srq, a.get(JAVA_INT, IbvSrqInitAttr.ATTR_MAX_WR),
+                    a.get(JAVA_INT, IbvSrqInitAttr.ATTR_MAX_SGE));
+        }
+    }
+
+    @Override
+    public Ah createAh(AddressVector av) throws VerbsException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(IbvAhAttr.LAYOUT);
+            AhAttrCodec.encode(av, a);
+            return new NativeAh(context, context.lib.create("ibv_create_ah", pd, a), av);
+        }
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        context.lib.check("ibv_dealloc_pd", pd);
+    }
+
+    @Override
+    public String toString() {
+        return "PD of " + context.name();
+    }
+}

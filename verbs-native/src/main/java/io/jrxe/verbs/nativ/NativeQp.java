@@ -1,0 +1,108 @@
+package io.jrxe.verbs.nativ;
+
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.nativ.abi.IbvQp;
+import io.jrxe.verbs.nativ.abi.IbvQpAttr;
+import io.jrxe.verbs.nativ.abi.IbvQpInitAttr;
+import io.jrxe.verbs.nativ.codec.QpAttrCodec;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * A queue pair of a kernel device (struct ibv_qp). Posting goes through the provider's
+ * post_send/post_recv (qp->context->ops, as verbs.h's inline functions call them) from native
+ * work requests allocated once per QP.
+ */
+final class NativeQp implements Qp {
+    private final NativeContext context;
+    private final MemorySegment qp;
+    private final QpType type;
+    private final QpCapabilities caps;
+    private final Arena arena = Arena.ofShared();
+    private final SendPoster sends;
+    private final RecvPoster receives;
+
+    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud) {
+        this.context = context;
+        this.qp = qp.reinterpret(IbvQp.SIZE);
+        this.type = type;
+        this.caps = caps;
+        String name = toString();
+        this.sends = new SendPoster(arena, context.postSend, this.qp, caps.maxSendWr(), caps.maxSendSge(),
+                caps.maxInlineData(), ud, context, "post_send on " + name);
+        this.receives = new RecvPoster(arena, context.postRecv, this.qp, caps.maxRecvWr(), caps.maxRecvSge(),
+                "post_recv on " + name);
+    }
+
+    MemorySegment qp() {
+        return qp;
+    }
+
+    @Override
+    public int qpNum() {
+        return qp.get(JAVA_INT, IbvQp.QP_NUM);
+    }
+
+    @Override
+    public QpType type() {
+        return type;
+    }
+
+    /** The queue sizes the device gave the QP (at least those asked for). */
+    public QpCapabilities caps() {
+        return caps;
+    }
+
+    @Override
+    public void modify(QpAttributes attributes) throws VerbsException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(IbvQpAttr.LAYOUT);
+            int mask = QpAttrCodec.encode(attributes, attr);
+            try {
+                context.lib.check("ibv_modify_qp", qp, attr, mask);
+            } catch (NativeVerbsException e) {
+                throw new NativeVerbsException(e.nativeErrno(), "modify " + this + " with " + attributes + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public QpAttributes query() throws VerbsException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(IbvQpAttr.LAYOUT);
+            MemorySegment init = a.allocate(IbvQpInitAttr.LAYOUT);
+            context.lib.check("ibv_query_qp", qp, attr, QpAttrCodec.QUERY_MASK, init);
+            return QpAttrCodec.decode(attr);
+        }
+    }
+
+    @Override
+    public void postSend(SendWr wr) throws VerbsException {
+        sends.post(wr);
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) throws VerbsException {
+        receives.post(wr);
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        context.lib.check("ibv_destroy_qp", qp);
+        arena.close();
+    }
+
+    @Override
+    public String toString() {
+        return String.format("QP 0x%06x of %s", qpNum(), context.name());
+    }
+}
