@@ -27,8 +27,8 @@ final class Lab implements AutoCloseable {
     /**
      * JIT flags for a JVM in the guest. Under qemu's multi-threaded TCG a vCPU can execute a method's entry while
      * another vCPU patches it (HotSpot makes a C1 method not entrant by writing a jmp over its first five bytes
-     * when the C2 version is installed) and run instruction bytes that were never in memory together: the README's
-     * Known problem, a SIGILL or SIGSEGV at a C1 entry. With C1 only, no method is replaced by a C2 version, so that
+     * when the C2 version is installed) and run instruction bytes that were never in memory together: a SIGILL or
+     * SIGSEGV at a C1 entry (docs/lab.md). With C1 only, no method is replaced by a C2 version, so that
      * patching all but stops; the JVM also starts faster there, C2 being costly to emulate.
      */
     static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";

@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The native provider's error paths on the guest's rxe0, many times in one JVM whose heap is verified before and
  * after every GC ({@link NativeErrorPaths}): completions in error, QPs in the error state, destroyed with work
  * outstanding or after their peer is gone, CQs destroyed after them. Memory the provider corrupted would show as a
- * failed verification or a JVM crash (whose hs_err file the test prints). Written while looking for the crash the
- * README names under Known problem.
+ * failed verification or a JVM crash (whose hs_err file the test prints). It rules the native provider out as the
+ * cause of JVM crashes in the guest (docs/lab.md: those come from qemu's multi-threaded TCG).
  */
 @ExtendWith(LabExtension.class)
 class NativeErrorPathsInteropTest {

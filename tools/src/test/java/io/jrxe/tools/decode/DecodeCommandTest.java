@@ -91,7 +91,7 @@ class DecodeCommandTest {
         List<byte[]> frames = IndependentPcap.frames(file);
         long roce = frames.stream().filter(f -> IndependentPcap.udpDestinationPort(f) == 4791).count();
         long ok = frames.stream().filter(f -> IndependentPcap.udpDestinationPort(f) == 4791 && IndependentPcap.icrcOk(f)).count();
-        assertThat(ok).as("every golden ICRC is valid (README)").isEqualTo(roce).isEqualTo(frames.size());
+        assertThat(ok).as("every golden ICRC is valid (testdata/rxe/README.md)").isEqualTo(roce).isEqualTo(frames.size());
 
         Run run = decode(file);
         assertThat(run.exit()).as(run.err()).isZero();

@@ -14,8 +14,8 @@ import java.util.zip.CRC32;
 
 /**
  * A second opinion that shares no code with jrxe: reads a classic pcap of Ethernet frames byte by
- * byte, tells which frames are UDP to port 4791, and checks their ICRC exactly as the golden
- * captures' README describes it (CRC-32 over eight 0xFF bytes, the masked IP and UDP headers, the
+ * byte, tells which frames are UDP to port 4791, and checks their ICRC exactly as
+ * testdata/rxe/README.md describes it (CRC-32 over eight 0xFF bytes, the masked IP and UDP headers, the
  * BTH with byte 4 masked, the rest up to the ICRC, stored least significant byte first).
  */
 final class IndependentPcap {

@@ -10,11 +10,14 @@ import java.util.stream.Stream;
 /**
  * Where the golden captures of real kernel rxe traffic are: the system property
  * {@value #PROPERTY} (surefire sets it), else the environment variable {@value #ENVIRONMENT},
- * else {@code ../shared/golden} next to the repository root (for a test started from an IDE).
+ * else {@value #IN_REPOSITORY} under the repository root (for a test started from an IDE).
+ * {@code testdata/rxe/README.md} says how they were recorded and what each holds.
  */
 public final class GoldenCaptures {
     public static final String PROPERTY = "jrxe.golden.dir";
     public static final String ENVIRONMENT = "JRXE_GOLDEN_DIR";
+    /** The folder that holds them, relative to the repository root. */
+    public static final String IN_REPOSITORY = "testdata/rxe";
 
     private GoldenCaptures() {
     }
@@ -26,7 +29,7 @@ public final class GoldenCaptures {
         }
         Path directory = configured != null && !configured.isBlank()
                 ? Path.of(configured)
-                : repositoryRoot().resolve("../shared/golden");
+                : repositoryRoot().resolve(IN_REPOSITORY);
         directory = directory.toAbsolutePath().normalize();
         if (!Files.isDirectory(directory)) {
             throw new IllegalStateException("golden captures not found at " + directory + ": set -D" + PROPERTY

@@ -62,7 +62,7 @@ class GoldenCaptureTest {
         }
     }
 
-    /** The opcode mix the golden README lists for each capture, counted by jrxe. */
+    /** The opcode mix testdata/rxe/README.md lists for each capture, counted by jrxe. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("goldenFiles")
     void opcodeCountsMatchWhatTheCaptureIsKnownToHold(Path file) {

@@ -1,8 +1,8 @@
 package io.jrxe.wire.header;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jrxe.wire.capture.GoldenCaptures;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -74,8 +74,7 @@ class GoldenWriteFirstHeadersTest {
     /** Guards the literal above against a typo: these 28 bytes really are in the capture. */
     @Test
     void theLiteralBytesAreInTheGoldenCapture() throws IOException {
-        Path capture = Path.of(System.getProperty("jrxe.golden.dir", "../../shared/golden"), "guest_write_bw.pcap");
-        assumeTrue(Files.isReadable(capture), "golden capture not found at " + capture.toAbsolutePath());
+        Path capture = GoldenCaptures.file("guest_write_bw.pcap");
         byte[] pcap = Files.readAllBytes(capture);
 
         assertThat(indexOf(pcap, BTH_AND_RETH)).as("position of the BTH+RETH in %s", capture).isPositive();
