@@ -32,6 +32,8 @@ public enum Counter {
     DROP_PSN_OUT_OF_WINDOW("jrxe_drop_psn_out_of_window"),
     DROP_GHOST_ACK("jrxe_drop_ghost_ack"),
     DROP_NO_RESOURCES("jrxe_drop_no_resources"),
+    /** RC/UC packets whose source is not the QP's peer (or whose destination is not its own address). */
+    DROP_WRONG_ADDRESS("jrxe_drop_wrong_address"),
     CQ_OVERFLOW("jrxe_cq_overflow"),
     /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
     ENGINE_ERROR("jrxe_engine_errors");
@@ -56,6 +58,7 @@ public enum Counter {
             case PSN_OUT_OF_WINDOW -> DROP_PSN_OUT_OF_WINDOW;
             case GHOST_ACK -> DROP_GHOST_ACK;
             case NO_RESOURCES -> DROP_NO_RESOURCES;
+            case WRONG_ADDRESS -> DROP_WRONG_ADDRESS;
         };
     }
 

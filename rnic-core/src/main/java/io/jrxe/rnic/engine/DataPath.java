@@ -116,6 +116,7 @@ public final class DataPath implements PacketSink {
             e.resetReceive(qp.rqPsn());
             if (qp.av() != null) {
                 e.peer = PeerAddress.ofGid(qp.av().dgid());
+                e.local = PeerAddress.ofGid(rnic.port().gid(qp.av().sgidIndex()).gid());
             }
             e.srcPort = qp.type() == QpType.UD ? RoceSourcePort.datagram(qp.qpn())
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
@@ -272,6 +273,12 @@ public final class DataPath implements PacketSink {
         }
         if (opcode.isResponse() && state == QpState.RTR) {
             drop(DropReason.QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
+        if (qp.type() != QpType.UD && !(e.peer != null && e.peer.sameIp(info.source) && e.local.sameIp(info.destination))) {
+            // As rxe's check_addr: only the peer speaks for a connection. Without it, a third host that
+            // guessed a PSN could write registered memory or acknowledge what the peer never received.
+            drop(DropReason.WRONG_ADDRESS, qp.qpn(), bth.psn(), bth.opcode());
             return;
         }
         if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {

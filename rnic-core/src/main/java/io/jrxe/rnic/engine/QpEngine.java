@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class QpEngine {
     final QueuePair qp;
+    /** The connected peer (RC, UC) and the QP's own address, from its address vector at RTR. */
     PeerAddress peer;
+    PeerAddress local;
     int srcPort;
 
     final RequesterState req = new RequesterState();

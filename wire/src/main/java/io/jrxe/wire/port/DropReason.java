@@ -19,7 +19,9 @@ public enum DropReason {
     QP_STATE("qp state"),
     PSN_OUT_OF_WINDOW("psn out of window"),
     GHOST_ACK("ghost ack"),
-    NO_RESOURCES("no resources");
+    NO_RESOURCES("no resources"),
+    /** An RC or UC packet from an address that is not the QP's peer, or to one that is not its own (rxe's address check). */
+    WRONG_ADDRESS("not from the QP's peer");
 
     private final String description;
 

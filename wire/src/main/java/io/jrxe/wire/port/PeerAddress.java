@@ -96,6 +96,11 @@ public final class PeerAddress {
         return (ip[0] & 0xFF) << 24 | (ip[1] & 0xFF) << 16 | (ip[2] & 0xFF) << 8 | (ip[3] & 0xFF);
     }
 
+    /** Whether both name the same IP address (ports aside). Allocation-free, for the receive path. */
+    public boolean sameIp(PeerAddress other) {
+        return other != null && Arrays.equals(ip, other.ip);
+    }
+
     public InetSocketAddress socketAddress() {
         return socketAddress;
     }
