@@ -181,6 +181,18 @@ public abstract class PerftestCommand implements Callable<Integer> {
         int cycleBuffer = PerftestConnection.CYCLE_BUFFER;
         int cacheLine = PerftestConnection.CACHE_LINE;
         String deviceName;
+
+        /** The sizes a run covers: one, or with -a every power of two from 2 to 2^23. */
+        long[] sizes() {
+            if (!all) {
+                return new long[] {size};
+            }
+            long[] sizes = new long[23];
+            for (int i = 1; i < 24; i++) {
+                sizes[i - 1] = 1L << i;
+            }
+            return sizes;
+        }
     }
 
     CommandLine.ParameterException bad(String message) {

@@ -17,6 +17,46 @@ final class PerftestFormat {
     private PerftestFormat() {
     }
 
+    /** The block perftest prints before connecting: the test, the device and the settings that matter. */
+    static void header(PrintWriter out, PerftestCommand.Settings s) {
+        out.println(RESULT_LINE);
+        StringBuilder title = new StringBuilder("                    ").append(s.verb.title()).append(' ');
+        if (s.atomicType != null) {
+            title.append(s.atomicType).append(' ');
+        }
+        title.append(s.bw ? "BW " : "Latency ").append("Test");
+        out.println(title);
+        if (s.events) {
+            out.println(" Test with events. Using " + s.deviceName + "_comp0");
+        }
+        out.printf(" Dual-port       : %s\t\tDevice         : %s%n", "OFF", s.deviceName);
+        out.printf(" Number of qps   : %d\t\tTransport type : %s%n", s.qps, "IB");
+        out.printf(" Connection type : %s\t\tUsing SRQ      : %s%n", "RC", "OFF");
+        out.printf(" PCIe relax order: %s\t\tLock-free      : %s%n", "OFF", "OFF");
+        out.printf(" ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s%n", "OFF", "OFF");
+        if (s.client || !s.bw) {
+            out.printf(" TX depth        : %d%n", s.txDepth);
+        }
+        if (s.verb.receives() && (!s.client || !s.bw)) {
+            out.printf(" RX depth        : %d%n", s.rxDepth);
+        }
+        if (s.bw) {
+            out.printf(" CQ Moderation   : %d%n", s.cqMod);
+            out.printf(" CQE Poll Batch  : Dynamic%n");
+        }
+        out.printf(" Mtu             : %d[B]%n", s.mtu.bytes());
+        out.printf(" Link type       : Ethernet%n");
+        out.printf(" GID index       : %d%n", s.gidIndex);
+        if (s.verb.readLike()) {
+            out.printf(" Outstand reads  : %d%n", s.outReads);
+        } else {
+            out.printf(" Max inline data : %d[B]%n", s.inline);
+        }
+        out.printf(" rdma_cm QPs\t : OFF%n");
+        out.printf(" Data ex. method : Ethernet%n");
+        out.println(RESULT_LINE);
+    }
+
     static String bwRow(BwReport r, boolean gbits) {
         if (r.bwAvg() < 0.1 && gbits) {
             return String.format(Locale.ROOT, " %-7d    %d           %-7.6f            %-7.6f            %-7.6f", r.size(), r.iters(),
@@ -58,5 +98,14 @@ final class PerftestFormat {
             }
             out.println(g);
         }
+    }
+
+    /** C's %g. */
+    static String g(double v) {
+        String t = String.format(Locale.ROOT, "%.6g", v);
+        if (t.contains("e")) {
+            return t;
+        }
+        return t.contains(".") ? t.replaceAll("0+$", "").replaceAll("\\.$", "") : t;
     }
 }

@@ -68,7 +68,7 @@ public final class SoakCommand implements Callable<Integer> {
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 32);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SoakRun.Result result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt))
+        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt))
                 .diagnostics(err)
                 .trace(trace ? err : null)
                 .progress((done, total, nanos) -> {

@@ -78,6 +78,6 @@ class PerftestFormatTest {
         // Four messages posted 10 ns apart, completions known every 2: the last pair went fastest.
         long[] posted = {0, 10, 20, 30};
         long[] completed = {0, 100, 0, 110};
-        assertThat(PerftestRun.bestNanosPerMessage(posted, completed, 4, 2)).isEqualTo(27.5);
+        assertThat(BandwidthTest.bestNanosPerMessage(posted, completed, 4, 2)).isEqualTo(27.5);
     }
 }

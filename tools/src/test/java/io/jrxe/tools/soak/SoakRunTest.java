@@ -22,7 +22,7 @@ class SoakRunTest {
         StringWriter problems = new StringWriter();
         SoakRun run = new SoakRun(config).diagnostics(new PrintWriter(problems, true));
         long start = System.nanoTime();
-        SoakRun.Result result = run.run();
+        SoakResult result = run.run();
         long millis = (System.nanoTime() - start) / 1_000_000;
         System.out.println("soak of 10,000 ops: " + result.summary() + " in " + millis + " ms real, "
                 + SoakRun.seconds(result.virtualNanos()) + " s virtual; " + run.network());
@@ -45,11 +45,11 @@ class SoakRunTest {
     void theSameSeedReplaysTheSameTraceAndADifferentSeedDoesNot() throws Exception {
         SoakConfig config = SoakConfig.defaults(42).withOps(2_000);
         SoakRun first = new SoakRun(config);
-        SoakRun.Result one = first.run();
+        SoakResult one = first.run();
         SoakRun second = new SoakRun(config);
-        SoakRun.Result two = second.run();
+        SoakResult two = second.run();
         SoakRun other = new SoakRun(SoakConfig.defaults(43).withOps(2_000));
-        SoakRun.Result three = other.run();
+        SoakResult three = other.run();
 
         assertThat(one.passed()).isTrue();
         assertThat(two.summary()).isEqualTo(one.summary());
@@ -65,7 +65,7 @@ class SoakRunTest {
     @Test
     void oneBitFlippedBehindTheSoaksBackIsExactlyOneMismatch() throws Exception {
         StringWriter problems = new StringWriter();
-        SoakRun.Result result = new SoakRun(SoakConfig.defaults(7).withOps(1_000))
+        SoakResult result = new SoakRun(SoakConfig.defaults(7).withOps(1_000))
                 .diagnostics(new PrintWriter(problems, true))
                 .tamperWithResultOf(500)
                 .run();
@@ -81,7 +81,7 @@ class SoakRunTest {
     @Test
     void theMixHasEveryRcOperationAndSizesFromZeroToSeveralMtus() throws Exception {
         StringWriter trace = new StringWriter();
-        SoakRun.Result result = new SoakRun(SoakConfig.defaults(3).withOps(400).withFaults(0, 0, 0, 0))
+        SoakResult result = new SoakRun(SoakConfig.defaults(3).withOps(400).withFaults(0, 0, 0, 0))
                 .trace(new PrintWriter(trace, true))
                 .run();
         assertThat(result.passed()).isTrue();
@@ -108,7 +108,7 @@ class SoakRunTest {
     @Test
     void aRunThatCannotFinishStopsAtItsVirtualTimeLimitAndCountsWhatIsLost() throws Exception {
         StringWriter problems = new StringWriter();
-        SoakRun.Result result = new SoakRun(SoakConfig.defaults(5).withOps(1_000).withFaults(0.5, 0, 0, 0))
+        SoakResult result = new SoakRun(SoakConfig.defaults(5).withOps(1_000).withFaults(0.5, 0, 0, 0))
                 .diagnostics(new PrintWriter(problems, true))
                 .virtualTimeLimit(3_000_000)
                 .run();

@@ -13,21 +13,14 @@ import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 import io.jrxe.wire.port.raw.TransmitPath;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.unix.IntegerUnixChannelOption;
 
-import java.net.BindException;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -48,13 +41,16 @@ import java.util.Map;
  * accept: {@link #transmitPath()} says which. Receiving is on the UDP socket either way, and over
  * IPv4 solves for the identification that makes a packet's ICRC right
  * ({@link Ipv4IdentificationSolver}).
+ *
+ * <p>The sockets' setup is in {@link UdpSockets}; what runs per packet is all here, in one class on
+ * purpose: the send path (ICRC, the source port's socket, the GSO batch) and the receive path (the
+ * GRO slice's view, the ICRC check or identification solve, the tap) read this object's fields
+ * directly. Moved into objects of their own they would cost a load of another object per packet,
+ * and batching, flush and close share the batch and the sockets.
  */
 public final class UdpPort implements PacketPort {
     /** Room for a 4096-byte MTU packet with every header. */
     public static final int MAX_DATAGRAM = 4096 + 128;
-    /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
-    private static final int RECEIVE_SLOT = 65_535;
-    private static final int RECEIVE_SLOTS = 8;
 
     private final UdpTransport transport;
     private final EventLoop loop;
@@ -135,13 +131,8 @@ public final class UdpPort implements PacketPort {
     private static UdpPort bindUdp(UdpTransport transport, EventLoop loop, PeerAddress local, RawIpv4Sender raw,
                                    TransmitPath path) throws PortInUseException {
         Holder holder = new Holder();
-        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
-                .option(ChannelOption.SO_RCVBUF, 8 << 20)
-                .option(ChannelOption.SO_SNDBUF, 8 << 20)
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
-                        transport == UdpTransport.EPOLL ? RECEIVE_SLOT : MAX_DATAGRAM))
-                .handler(new SimpleChannelInboundHandler<DatagramPacket>(false) {
+        Channel ch = UdpSockets.bindReceiver(transport, loop, local.socketAddress(),
+                new SimpleChannelInboundHandler<DatagramPacket>(false) {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
                         try {
@@ -156,49 +147,12 @@ public final class UdpPort implements PacketPort {
                         holder.port.readComplete();
                     }
                 });
-        InetSocketAddress at = local.socketAddress();
-        if (transport == UdpTransport.EPOLL) {
-            // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
-            // datagrams, instead of the kernel cutting it up and queuing each (on loopback, a GSO send
-            // is not segmented at all). A slot must then hold a whole coalesced run.
-            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, 0)
-                    .option(EpollChannelOption.UDP_GRO, true);
-            if (at.getAddress() instanceof Inet6Address) {
-                b.option(ACCEPT_ZERO_UDP6_CHECKSUM, 1);
-            }
-        }
-        try {
-            Channel ch = b.bind(at).sync().channel();
-            holder.port = new UdpPort(transport, loop, local, ch, raw, path);
-            return holder.port;
-        } catch (Exception e) {
-            throw new PortInUseException(describeBindFailure(at, e), e);
-        }
+        holder.port = new UdpPort(transport, loop, local, ch, raw, path);
+        return holder.port;
     }
-
-    /**
-     * Kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0 (the ICRC protects the packet),
-     * which RFC 8200 forbids and Linux drops (Udp6InCsumErrors) unless the socket allows it with
-     * UDP_NO_CHECK6_RX, as rxe's own socket does. Java's NIO cannot set it: the NIO transport
-     * receives nothing from a kernel rxe peer over IPv6.
-     */
-    private static final IntegerUnixChannelOption ACCEPT_ZERO_UDP6_CHECKSUM =
-            new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17 /* IPPROTO_UDP */, 102 /* UDP_NO_CHECK6_RX */);
 
     private static final class Holder {
         volatile UdpPort port;
-    }
-
-    static String describeBindFailure(InetSocketAddress at, Throwable e) {
-        String text = String.valueOf(e.getMessage());
-        String where = at.getAddress().getHostAddress() + ":" + at.getPort();
-        if (e instanceof BindException || text.contains("Address already in use") || text.contains("EADDRINUSE")) {
-            return "another RoCE device, kernel rxe or jrxe, already uses " + where;
-        }
-        if (text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL")) {
-            return at.getAddress().getHostAddress() + " is not an address of this machine (see `ip addr`)";
-        }
-        return "cannot bind " + where + ": " + text;
     }
 
     public UdpTransport transport() {
@@ -360,14 +314,7 @@ public final class UdpPort implements PacketPort {
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
         }
-        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
-                .option(ChannelOption.SO_SNDBUF, 4 << 20)
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .handler(new io.netty.channel.ChannelInboundHandlerAdapter());
-        if (transport == UdpTransport.EPOLL) {
-            b.option(EpollChannelOption.SO_REUSEPORT, true);
-        }
-        io.netty.channel.ChannelFuture f = b.bind(new InetSocketAddress(local.address(), srcPort));
+        ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort));
         senders.put(srcPort, f.channel());
         f.addListener(done -> {
             if (!done.isSuccess()) {

@@ -1,0 +1,35 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.VerbsException;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** What the bandwidth and latency tests share: the settings, the device's resources, the peer and the output. */
+abstract class MeasuringTest {
+    final PerftestCommand.Settings s;
+    final PerftestResources res;
+    final PerftestConnection conn;
+    final PrintWriter out;
+    final JsonReport json;
+    // The resources' parts the loops use, in fields of their own: no extra indirection per work request.
+    final List<Qp> qps;
+    final WorkCompletion[] wcs;
+    final PerftestDest[] mine;
+
+    MeasuringTest(PerftestCommand.Settings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json) {
+        this.s = s;
+        this.res = res;
+        this.conn = conn;
+        this.out = out;
+        this.json = json;
+        this.qps = res.qps;
+        this.wcs = res.wcs;
+        this.mine = res.mine;
+    }
+
+    /** Runs the test for each size and prints its table, on the connected QPs. */
+    abstract void run() throws VerbsException;
+}

@@ -1,0 +1,54 @@
+package io.jrxe.tools.soak;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.Random;
+
+/**
+ * Requests from one NIC to the other over QP pair {@code index}: the operations outstanding on it in posting
+ * order, and the values the model expects in the responder's atomic cells.
+ */
+final class Lane {
+    final int index;
+    final SoakNic from;
+    final SoakNic to;
+    final int mtu;
+    /** Operations whose send completion is due, in posting order: the order they must complete in. */
+    final ArrayDeque<Operation> sends = new ArrayDeque<>();
+    /** Operations whose receive completion is due, in the order of their messages. */
+    final ArrayDeque<Operation> recvs = new ArrayDeque<>();
+    /** Each cell's value once every atomic posted on it so far has run. */
+    final long[] cellValue = new long[SlotArea.CELLS];
+    final int[] cellOutstanding = new int[SlotArea.CELLS];
+    int active;
+    /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
+    int depth = SoakRun.WINDOW;
+
+    /** Starts each atomic cell at a random value, in memory and in the model. */
+    Lane(int index, SoakNic from, SoakNic to, Random random) {
+        this.index = index;
+        this.from = from;
+        this.to = to;
+        this.mtu = QpPairs.pathMtu(index).bytes();
+        for (int c = 0; c < SlotArea.CELLS; c++) {
+            cellValue[c] = random.nextLong();
+            MemorySegment.copy(new long[] {cellValue[c]}, 0, to.memory, ValueLayout.JAVA_LONG_UNALIGNED,
+                    to.areas[index].cell(c), 1);
+            to.shadow.set(ValueLayout.JAVA_LONG_UNALIGNED, to.areas[index].cell(c), cellValue[c]);
+        }
+    }
+
+    SlotArea localArea() {
+        return from.areas[index];
+    }
+
+    SlotArea remoteArea() {
+        return to.areas[index];
+    }
+
+    @Override
+    public String toString() {
+        return "QP pair " + index + " " + from + "->" + to;
+    }
+}

@@ -1,0 +1,49 @@
+package io.jrxe.tools.soak;
+
+/** One operation, from the requester's work request to what the checker expects of it. */
+final class Operation {
+    /** Set in a receive WR's id, so that its completion is told from the send's. */
+    private static final long RECV_TAG = 1L << 40;
+
+    final long id;
+    final Lane lane;
+    final OperationKind kind;
+    int length;
+    int imm;
+    boolean inline;
+    /** Slots (of the lane's areas) the operation owns while outstanding, or -1. */
+    int localSlot = -1;
+    int remoteSlot = -1;
+    /** The atomic cell it targets, or -1. */
+    int cell = -1;
+    /** For an atomic: the cell's value before it, which lands in the requester's buffer. */
+    long expectedOriginal;
+    /** The message, the bytes read, or an atomic's two operands. */
+    byte[] data;
+    boolean needsRecv;
+    boolean sendDone;
+    boolean recvDone;
+    boolean failed;
+    boolean finished;
+
+    Operation(long id, Lane lane, OperationKind kind) {
+        this.id = id;
+        this.lane = lane;
+        this.kind = kind;
+    }
+
+    /** The wr_id of its receive WR. */
+    long recvWrId() {
+        return id | RECV_TAG;
+    }
+
+    /** The completions it still waits for: its send's, and its receive's if it has one. */
+    int missingCompletions() {
+        return (sendDone ? 0 : 1) + (needsRecv && !recvDone ? 1 : 0);
+    }
+
+    @Override
+    public String toString() {
+        return id + " (" + lane + ", " + kind + " of " + length + " bytes)";
+    }
+}

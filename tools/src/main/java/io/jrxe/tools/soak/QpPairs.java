@@ -1,0 +1,56 @@
+package io.jrxe.tools.soak;
+
+import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.VerbsException;
+
+import java.util.Random;
+
+/** How the soak connects its RC QP pairs: each pair its own path MTU and max_rd_atomic, so a run covers several. */
+final class QpPairs {
+    private static final Mtu[] MTUS = {Mtu.MTU_1024, Mtu.MTU_256, Mtu.MTU_4096, Mtu.MTU_512, Mtu.MTU_2048};
+    private static final int[] RD_ATOMIC = {16, 4, 1, 8, 2};
+    /** Local ACK timeout 8: 4.096 us x 2^8, about 1 ms of virtual time before a retransmission. */
+    static final int TIMEOUT = 8;
+    static final int RETRY_CNT = 7;
+    static final int RNR_RETRY = 7;
+
+    private QpPairs() {
+    }
+
+    static Mtu pathMtu(int pair) {
+        return MTUS[pair % MTUS.length];
+    }
+
+    /** Takes QP pair {@code i} of both NICs to RTS, each towards the other. */
+    static void connect(SoakNic a, SoakNic b, int i, Random random) throws VerbsException {
+        Mtu mtu = pathMtu(i);
+        int rdAtomic = RD_ATOMIC[i % RD_ATOMIC.length];
+        // Initial PSNs near the 2^24 wrap half of the time: the arithmetic modulo 2^24 gets exercised.
+        int psnAB = startPsn(random);
+        int psnBA = startPsn(random);
+        modify(a, b, i, mtu, rdAtomic, psnBA, psnAB);
+        modify(b, a, i, mtu, rdAtomic, psnAB, psnBA);
+    }
+
+    private static int startPsn(Random random) {
+        return random.nextBoolean() ? 0xFFFFFF - random.nextInt(64) : random.nextInt(1 << 24);
+    }
+
+    private static void modify(SoakNic self, SoakNic peer, int i, Mtu mtu, int rdAtomic, int rqPsn, int sqPsn)
+            throws VerbsException {
+        Qp qp = self.qps[i];
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
+        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
+                .destQpn(peer.qps[i].qpNum()).rqPsn(rqPsn).maxDestRdAtomic(rdAtomic).minRnrTimer(1));
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(TIMEOUT).retryCnt(RETRY_CNT)
+                .rnrRetry(RNR_RETRY).maxRdAtomic(rdAtomic));
+    }
+}

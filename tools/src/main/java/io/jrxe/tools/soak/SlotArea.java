@@ -1,0 +1,51 @@
+package io.jrxe.tools.soak;
+
+import java.util.ArrayDeque;
+
+/**
+ * The memory a NIC keeps for one QP pair: slots that operations own while outstanding (a message, a read's
+ * target, an atomic's result), then the atomic cells.
+ */
+final class SlotArea {
+    /** 8-byte atomic targets per QP pair and direction. */
+    static final int CELLS = 4;
+
+    final long base;
+    final int slotSize;
+    /** Room for a full window each way, and a spare. */
+    final int slots = 2 * SoakRun.WINDOW + 2;
+    final ArrayDeque<Integer> free = new ArrayDeque<>();
+
+    SlotArea(long base, int mtu) {
+        this.base = base;
+        this.slotSize = slotSize(mtu);
+        for (int i = 0; i < slots; i++) {
+            free.add(i);
+        }
+    }
+
+    /** The longest message, and room past its end in which bytes written too far show. */
+    private static int slotSize(int mtu) {
+        return (WorkloadGenerator.maxLength(mtu) + SoakNic.MAX_INLINE + 2 * 64 + 63) & ~63;
+    }
+
+    long slot(int i) {
+        return base + (long) i * slotSize;
+    }
+
+    long cell(int i) {
+        return base + (long) slots * slotSize + 8L * i;
+    }
+
+    long end() {
+        return base + (long) slots * slotSize + 64;
+    }
+
+    int take() {
+        Integer s = free.poll();
+        if (s == null) {
+            throw new IllegalStateException("no free slot: the window accounting is wrong");
+        }
+        return s;
+    }
+}

@@ -1,0 +1,105 @@
+package io.jrxe.tools.soak;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.sim.SimulatedNetwork;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One of the soak's two NICs: its device, CQs, QPs, one MR over all its memory, and the model's shadow of
+ * that memory (what every byte must hold).
+ */
+final class SoakNic {
+    /** Where each NIC's memory starts in its MR's address space. */
+    private static final long IOVA = 0x5AA0_0000_0000L;
+    /** Messages up to this long are sometimes posted INLINE. */
+    static final int MAX_INLINE = 64;
+    static final int MAX_SGE = 4;
+    /** What memory holds where no operation put anything: bytes written where they should not be show. */
+    static final byte POISON = (byte) 0xA5;
+
+    final String label;
+    final EmulatedDevice device;
+    final Context ctx;
+    final Pd pd;
+    final Cq sendCq;
+    final Cq recvCq;
+    final Qp[] qps;
+    final SlotArea[] areas;
+    final MemorySegment memory;
+    final Mr mr;
+    final MemorySegment shadow;
+    final Map<Integer, Integer> qpIndex = new HashMap<>();
+
+    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, int qpPairs)
+            throws VerbsException, UnknownHostException {
+        this.label = label;
+        device = Verbs.emulated().createSimulated(
+                DeviceConfig.of(name, InetAddress.getByName(address)).withInterfaceMtu(4200), network);
+        ctx = device.open();
+        pd = ctx.allocPd();
+        sendCq = ctx.createCq(4096, null);
+        recvCq = ctx.createCq(4096, null);
+        qps = new Qp[qpPairs];
+        areas = new SlotArea[qpPairs];
+        long size = 0;
+        for (int i = 0; i < qps.length; i++) {
+            qps[i] = pd.createQp(new QpInitAttributes(QpType.RC, sendCq, recvCq, null,
+                    new QpCapabilities(2 * SoakRun.WINDOW, 2 * SoakRun.WINDOW, MAX_SGE, MAX_SGE, MAX_INLINE), false));
+            qpIndex.put(qps[i].qpNum(), i);
+            areas[i] = new SlotArea(size, QpPairs.pathMtu(i).bytes());
+            size = areas[i].end();
+        }
+        memory = arena.allocate(Math.max(size, 4096), 4096);
+        shadow = MemorySegment.ofArray(new byte[(int) memory.byteSize()]);
+        // Start from a known pattern: every byte of memory is in the model from the start.
+        fill(0, (int) memory.byteSize(), POISON);
+        // A fixed iova, not the memory's address: the packets (RETH, AtomicETH) then carry the same addresses in
+        // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
+        mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+    }
+
+    long address(long offset) {
+        return IOVA + offset;
+    }
+
+    /** Writes the same bytes to memory and to the shadow (the application setting up a buffer). */
+    void put(long offset, byte[] bytes) {
+        MemorySegment.copy(bytes, 0, memory, ValueLayout.JAVA_BYTE, offset, bytes.length);
+        MemorySegment.copy(bytes, 0, shadow, ValueLayout.JAVA_BYTE, offset, bytes.length);
+    }
+
+    void fill(long offset, int length, byte value) {
+        memory.asSlice(offset, length).fill(value);
+        shadow.asSlice(offset, length).fill(value);
+    }
+
+    /** One of the device's counters, 0 when it has none of that name. */
+    long counter(String name) throws VerbsException {
+        Long v = ctx.counters().get(name);
+        return v == null ? 0 : v;
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}

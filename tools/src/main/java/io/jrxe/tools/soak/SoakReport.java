@@ -1,0 +1,116 @@
+package io.jrxe.tools.soak;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * What a run tells: progress about every tenth of the operations, one line for each of the first problems
+ * (a failed operation, a completion nobody waited for, a byte found wrong after the run, what was lost), and
+ * the counts the {@link SoakResult} is made of.
+ */
+final class SoakReport {
+    private static final int MAX_DETAILS = 20;
+
+    private final long ops;
+    private final PrintWriter diagnostics;
+    private final SoakRun.Progress progress;
+    private int details;
+    private long finished;
+    private long ok;
+    private long failedOps;
+    private long stray;
+    private long sweepMismatches;
+    private long lastFinishAt;
+    private int lastDecile;
+
+    /** {@code diagnostics} and {@code progress} may be null: then nobody hears of them. */
+    SoakReport(long ops, PrintWriter diagnostics, SoakRun.Progress progress) {
+        this.ops = ops;
+        this.diagnostics = diagnostics;
+        this.progress = progress;
+    }
+
+    /** One line about a problem; after the first few, one saying that more are not shown. */
+    void detail(String line) {
+        if (diagnostics == null) {
+            return;
+        }
+        if (details < MAX_DETAILS) {
+            diagnostics.println("soak: " + line);
+        } else if (details == MAX_DETAILS) {
+            diagnostics.println("soak: (more problems not shown)");
+        }
+        details++;
+        diagnostics.flush();
+    }
+
+    /** The operation did something wrong ({@code why}, or null when a detail said so already); counted once. */
+    void failed(Operation op, String why) {
+        if (why != null) {
+            detail("op " + op + ": " + why);
+        }
+        if (!op.failed) {
+            op.failed = true;
+            failedOps++;
+        }
+    }
+
+    /** A completion that no posted work request waited for. */
+    void stray(String what) {
+        stray++;
+        detail(what);
+    }
+
+    /** Memory found wrong after the run, outside every operation. */
+    void sweepMismatch(String what) {
+        sweepMismatches++;
+        detail(what);
+    }
+
+    /** The operation got its last completion at virtual time {@code nanos}. */
+    void finished(Operation op, long nanos) {
+        finished++;
+        if (!op.failed) {
+            ok++;
+        }
+        lastFinishAt = nanos;
+        int decile = (int) (finished * 10 / Math.max(1, ops));
+        if (decile != lastDecile) {
+            lastDecile = decile;
+            if (progress != null) {
+                progress.report(finished, ops, nanos);
+            }
+        }
+    }
+
+    /** The run starts (or restarts its stall clock) at virtual time {@code nanos}. */
+    void started(long nanos) {
+        lastFinishAt = nanos;
+    }
+
+    long finished() {
+        return finished;
+    }
+
+    long lastFinishAt() {
+        return lastFinishAt;
+    }
+
+    /** Counts the completions the unfinished operations never got, and says which was the first. */
+    long lost(List<Operation> unfinished) {
+        long lost = 0;
+        for (Operation op : unfinished) {
+            int missing = op.missingCompletions();
+            if (missing > 0 && lost == 0) {
+                detail("op " + op + " got no " + (op.sendDone ? "receive" : "send") + " completion");
+            }
+            lost += missing;
+        }
+        return lost;
+    }
+
+    SoakResult result(long seed, long lost, long retransmits, long virtualNanos, long fingerprint, String stopped) {
+        return new SoakResult(ops, ok, failedOps + stray + sweepMismatches, lost, retransmits, seed, virtualNanos,
+                fingerprint, stopped);
+    }
+}

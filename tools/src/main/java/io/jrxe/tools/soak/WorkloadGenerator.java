@@ -1,0 +1,248 @@
+package io.jrxe.tools.soak;
+
+import io.jrxe.verbs.RecvWr;
+import io.jrxe.verbs.ScatterGatherList;
+import io.jrxe.rnic.queue.SendWqe;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.VerbsException;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The seeded random mix: which lane gets a burst of how many operations, of which kind and size, with which
+ * data, scatter/gather lists and receive buffers, posted chained or one by one. Each operation's buffers are
+ * set up in memory and in the model before it is posted.
+ *
+ * <p>Every choice is a draw from the run's one {@link Random}, shared with the setup and the checker: a
+ * seed replays only while the draws stay in the same order.
+ */
+final class WorkloadGenerator {
+    private final Random random;
+    private final SoakModel model;
+    private final long ops;
+    private long nextId;
+    private long posted;
+
+    WorkloadGenerator(Random random, SoakModel model, long ops) {
+        this.random = random;
+        this.model = model;
+        this.ops = ops;
+    }
+
+    /** The longest message the generator makes on a path of this MTU. */
+    static int maxLength(int mtu) {
+        return 4 * mtu + mtu / 2 + 1;
+    }
+
+    long posted() {
+        return posted;
+    }
+
+    /** Posts bursts of work requests on lanes that have room, while the dice say so. */
+    void postSome() throws VerbsException {
+        List<Lane> lanes = model.lanes;
+        List<Lane> open = new ArrayList<>(lanes.size());
+        while (posted < ops && random.nextInt(4) != 0) {
+            open.clear();
+            for (Lane lane : lanes) {
+                if (lane.active < Math.min(lane.depth, SoakRun.WINDOW) || lane.active == 0) {
+                    open.add(lane);
+                }
+            }
+            if (open.isEmpty()) {
+                return;
+            }
+            Lane lane = open.get(random.nextInt(open.size()));
+            int room = Math.max(1, Math.min(lane.depth, SoakRun.WINDOW) - lane.active);
+            int burst = 1 + random.nextInt((int) Math.min(Math.min(4, room), ops - posted));
+            postBurst(lane, burst);
+            lane.depth = 1 + random.nextInt(SoakRun.WINDOW);
+        }
+    }
+
+    private void postBurst(Lane lane, int n) throws VerbsException {
+        SendWr first = null;
+        SendWr last = null;
+        RecvWr firstRecv = null;
+        RecvWr lastRecv = null;
+        for (int k = 0; k < n; k++) {
+            Operation op = prepare(lane);
+            SendWr wr = sendWr(op);
+            if (first == null) {
+                first = wr;
+            } else {
+                last.next(wr);
+            }
+            last = wr;
+            if (op.needsRecv) {
+                RecvWr r = recvWr(op);
+                if (firstRecv == null) {
+                    firstRecv = r;
+                } else {
+                    lastRecv.next(r);
+                }
+                lastRecv = r;
+            }
+            model.posted(op);
+            posted++;
+        }
+        // Receives first, always enough of them: an RNR NAK is not what this soak is about.
+        if (firstRecv != null) {
+            lane.to.qps[lane.index].postRecv(firstRecv);
+        }
+        if (random.nextBoolean()) {
+            lane.from.qps[lane.index].postSend(first);
+        } else {
+            for (SendWr wr = first; wr != null; ) {
+                SendWr next = wr.next();
+                wr.next(null);
+                lane.from.qps[lane.index].postSend(wr);
+                wr = next;
+            }
+        }
+    }
+
+    private int randomLength(int mtu) {
+        int r = random.nextInt(100);
+        if (r < 8) {
+            return 0;
+        } else if (r < 30) {
+            return 1 + random.nextInt(64);
+        } else if (r < 40) {
+            return mtu * (1 + random.nextInt(4));
+        } else if (r < 45) {
+            return mtu * (1 + random.nextInt(4)) + (random.nextBoolean() ? 1 : -1);
+        } else if (r < 70) {
+            return 1 + random.nextInt(mtu);
+        }
+        return mtu + 1 + random.nextInt(3 * mtu + mtu / 2);
+    }
+
+    /** Picks the operation and sets up its buffers, in memory and in the model. */
+    private Operation prepare(Lane lane) {
+        Operation op = new Operation(nextId++, lane, OperationKind.MIX[random.nextInt(OperationKind.MIX.length)]);
+        SoakNic from = lane.from;
+        SoakNic to = lane.to;
+        SlotArea local = lane.localArea();
+        SlotArea remote = lane.remoteArea();
+        switch (op.kind.flow) {
+            case MESSAGE -> {
+                op.length = randomLength(lane.mtu);
+                op.data = randomBytes(op.length);
+                op.inline = op.length <= SoakNic.MAX_INLINE && random.nextInt(3) == 0;
+                op.localSlot = local.take();
+                from.put(local.slot(op.localSlot), op.data);
+                op.remoteSlot = remote.take();
+                to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
+                op.imm = random.nextInt();
+                op.needsRecv = op.kind.consumesReceive();
+            }
+            case READ -> {
+                op.length = randomLength(lane.mtu);
+                op.data = randomBytes(op.length);
+                op.remoteSlot = remote.take();
+                to.put(remote.slot(op.remoteSlot), op.data);
+                op.localSlot = local.take();
+                from.fill(local.slot(op.localSlot), local.slotSize, SoakNic.POISON);
+            }
+            case ATOMIC -> {
+                op.length = 8;
+                op.localSlot = local.take();
+                from.fill(local.slot(op.localSlot), local.slotSize, SoakNic.POISON);
+                op.cell = random.nextInt(SlotArea.CELLS);
+                long current = lane.cellValue[op.cell];
+                if (op.kind == OperationKind.ATOMIC_CMP_AND_SWP) {
+                    // Half of the compares match, so that swaps happen.
+                    op.data = longs(random.nextBoolean() ? current : random.nextLong(), random.nextLong());
+                } else {
+                    long add = random.nextBoolean() ? 1 + random.nextInt(1000) : random.nextLong();
+                    op.data = longs(add, 0);
+                }
+                model.atomicPosted(op);
+            }
+        }
+        return op;
+    }
+
+    private static byte[] longs(long x, long y) {
+        byte[] b = new byte[16];
+        MemorySegment s = MemorySegment.ofArray(b);
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, x);
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, 8, y);
+        return b;
+    }
+
+    private byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private SendWr sendWr(Operation op) {
+        Lane lane = op.lane;
+        SoakNic from = lane.from;
+        SoakNic to = lane.to;
+        SlotArea local = lane.localArea();
+        SlotArea remote = lane.remoteArea();
+        SendWr wr = new SendWr(SoakNic.MAX_SGE);
+        wr.wrId = op.id;
+        wr.opcode = op.kind.opcode;
+        wr.flags = SendWqe.SIGNALED;
+        wr.immData = op.imm;
+        if (op.kind.flow == OperationKind.Flow.ATOMIC) {
+            MemorySegment d = MemorySegment.ofArray(op.data);
+            wr.compareAdd = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+            wr.swap = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+            wr.remoteAddr = to.address(remote.cell(op.cell));
+            wr.rkey = to.mr.rkey();
+            wr.sgl.add(from.address(local.slot(op.localSlot)), 8, from.mr.lkey());
+            return wr;
+        }
+        if (op.inline) {
+            wr.flags |= SendWqe.INLINE;
+            wr.inlineData = op.data.clone();
+            wr.inlineLength = op.length;
+        } else {
+            split(wr.sgl, from, local.slot(op.localSlot), op.length);
+        }
+        if (!op.kind.isSend()) {
+            wr.remoteAddr = to.address(remote.slot(op.remoteSlot));
+            wr.rkey = to.mr.rkey();
+        }
+        return wr;
+    }
+
+    private RecvWr recvWr(Operation op) {
+        Lane lane = op.lane;
+        RecvWr r = new RecvWr(SoakNic.MAX_SGE);
+        r.wrId = op.recvWrId();
+        if (op.kind.isSend()) {
+            SlotArea area = lane.remoteArea();
+            int room = Math.min(area.slotSize, op.length + random.nextInt(SoakNic.MAX_INLINE + 1));
+            split(r.sgl, lane.to, area.slot(op.remoteSlot), room);
+        }
+        // A WRITE_WITH_IMM's receive gets no buffer: it only carries the completion.
+        return r;
+    }
+
+    /** One to MAX_SGE contiguous pieces (none for an empty buffer): the DMA walks scatter/gather lists. */
+    private void split(ScatterGatherList sgl, SoakNic nic, long offset, int length) {
+        if (length == 0) {
+            return;
+        }
+        int pieces = Math.min(length, random.nextInt(3) == 0 ? 1 + random.nextInt(SoakNic.MAX_SGE) : 1);
+        long at = offset;
+        int left = length;
+        for (int p = pieces; p > 1; p--) {
+            int n = 1 + random.nextInt(left - (p - 1));
+            sgl.add(nic.address(at), n, nic.mr.lkey());
+            at += n;
+            left -= n;
+        }
+        sgl.add(nic.address(at), left, nic.mr.lkey());
+    }
+}

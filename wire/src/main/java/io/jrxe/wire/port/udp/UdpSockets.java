@@ -1,0 +1,96 @@
+package io.jrxe.wire.port.udp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.unix.IntegerUnixChannelOption;
+
+import java.net.BindException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+
+/**
+ * How a {@link UdpPort}'s sockets are made: the one bound to the device's address on port 4791, which
+ * receives, and one per UDP source port a QP sends from. Setup only: nothing here runs per packet.
+ */
+final class UdpSockets {
+    /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
+    private static final int RECEIVE_SLOT = 65_535;
+
+    /**
+     * Kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0 (the ICRC protects the packet),
+     * which RFC 8200 forbids and Linux drops (Udp6InCsumErrors) unless the socket allows it with
+     * UDP_NO_CHECK6_RX, as rxe's own socket does. Java's NIO cannot set it: the NIO transport
+     * receives nothing from a kernel rxe peer over IPv6.
+     */
+    private static final IntegerUnixChannelOption ACCEPT_ZERO_UDP6_CHECKSUM =
+            new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17 /* IPPROTO_UDP */, 102 /* UDP_NO_CHECK6_RX */);
+
+    private UdpSockets() {
+    }
+
+    /**
+     * Binds the receiving socket at {@code at}, its datagrams going to {@code handler}.
+     *
+     * @throws PortInUseException with a sentence for a taken port or an address that is not local
+     */
+    static Channel bindReceiver(UdpTransport transport, EventLoop loop, InetSocketAddress at, ChannelHandler handler)
+            throws PortInUseException {
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_RCVBUF, 8 << 20)
+                .option(ChannelOption.SO_SNDBUF, 8 << 20)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
+                        transport == UdpTransport.EPOLL ? RECEIVE_SLOT : UdpPort.MAX_DATAGRAM))
+                .handler(handler);
+        if (transport == UdpTransport.EPOLL) {
+            // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
+            // datagrams, instead of the kernel cutting it up and queuing each (on loopback, a GSO send
+            // is not segmented at all). A slot must then hold a whole coalesced run.
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, 0)
+                    .option(EpollChannelOption.UDP_GRO, true);
+            if (at.getAddress() instanceof Inet6Address) {
+                b.option(ACCEPT_ZERO_UDP6_CHECKSUM, 1);
+            }
+        }
+        try {
+            return b.bind(at).sync().channel();
+        } catch (Exception e) {
+            throw new PortInUseException(describeBindFailure(at, e), e);
+        }
+    }
+
+    /**
+     * Starts binding a socket that only sends, at {@code at} beside the others on that address (SO_REUSEPORT);
+     * the bind completes on the event loop, which must not wait for it.
+     */
+    static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at) {
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .handler(new ChannelInboundHandlerAdapter());
+        if (transport == UdpTransport.EPOLL) {
+            b.option(EpollChannelOption.SO_REUSEPORT, true);
+        }
+        return b.bind(at);
+    }
+
+    static String describeBindFailure(InetSocketAddress at, Throwable e) {
+        String text = String.valueOf(e.getMessage());
+        String where = at.getAddress().getHostAddress() + ":" + at.getPort();
+        if (e instanceof BindException || text.contains("Address already in use") || text.contains("EADDRINUSE")) {
+            return "another RoCE device, kernel rxe or jrxe, already uses " + where;
+        }
+        if (text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL")) {
+            return at.getAddress().getHostAddress() + " is not an address of this machine (see `ip addr`)";
+        }
+        return "cannot bind " + where + ": " + text;
+    }
+}
