@@ -1,4 +1,4 @@
-package io.jrxe.tools.bench;
+package io.jrxe.benchmarks;
 
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.device.DeviceAttributes;
