@@ -17,6 +17,6 @@ jrxe_use_jdk25() {
       return 0
     fi
   done
-  echo "jrxe needs a JDK 25: none at JAVA_HOME (${JAVA_HOME:-unset}) or under /usr/lib/jvm; install one (e.g. Temurin 25 from https://adoptium.net) and set JAVA_HOME to it." >&2
+  echo "jrxe needs a JDK 25: none at JAVA_HOME (${JAVA_HOME:-unset}) or under /usr/lib/jvm; install one there or point JAVA_HOME at one: Temurin 25 (https://adoptium.net), or Debian 13's openjdk-25-jdk-headless (Debian 12 can take it from trixie, as .ci/run does)." >&2
   return 1
 }

@@ -87,9 +87,21 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            LockSupport.parkNanos(napNanos);
+            nap(napNanos);
         }
         return await(wcs);
+    }
+
+    /**
+     * Sleeps napNanos, or until interrupted. One parkNanos is not enough: it returns at once when an earlier
+     * unpark of this thread left its permit (a future completed just after its waiter gave up), and may return
+     * early for no reason at all.
+     */
+    private static void nap(long napNanos) {
+        long wakeAt = System.nanoTime() + napNanos;
+        for (long left = napNanos; left > 0 && !Thread.currentThread().isInterrupted(); left = wakeAt - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     private int awaitEvent(WorkCompletion[] wcs) {

@@ -5,6 +5,8 @@ import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Cq;
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.locks.LockSupport;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,8 +59,23 @@ class CompletionWaiterTest {
 
     @Test
     void aWaiterThatNapsDoesNotPollDuringTheNap() {
-        // The completion comes during the nap: one poll before it and one after, where a waiter that did not
-        // nap would poll in its spins and short parks tens of times.
+        assertOnePollBeforeTheNapAndOneAfter();
+    }
+
+    @Test
+    void aPermitLeftByAnEarlierUnparkDoesNotCutTheNapShort() {
+        // As a future leaves one when it completes just after this thread stopped waiting for it: the nap's first
+        // park returns at once, and the nap must go on.
+        LockSupport.unpark(Thread.currentThread());
+        assertOnePollBeforeTheNapAndOneAfter();
+    }
+
+    /**
+     * The completion comes during a nap of 200 ms: one poll before it and one after, where a waiter that did not
+     * nap would poll in its spins and short parks tens of times. The nap lasts its 200 ms even when parkNanos
+     * returns early, so the poll after it finds the completion (due 20 ms after the CQ was made).
+     */
+    private void assertOnePollBeforeTheNapAndOneAfter() {
         ScriptedCq cq = new ScriptedCq(20_000_000);
         CompletionWaiter waiter = new CompletionWaiter(cq, null, 1000, "a test completion");
 

@@ -1,4 +1,4 @@
-package io.jrxe.tools.bench;
+package io.jrxe.benchmarks;
 
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.RethFlyweight;

@@ -1,17 +1,16 @@
-package io.jrxe.tools.bench;
+package io.jrxe.benchmarks;
 
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Access;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,41 +21,42 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The cost of ibv_reg_mr + ibv_dereg_mr on the emulated NIC for 4 KiB, 1 MiB and 1 GiB: an MPT
- * entry, one MTT entry per 4 KiB page (1, 256 and 262,144 entries), and a touch of every page
- * (as pinning does), so the cost grows with the size as a real registration's does.
+ * One translation as the data path does it for every packet: the R_Key's access check
+ * (MPT lookup, variant, PD, rights, bounds), then iova -> MTT entry -> host address.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class RegMrBenchmark {
-    @Param({"4096", "1048576", "1073741824"})
-    public long bytes;
-
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class TranslationBenchmark {
     private Arena arena;
-    private MemorySegment memory;
     private MemoryTables tables;
     private ProtectionDomain pd;
+    private int rkey;
+    private long base;
+    private long offset;
 
-    @Setup(Level.Trial)
-    public void allocate() {
+    @Setup
+    public void register() throws RnicException {
         arena = Arena.ofShared();
-        memory = arena.allocate(bytes, 4096);
-        memory.fill((byte) 1);
+        MemorySegment memory = arena.allocate(64L << 20, 4096);
         tables = new MemoryTables(DeviceAttributes.rxeDefaults());
         pd = new ProtectionDomain(1);
+        MptEntry mr = tables.registerMr(pd, memory, memory.address(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        rkey = mr.rkey();
+        base = mr.iova();
     }
 
-    @TearDown(Level.Trial)
+    @TearDown
     public void free() {
         arena.close();
     }
 
     @Benchmark
-    public int registerAndDeregister() throws RnicException {
-        MptEntry mr = tables.registerMr(pd, memory, memory.address(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        int key = mr.key();
-        tables.deregisterMr(key);
-        return key;
+    public long checkAndTranslate() {
+        offset = (offset + 4096 * 37 + 64) & ((64L << 20) - 4096);
+        long iova = base + offset;
+        MptEntry entry = tables.lookup(rkey);
+        AccessError e = tables.check(entry, rkey, pd, iova, 1024, Access.REMOTE_WRITE, true);
+        return e == AccessError.NONE ? tables.address(entry, iova) : -1;
     }
 }
