@@ -87,12 +87,18 @@ class SoakRunTest {
         assertThat(result.passed()).isTrue();
         assertThat(result.retransmits()).isZero();
 
-        Pattern sent = Pattern.compile("PACKET_SENT +psn=\\S+ opcode=(\\d+) wr=\\d+ value=(\\d+)");
+        // The trace names each packet's opcode as the dissector does ("RC SEND_FIRST").
+        Pattern sent = Pattern.compile("PACKET_SENT +psn=\\S+ opcode=(.+?) wr=\\d+ value=(\\d+)");
+        java.util.Map<String, Opcode> byName = new java.util.HashMap<>();
+        for (Opcode op : Opcode.values()) {
+            byName.put(op.displayName(), op);
+        }
         Set<Opcode> opcodes = new HashSet<>();
         boolean emptyPayload = false;
         Matcher m = sent.matcher(trace.toString());
         while (m.find()) {
-            Opcode op = Opcode.of(Integer.parseInt(m.group(1)));
+            Opcode op = byName.get(m.group(1));
+            assertThat(op).as("a packet opcode named in the trace: " + m.group(1)).isNotNull();
             opcodes.add(op);
             emptyPayload |= op.hasPayload() && Integer.parseInt(m.group(2)) == 0;
         }
