@@ -8,20 +8,29 @@ import java.util.List;
  * so a mask means the same in jrxe and in C).
  */
 public final class Access {
+    /** The device may write the memory: receives, READ responses, atomic results. */
     public static final int LOCAL_WRITE = 1;
+    /** Peers may RDMA WRITE into the memory (needs LOCAL_WRITE). */
     public static final int REMOTE_WRITE = 1 << 1;
+    /** Peers may RDMA READ the memory. */
     public static final int REMOTE_READ = 1 << 2;
+    /** Peers may run atomic operations on the memory (needs LOCAL_WRITE). */
     public static final int REMOTE_ATOMIC = 1 << 3;
+    /** Memory windows may be bound to the region. */
     public static final int MW_BIND = 1 << 4;
+    /** The region's iova starts at 0 rather than at the memory's address. */
     public static final int ZERO_BASED = 1 << 5;
     /** jrxe does no on-demand paging, but the bit is named so that a mask from C reads correctly. */
     public static final int ON_DEMAND = 1 << 6;
+    /** Peers may FLUSH the memory to global visibility. */
     public static final int FLUSH_GLOBAL = 1 << 8;
+    /** Peers may FLUSH the memory to persistence. */
     public static final int FLUSH_PERSISTENT = 1 << 9;
 
     /** Every bit jrxe accepts on a registration. */
     public static final int SUPPORTED = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC | MW_BIND | ZERO_BASED
             | FLUSH_GLOBAL | FLUSH_PERSISTENT;
+    /** Every bit that grants a peer some access: a region with one of them has an R_Key. */
     public static final int REMOTE = REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC | FLUSH_GLOBAL | FLUSH_PERSISTENT;
 
     private static final String[] NAMES = {
@@ -32,6 +41,7 @@ public final class Access {
     private Access() {
     }
 
+    /** True when {@code access} has every bit of {@code rights}. */
     public static boolean has(int access, int rights) {
         return (access & rights) == rights;
     }

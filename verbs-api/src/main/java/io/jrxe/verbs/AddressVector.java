@@ -9,6 +9,7 @@ import java.util.Arrays;
  */
 public record AddressVector(byte[] dgid, int sgidIndex, int hopLimit, int trafficClass, int flowLabel, int serviceLevel,
                             int portNum) {
+    /** Checks the ranges (16-byte GID, hop limit and traffic class 0..255, flow label 20 bits, SL 0..15). */
     public AddressVector {
         if (dgid == null || dgid.length != 16) {
             throw new IllegalArgumentException("the destination GID must have 16 bytes");
@@ -33,6 +34,7 @@ public record AddressVector(byte[] dgid, int sgidIndex, int hopLimit, int traffi
         return new AddressVector(dgid, sgidIndex, 64, 0, 0, 0, 1);
     }
 
+    /** A copy of the destination GID. */
     @Override
     public byte[] dgid() {
         return dgid.clone();

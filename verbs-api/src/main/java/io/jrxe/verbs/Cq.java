@@ -9,8 +9,10 @@ public interface Cq extends AutoCloseable {
     /** ibv_req_notify_cq. */
     void requestNotify(boolean solicitedOnly);
 
+    /** How many completions the CQ holds (at least what was asked for). */
     int capacity();
 
+    /** ibv_resize_cq: at least {@code entries} entries, keeping the completions it holds. */
     void resize(int entries) throws VerbsException;
 
     @Override

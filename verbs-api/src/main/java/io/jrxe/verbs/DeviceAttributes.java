@@ -4,6 +4,34 @@ package io.jrxe.verbs;
  * What a device can do, modelled on rxe's attributes (what `ibv_devinfo -v` prints for rxe0 on
  * Linux 6.x) and each one configurable, so that a teacher can make a tiny NIC whose limits show.
  *
+ * @param firmwareVersion the firmware version string (rxe: 0.0.0)
+ * @param vendorId the IEEE vendor id
+ * @param vendorPartId the vendor's part id
+ * @param hardwareVersion the hardware version
+ * @param maxMrSize the largest memory region, in bytes (-1: no limit)
+ * @param pageSizeCap the page sizes supported, one bit each
+ * @param maxQp how many QPs the device holds
+ * @param maxQpWr how many work requests one queue holds
+ * @param maxSge scatter/gather entries in one send or receive work request
+ * @param maxSgeRd scatter/gather entries in one READ
+ * @param maxInlineData bytes of inline data in one send work request
+ * @param maxCq how many CQs the device holds
+ * @param maxCqe how many completions one CQ holds
+ * @param maxMr how many memory regions the device holds
+ * @param maxPd how many protection domains the device holds
+ * @param maxQpRdAtom READs and atomics one QP accepts outstanding as responder
+ * @param maxResRdAtom READ and atomic responder resources of the whole device
+ * @param maxQpInitRdAtom READs and atomics one QP keeps outstanding as requester
+ * @param atomicCapability how atomic operations are atomic
+ * @param maxMw how many memory windows the device holds
+ * @param maxAh how many address handles the device holds
+ * @param maxSrq how many SRQs the device holds
+ * @param maxSrqWr how many work requests one SRQ holds
+ * @param maxSrqSge scatter/gather entries in one SRQ receive
+ * @param maxPkeys the size of the P_Key table
+ * @param localCaAckDelay the local CA ACK delay (4.096 us times 2 to this power)
+ * @param memoryWindowType1 whether type 1 memory windows are supported
+ * @param memoryWindowType2 whether type 2 memory windows are supported
  * @param mttEntries capacity of the memory translation table, in 8-byte entries (default 2M:
  *                   16 MiB of translation memory, enough for 8 GiB of 4 KiB pages)
  */
@@ -38,7 +66,15 @@ public record DeviceAttributes(
         boolean memoryWindowType2,
         long mttEntries) {
 
-    public enum AtomicCapability { NONE, HCA, GLOB }
+    /** How atomic a device's atomic operations are (libibverbs' enum ibv_atomic_cap). */
+    public enum AtomicCapability {
+        /** No atomic operations. */
+        NONE,
+        /** Atomic with respect to other atomics of this device. */
+        HCA,
+        /** Atomic with respect to every access of the memory. */
+        GLOB
+    }
 
     /** rxe's values. */
     public static DeviceAttributes rxeDefaults() {
@@ -51,10 +87,12 @@ public record DeviceAttributes(
                 true, true, 2L * 1024 * 1024);
     }
 
+    /** A builder that starts from these attributes. */
     public Builder toBuilder() {
         return new Builder(this);
     }
 
+    /** A builder that starts from rxe's attributes. */
     public static Builder builder() {
         return new Builder(rxeDefaults());
     }
@@ -123,36 +161,66 @@ public record DeviceAttributes(
             mttEntries = a.mttEntries;
         }
 
+        /** Sets {@link DeviceAttributes#firmwareVersion()}; returns this. */
         public Builder firmwareVersion(String v) { firmwareVersion = v; return this; }
+        /** Sets {@link DeviceAttributes#vendorId()}; returns this. */
         public Builder vendorId(int v) { vendorId = v; return this; }
+        /** Sets {@link DeviceAttributes#vendorPartId()}; returns this. */
         public Builder vendorPartId(int v) { vendorPartId = v; return this; }
+        /** Sets {@link DeviceAttributes#hardwareVersion()}; returns this. */
         public Builder hardwareVersion(int v) { hardwareVersion = v; return this; }
+        /** Sets {@link DeviceAttributes#maxMrSize()}; returns this. */
         public Builder maxMrSize(long v) { maxMrSize = v; return this; }
+        /** Sets {@link DeviceAttributes#pageSizeCap()}; returns this. */
         public Builder pageSizeCap(long v) { pageSizeCap = v; return this; }
+        /** Sets {@link DeviceAttributes#maxQp()}; returns this. */
         public Builder maxQp(int v) { maxQp = v; return this; }
+        /** Sets {@link DeviceAttributes#maxQpWr()}; returns this. */
         public Builder maxQpWr(int v) { maxQpWr = v; return this; }
+        /** Sets {@link DeviceAttributes#maxSge()}; returns this. */
         public Builder maxSge(int v) { maxSge = v; return this; }
+        /** Sets {@link DeviceAttributes#maxSgeRd()}; returns this. */
         public Builder maxSgeRd(int v) { maxSgeRd = v; return this; }
+        /** Sets {@link DeviceAttributes#maxInlineData()}; returns this. */
         public Builder maxInlineData(int v) { maxInlineData = v; return this; }
+        /** Sets {@link DeviceAttributes#maxCq()}; returns this. */
         public Builder maxCq(int v) { maxCq = v; return this; }
+        /** Sets {@link DeviceAttributes#maxCqe()}; returns this. */
         public Builder maxCqe(int v) { maxCqe = v; return this; }
+        /** Sets {@link DeviceAttributes#maxMr()}; returns this. */
         public Builder maxMr(int v) { maxMr = v; return this; }
+        /** Sets {@link DeviceAttributes#maxPd()}; returns this. */
         public Builder maxPd(int v) { maxPd = v; return this; }
+        /** Sets {@link DeviceAttributes#maxQpRdAtom()}; returns this. */
         public Builder maxQpRdAtom(int v) { maxQpRdAtom = v; return this; }
+        /** Sets {@link DeviceAttributes#maxResRdAtom()}; returns this. */
         public Builder maxResRdAtom(int v) { maxResRdAtom = v; return this; }
+        /** Sets {@link DeviceAttributes#maxQpInitRdAtom()}; returns this. */
         public Builder maxQpInitRdAtom(int v) { maxQpInitRdAtom = v; return this; }
+        /** Sets {@link DeviceAttributes#atomicCapability()}; returns this. */
         public Builder atomicCapability(AtomicCapability v) { atomicCapability = v; return this; }
+        /** Sets {@link DeviceAttributes#maxMw()}; returns this. */
         public Builder maxMw(int v) { maxMw = v; return this; }
+        /** Sets {@link DeviceAttributes#maxAh()}; returns this. */
         public Builder maxAh(int v) { maxAh = v; return this; }
+        /** Sets {@link DeviceAttributes#maxSrq()}; returns this. */
         public Builder maxSrq(int v) { maxSrq = v; return this; }
+        /** Sets {@link DeviceAttributes#maxSrqWr()}; returns this. */
         public Builder maxSrqWr(int v) { maxSrqWr = v; return this; }
+        /** Sets {@link DeviceAttributes#maxSrqSge()}; returns this. */
         public Builder maxSrqSge(int v) { maxSrqSge = v; return this; }
+        /** Sets {@link DeviceAttributes#maxPkeys()}; returns this. */
         public Builder maxPkeys(int v) { maxPkeys = v; return this; }
+        /** Sets {@link DeviceAttributes#localCaAckDelay()}; returns this. */
         public Builder localCaAckDelay(int v) { localCaAckDelay = v; return this; }
+        /** Sets {@link DeviceAttributes#memoryWindowType1()}; returns this. */
         public Builder memoryWindowType1(boolean v) { memoryWindowType1 = v; return this; }
+        /** Sets {@link DeviceAttributes#memoryWindowType2()}; returns this. */
         public Builder memoryWindowType2(boolean v) { memoryWindowType2 = v; return this; }
+        /** Sets {@link DeviceAttributes#mttEntries()}; returns this. */
         public Builder mttEntries(long v) { mttEntries = v; return this; }
 
+        /** The attributes as set. */
         public DeviceAttributes build() {
             return new DeviceAttributes(firmwareVersion, vendorId, vendorPartId, hardwareVersion, maxMrSize,
                     pageSizeCap, maxQp, maxQpWr, maxSge, maxSgeRd, maxInlineData, maxCq, maxCqe, maxMr, maxPd,

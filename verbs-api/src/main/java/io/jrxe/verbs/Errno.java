@@ -5,19 +5,34 @@ package io.jrxe.verbs;
  * one ({@link VerbsException#errno()}), so that a program can compare jrxe with a real device.
  */
 public enum Errno {
+    /** Operation not permitted. */
     EPERM(1),
+    /** No such object (a handle or number that names nothing). */
     ENOENT(2),
+    /** Try again: a resource is busy for now. */
     EAGAIN(11),
+    /** Out of memory, or a queue or table is full. */
     ENOMEM(12),
+    /** Access denied. */
     EACCES(13),
+    /** A bad address. */
     EFAULT(14),
+    /** Still in use: for example a PD with objects in it. */
     EBUSY(16),
+    /** Exists already. */
     EEXIST(17),
+    /** No such device. */
     ENODEV(19),
+    /** An invalid argument: the message names the rule. */
     EINVAL(22),
+    /** No space left. */
     ENOSPC(28),
+    /** Not implemented. */
     ENOSYS(38),
-    EOPNOTSUPP(95);
+    /** The device does not support the operation. */
+    EOPNOTSUPP(95),
+    /** The address is taken (by another RoCE device), or is not an address of this host. */
+    EADDRINUSE(98);
 
     private final int value;
 

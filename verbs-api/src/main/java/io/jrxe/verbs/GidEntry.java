@@ -12,6 +12,7 @@ import java.util.HexFormat;
  * ::ffff:a.b.c.d), its type and the address it stands for.
  */
 public record GidEntry(int index, byte[] gid, GidType type) {
+    /** Checks that the GID has 16 bytes, and keeps a copy of them. */
     public GidEntry {
         if (gid.length != 16) {
             throw new IllegalArgumentException("a GID has 16 bytes, not " + gid.length);
@@ -19,6 +20,7 @@ public record GidEntry(int index, byte[] gid, GidType type) {
         gid = gid.clone();
     }
 
+    /** A copy of the GID's 16 bytes: what a peer puts in its AddressVector. */
     @Override
     public byte[] gid() {
         return gid.clone();

@@ -13,6 +13,7 @@ public enum GidType {
         this.label = label;
     }
 
+    /** The name ibv_devinfo and sysfs use ("RoCE v2"). */
     public String label() {
         return label;
     }

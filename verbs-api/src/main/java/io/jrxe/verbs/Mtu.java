@@ -2,10 +2,15 @@ package io.jrxe.verbs;
 
 /** IB path MTUs (libibverbs' enum ibv_mtu, same values). */
 public enum Mtu {
+    /** 256 bytes. */
     MTU_256(1, 256),
+    /** 512 bytes. */
     MTU_512(2, 512),
+    /** 1024 bytes. */
     MTU_1024(3, 1024),
+    /** 2048 bytes. */
     MTU_2048(4, 2048),
+    /** 4096 bytes. */
     MTU_4096(5, 4096);
 
     /** Bytes rxe keeps for headers below the IB payload: Ethernet, IP, UDP, BTH and more. */
@@ -19,14 +24,17 @@ public enum Mtu {
         this.bytes = bytes;
     }
 
+    /** The value of libibverbs' enum ibv_mtu (1 for 256 bytes ... 5 for 4096). */
     public int verbsValue() {
         return verbsValue;
     }
 
+    /** The MTU in bytes of payload per packet. */
     public int bytes() {
         return bytes;
     }
 
+    /** The MTU of a libibverbs value; IllegalArgumentException out of 1..5. */
     public static Mtu ofVerbsValue(int value) {
         for (Mtu m : values()) {
             if (m.verbsValue == value) {
@@ -36,6 +44,7 @@ public enum Mtu {
         throw new IllegalArgumentException("path MTU enum value " + value + " is out of range 1..5 (256..4096 bytes)");
     }
 
+    /** The MTU of a size in bytes; IllegalArgumentException for a size that is not one. */
     public static Mtu ofBytes(int bytes) {
         for (Mtu m : values()) {
             if (m.bytes == bytes) {

@@ -13,12 +13,16 @@ public interface Pd extends AutoCloseable {
     /** ibv_reg_mr_iova: the MR's first byte is at {@code iova} in keys' address space. */
     Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException;
 
+    /** ibv_alloc_mw: a memory window of type 1 or 2, unbound. */
     Mw allocMw(int type) throws VerbsException;
 
+    /** ibv_create_qp: a QP in RESET. */
     Qp createQp(QpInitAttributes init) throws VerbsException;
 
+    /** ibv_create_srq: a receive queue several QPs may share. */
     Srq createSrq(int maxWr, int maxSge) throws VerbsException;
 
+    /** ibv_create_ah: an address handle that UD send work requests name their destination by. */
     Ah createAh(AddressVector av) throws VerbsException;
 
     @Override

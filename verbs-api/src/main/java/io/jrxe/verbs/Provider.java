@@ -4,7 +4,9 @@ import java.util.List;
 
 /** A source of devices: jrxe's emulated NICs, or the kernel's through libibverbs. */
 public interface Provider {
+    /** "emulated" or "native". */
     String name();
 
+    /** The devices this provider offers now. */
     List<Device> devices() throws VerbsException;
 }

@@ -3,8 +3,10 @@ package io.jrxe.verbs;
 
 /** A queue pair (ibv_qp): modify it through its states, then post work to it. */
 public interface Qp extends AutoCloseable {
+    /** The QP number: what a peer sets as its destination QPN. */
     int qpNum();
 
+    /** The transport type the QP was created with. */
     QpType type();
 
     /** ibv_modify_qp: the attributes set on {@code attributes} are its mask. */

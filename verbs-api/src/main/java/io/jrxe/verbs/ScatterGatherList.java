@@ -10,20 +10,24 @@ public final class ScatterGatherList {
     private final int[] lkey;
     private int count;
 
+    /** A list with room for {@code maxSge} entries. */
     public ScatterGatherList(int maxSge) {
         addr = new long[maxSge];
         length = new int[maxSge];
         lkey = new int[maxSge];
     }
 
+    /** How many entries fit. */
     public int capacity() {
         return addr.length;
     }
 
+    /** How many entries are set. */
     public int count() {
         return count;
     }
 
+    /** Entry i's address (an iova of the region its key names). */
     public long addr(int i) {
         return addr[i];
     }
@@ -33,6 +37,7 @@ public final class ScatterGatherList {
         return length[i] & 0xFFFF_FFFFL;
     }
 
+    /** Entry i's L_Key. */
     public int lkey(int i) {
         return lkey[i];
     }
@@ -46,10 +51,12 @@ public final class ScatterGatherList {
         return total;
     }
 
+    /** Removes every entry. */
     public void clear() {
         count = 0;
     }
 
+    /** Appends an entry: {@code len} bytes at {@code address} of the region whose L_Key is {@code key}. */
     public void add(long address, int len, int key) {
         addr[count] = address;
         length[count] = len;
@@ -57,6 +64,7 @@ public final class ScatterGatherList {
         count++;
     }
 
+    /** Makes this list's entries those of {@code other}. */
     public void copyFrom(ScatterGatherList other) {
         count = other.count;
         System.arraycopy(other.addr, 0, addr, 0, count);

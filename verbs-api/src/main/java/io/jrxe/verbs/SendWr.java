@@ -15,40 +15,61 @@ public final class SendWr {
     /** send_flags bit (IBV_SEND_INLINE): the bytes are {@link #inlineData}, copied at post time; no L_Key is used. */
     public static final int INLINE = 1 << 3;
 
+    /** The caller's identifier, returned in the completion. */
     public long wrId;
+    /** What to do; SEND unless set. */
     public WrOpcode opcode = WrOpcode.SEND;
+    /** send_flags: {@link #SIGNALED}, {@link #FENCE}, {@link #SOLICITED}, {@link #INLINE}, or-ed. */
     public int flags;
+    /** The local memory the operation reads (or, for READ and atomics, writes). */
     public final ScatterGatherList sgl;
     /** Inline data (with the INLINE flag): bytes copied into the WQE at post time. */
     public byte[] inlineData;
+    /** How many bytes of {@link #inlineData} to send. */
     public int inlineLength;
+    /** Immediate data for SEND_WITH_IMM and RDMA_WRITE_WITH_IMM. */
     public int immData;
+    /** The key SEND_WITH_INV and LOCAL_INV invalidate. */
     public int invalidateRkey;
+    /** RDMA and atomic operations: the peer address (an iova of its region or window). */
     public long remoteAddr;
+    /** RDMA and atomic operations: the R_Key of the peer memory. */
     public int rkey;
+    /** Atomics: the value to compare (compare and swap) or to add (fetch and add). */
     public long compareAdd;
+    /** Compare and swap: the value written when the comparison holds. */
     public long swap;
-    /** UD destination. */
+    /** UD: the address handle of the destination ({@link Ah#handle()}). */
     public int ahHandle;
+    /** UD: the destination QP number. */
     public int remoteQpn;
+    /** UD: the Q_Key the destination QP expects. */
     public int remoteQkey;
-    /** BIND_MW / REG_MR. */
+    /** BIND_MW: the current R_Key of the window to bind. */
     public int mwRkey;
+    /** BIND_MW and REG_MR: the key the window or region gets. */
     public int newRkey;
+    /** BIND_MW: the region the window is bound to; REG_MR: the region to register. */
     public int mrLkey;
+    /** BIND_MW and REG_MR: the start of the range. */
     public long bindAddr;
+    /** BIND_MW and REG_MR: the length of the range. */
     public long bindLength;
+    /** BIND_MW and REG_MR: the access bits ({@link Access}) of the range. */
     public int bindAccess;
     private SendWr next;
 
+    /** A send work request with room for {@code maxSge} scatter/gather entries. */
     public SendWr(int maxSge) {
         sgl = new ScatterGatherList(maxSge);
     }
 
+    /** The next work request of the chain, or null. */
     public SendWr next() {
         return next;
     }
 
+    /** Chains {@code n} after this work request, to post both in one call; returns this. */
     public SendWr next(SendWr n) {
         next = n;
         return this;

@@ -5,8 +5,10 @@ package io.jrxe.verbs;
  * libibverbs would have returned, so programs can compare jrxe and a real device.
  */
 public class VerbsException extends Exception {
+    /** What libibverbs would have returned. */
     private final Errno errno;
 
+    /** A refusal with its errno and a message that names the rule that was broken. */
     public VerbsException(Errno errno, String message) {
         super(message);
         this.errno = errno;
@@ -18,6 +20,7 @@ public class VerbsException extends Exception {
         this.errno = errno;
     }
 
+    /** What libibverbs would have returned for the same call. */
     public Errno errno() {
         return errno;
     }

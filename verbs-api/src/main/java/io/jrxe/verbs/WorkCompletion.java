@@ -7,7 +7,9 @@ package io.jrxe.verbs;
 public final class WorkCompletion {
     /** wc_flags bits (ibv_wc_flags). */
     public static final int WITH_GRH = 1;
+    /** wc_flags bit: the completion carries immediate data. */
     public static final int WITH_IMM = 1 << 1;
+    /** wc_flags bit: the message invalidated an R_Key, which {@link #invalidatedRkey()} gives. */
     public static final int WITH_INV = 1 << 3;
 
     long wrId;
@@ -21,14 +23,21 @@ public final class WorkCompletion {
     int wcFlags;
     int pkeyIndex;
 
+    /** An empty completion, for {@link Cq#poll} to fill. */
+    public WorkCompletion() {
+    }
+
+    /** The completed work request's wrId. */
     public long wrId() {
         return wrId;
     }
 
+    /** SUCCESS, or why the work request failed. */
     public WcStatus status() {
         return status;
     }
 
+    /** What completed. */
     public WcOpcode opcode() {
         return opcode;
     }
@@ -38,6 +47,7 @@ public final class WorkCompletion {
         return vendorErr;
     }
 
+    /** Bytes received (receives) or read (READ, atomics). */
     public int byteLen() {
         return byteLen;
     }
@@ -47,34 +57,42 @@ public final class WorkCompletion {
         return immData;
     }
 
+    /** The R_Key the message invalidated (with WITH_INV). */
     public int invalidatedRkey() {
         return immData;
     }
 
+    /** The local QP the work request was posted to. */
     public int qpNum() {
         return qpNum;
     }
 
+    /** UD receives: the sending QP number. */
     public int srcQp() {
         return srcQp;
     }
 
+    /** wc_flags: {@link #WITH_GRH}, {@link #WITH_IMM}, {@link #WITH_INV}. */
     public int wcFlags() {
         return wcFlags;
     }
 
+    /** UD receives: the P_Key index. */
     public int pkeyIndex() {
         return pkeyIndex;
     }
 
+    /** True with WITH_IMM. */
     public boolean hasImmediate() {
         return (wcFlags & WITH_IMM) != 0;
     }
 
+    /** True with WITH_INV. */
     public boolean hasInvalidate() {
         return (wcFlags & WITH_INV) != 0;
     }
 
+    /** Fills every field: for providers, and for copying a completion the caller wants to keep. */
     public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
                               int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
         this.wrId = wrId;

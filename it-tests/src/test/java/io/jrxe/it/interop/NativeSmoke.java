@@ -48,8 +48,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Every verb of the native provider against one kernel device, each step printed OK or FAIL:
- * meant for the lab guest that has rxe0, run as
- * {@code java --enable-native-access=ALL-UNNAMED -cp 'verbs-facade.jar:rnic-core.jar:wire.jar' io.jrxe.verbs.nativ.NativeSmoke rxe0}.
+ * meant for the lab guest that has rxe0, run from the repository (after a build) as
+ * {@code java --enable-native-access=ALL-UNNAMED -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*'
+ * io.jrxe.it.interop.NativeSmoke rxe0}, as KernelRxeInteropTest does.
  * Two RC QPs of the device talk to each other through its own GID (rxe loops such packets
  * back), then an SRQ pair and a UD pair. Exit status 0 when every step passed, 1 when one
  * failed, 2 when there is no device to try.

@@ -1,5 +1,6 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.verbs.SendWr;
 import io.jrxe.rnic.AddressHandle;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.memory.AccessError;
@@ -106,7 +107,7 @@ final class Requester {
         QueuePair qp = e.qp;
         boolean readOrAtomic = isReadOrAtomic(w.opcode);
         RequesterState req = e.req;
-        if ((w.flags & SendWqe.FENCE) != 0 && req.outstandingReadsAtomics > 0) {
+        if ((w.flags & SendWr.FENCE) != 0 && req.outstandingReadsAtomics > 0) {
             return false;
         }
         if (readOrAtomic && req.outstandingReadsAtomics >= Math.max(1, qp.maxRdAtomic())) {
@@ -224,7 +225,7 @@ final class Requester {
         if (ackRequest) {
             req.packetsSinceAckRequest = 0;
         }
-        boolean solicited = last && (w.flags & SendWqe.SOLICITED) != 0;
+        boolean solicited = last && (w.flags & SendWr.SOLICITED) != 0;
         int pad = (4 - (payload & 3)) & 3;
         PeerAddress to = e.peer;
         int destQpn = qp.destQpn();
@@ -242,7 +243,7 @@ final class Requester {
         writeExtensions(e, w, op, tx);
         int at = op.headerLength();
         if (payload > 0) {
-            if ((w.flags & SendWqe.INLINE) != 0) {
+            if ((w.flags & SendWr.INLINE) != 0) {
                 tx.put(at, w.inline, (int) w.sentBytes, payload);
             } else {
                 AccessError err = dp.dma.gather(qp.pd(), w.sgl, w.sentBytes, tx, at, payload);

@@ -80,7 +80,7 @@ public final class WorkPoster {
         if (wr.sgl.count() > qp.caps().maxSendSge()) {
             return wr.sgl.count() + " SGEs exceed the QP's max_send_sge " + qp.caps().maxSendSge();
         }
-        boolean inline = (wr.flags & SendWqe.INLINE) != 0;
+        boolean inline = (wr.flags & SendWr.INLINE) != 0;
         long length;
         if (inline) {
             if (op == WrOpcode.RDMA_READ || Requester.isReadOrAtomic(op)) {

@@ -12,13 +12,7 @@ import io.jrxe.verbs.WrOpcode;
  * for every work request; the requester reads it in place.
  */
 public final class SendWqe {
-    // The send_flags bits are SendWr's; these names let the engines, which read WQEs, say
-    // SendWr.FENCE. Users set the bits on SendWr.
-    public static final int FENCE = SendWr.FENCE;
-    public static final int SIGNALED = SendWr.SIGNALED;
-    public static final int SOLICITED = SendWr.SOLICITED;
-    public static final int INLINE = SendWr.INLINE;
-
+    // flags holds the work request's send_flags bits, as SendWr defines them (SendWr.SIGNALED, ...).
     public long wrId;
     public WrOpcode opcode = WrOpcode.SEND;
     public int flags;

@@ -1,6 +1,5 @@
 package io.jrxe.tools.demo;
 
-import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
@@ -50,9 +49,9 @@ final class DemoSide {
     void connectTo(DemoSide peer, int myPsn, int peerPsn) throws VerbsException {
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
                 .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
-        byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
+        byte[] dgid = peer.ctx.queryGid(1, 1).gid();
         qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1))
-                .pathMtu(device.rnic().port().activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
+                .pathMtu(ctx.queryPort(1).activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
                 .maxDestRdAtomic(1).minRnrTimer(12));
         qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
     }

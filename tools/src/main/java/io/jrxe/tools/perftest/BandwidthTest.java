@@ -118,7 +118,7 @@ final class BandwidthTest extends MeasuringTest {
                     // With -D the first WR posted after the time is up is the last, and signaled, so that all complete.
                     boolean last = timeUp || scnt[q] == iters - 1;
                     boolean signaled = last || scnt[q] % s.cqMod == s.cqMod - 1;
-                    wr[q].flags = signaled ? SendWqe.SIGNALED : 0;
+                    wr[q].flags = signaled ? SendWr.SIGNALED : 0;
                     if (peak) {
                         tposted[(int) totscnt] = System.nanoTime();
                     }

@@ -236,7 +236,7 @@ final class LatencyTest extends MeasuringTest {
                         tposted[(int) scnt] = System.nanoTime();
                     }
                     scnt++;
-                    wr.flags = SendWqe.SIGNALED;
+                    wr.flags = SendWr.SIGNALED;
                     qps.get(0).postSend(wr);
                     int got;
                     do {

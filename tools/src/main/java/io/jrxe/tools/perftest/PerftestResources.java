@@ -129,7 +129,7 @@ final class PerftestResources implements AutoCloseable {
         wr.rkey = remote[qp].rkey();
         wr.compareAdd = 1;
         wr.swap = 1;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         return wr;
     }
 

@@ -191,7 +191,7 @@ final class WorkloadGenerator {
         SendWr wr = new SendWr(SoakNic.MAX_SGE);
         wr.wrId = op.id;
         wr.opcode = op.kind.opcode;
-        wr.flags = SendWqe.SIGNALED;
+        wr.flags = SendWr.SIGNALED;
         wr.immData = op.imm;
         if (op.kind.flow == OperationKind.Flow.ATOMIC) {
             MemorySegment d = MemorySegment.ofArray(op.data);
@@ -203,7 +203,7 @@ final class WorkloadGenerator {
             return wr;
         }
         if (op.inline) {
-            wr.flags |= SendWqe.INLINE;
+            wr.flags |= SendWr.INLINE;
             wr.inlineData = op.data.clone();
             wr.inlineLength = op.length;
         } else {

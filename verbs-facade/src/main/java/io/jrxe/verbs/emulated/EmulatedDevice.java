@@ -5,11 +5,15 @@ import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 
-/** A jrxe NIC as a verbs device. */
-public final class EmulatedDevice implements Device {
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A jrxe NIC as a verbs device; closing it unlists it and releases its port and NIC thread. */
+public final class EmulatedDevice implements Device, AutoCloseable {
     private final Rnic rnic;
     private final DataPath dataPath;
     private final Runnable shutdown;
+    private final AtomicBoolean shutDown = new AtomicBoolean();
+    private volatile EmulatedProvider provider;
 
     /** A device with a data path (dataPath may be null for a control-path-only device). */
     public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
@@ -20,7 +24,23 @@ public final class EmulatedDevice implements Device {
 
     /** Releases the port and the NIC thread (from a thread other than the NIC thread). */
     void shutdown() {
-        shutdown.run();
+        if (shutDown.compareAndSet(false, true)) {
+            shutdown.run();
+        }
+    }
+
+    void listedBy(EmulatedProvider p) {
+        provider = p;
+    }
+
+    /** Unlists the device from its provider and releases its port and NIC thread (not from the NIC thread). */
+    @Override
+    public void close() {
+        EmulatedProvider p = provider;
+        if (p != null) {
+            p.remove(this);
+        }
+        shutdown();
     }
 
     public Rnic rnic() {

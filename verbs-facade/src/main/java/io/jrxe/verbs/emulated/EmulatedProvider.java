@@ -9,8 +9,11 @@ import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.time.NicTime;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Provider;
+import io.jrxe.verbs.VerbsException;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -72,6 +75,24 @@ public final class EmulatedProvider implements Provider {
         }
     }
 
+    /**
+     * Makes a device on real UDP at {@code address}, port 4791, with rxe's attributes and a
+     * 1500-byte interface (path MTU 1024): what a program needs, said in verbs terms only. Close
+     * the device (or {@link #remove} it) to release its socket and NIC thread.
+     *
+     * @throws VerbsException EADDRINUSE when the address cannot be bound (taken by another RoCE
+     *                        device, or not an address of this host); EINVAL when the name is blank or taken
+     */
+    public EmulatedDevice createUdp(String name, InetAddress address) throws VerbsException {
+        try {
+            return createUdp(DeviceConfig.of(name, address));
+        } catch (io.jrxe.wire.port.udp.PortInUseException e) {
+            throw new VerbsException(Errno.EADDRINUSE, e);
+        } catch (IllegalArgumentException e) {
+            throw new VerbsException(Errno.EINVAL, e);
+        }
+    }
+
     /** Makes a device on a simulated network, at its first address; everything runs on the caller's thread. */
     public EmulatedDevice createSimulated(DeviceConfig config, SimulatedNetwork network) {
         PacketPort port = network.attach(PeerAddress.of(config.addresses().getFirst()));
@@ -85,6 +106,7 @@ public final class EmulatedProvider implements Provider {
             }
         }
         devices.add(device);
+        device.listedBy(this);
         return device;
     }
 

@@ -1,0 +1,54 @@
+package io.jrxe.examples;
+
+import io.jrxe.verbs.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+
+/** One signaled RDMA WRITE from one emulated NIC to another over UDP on loopback. */
+public class FirstWrite {
+    public static void main(String[] args) throws Exception {
+        String[] ip = args.length == 2 ? args : new String[] {"127.0.0.1", "127.0.0.2"};
+        try (Arena arena = Arena.ofShared();
+             var nicA = Verbs.emulated().createUdp("first-a", InetAddress.getByName(ip[0]));
+             var nicB = Verbs.emulated().createUdp("first-b", InetAddress.getByName(ip[1]));
+             Context a = nicA.open(); Context b = nicB.open()) {
+            MemorySegment src = arena.allocate(4096), dst = arena.allocate(4096);
+            src.setString(0, "Hello, RDMA!");
+            Pd pdA = a.allocPd(), pdB = b.allocPd();
+            Mr mrA = pdA.regMr(src, Access.LOCAL_WRITE);
+            Mr mrB = pdB.regMr(dst, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            Cq cqA = a.createCq(16, null), cqB = b.createCq(16, null);
+            QpCapabilities caps = new QpCapabilities(16, 16, 1, 1, 0);
+            Qp qpA = pdA.createQp(new QpInitAttributes(QpType.RC, cqA, cqA, null, caps, false));
+            Qp qpB = pdB.createQp(new QpInitAttributes(QpType.RC, cqB, cqB, null, caps, false));
+            // What the two sides would exchange out of band: QPN, first PSN and GID.
+            connect(qpA, 100, qpB, 200, b.queryGid(1, 1));
+            connect(qpB, 200, qpA, 100, a.queryGid(1, 1));
+
+            SendWr wr = new SendWr(1);
+            wr.opcode = WrOpcode.RDMA_WRITE;
+            wr.flags = SendWr.SIGNALED;
+            wr.sgl.add(src.address(), 13, mrA.lkey());
+            wr.remoteAddr = dst.address();
+            wr.rkey = mrB.rkey();
+            qpA.postSend(wr);
+
+            WorkCompletion[] wc = {new WorkCompletion()};
+            while (cqA.poll(wc) == 0) {
+                Thread.onSpinWait();
+            }
+            System.out.println("completion: " + wc[0].status() + " " + wc[0].opcode());
+            System.out.println("peer memory: " + dst.getString(0));
+        }
+    }
+
+    /** RESET to INIT to RTR to RTS, towards the peer's QP number, first PSN and GID. */
+    static void connect(Qp qp, int myPsn, Qp peer, int peerPsn, GidEntry peerGid) throws VerbsException {
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(Access.REMOTE_WRITE));
+        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peerGid.gid(), 1)).pathMtu(Mtu.MTU_1024)
+                .destQpn(peer.qpNum()).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12));
+        qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
+    }
+}
