@@ -159,6 +159,7 @@ public final class DataPath implements PacketSink {
      * receives and other QPs get their turn.
      */
     void runTask(QpEngine e) {
+        trace(TraceEvent.TASK_RUN, e.qp.qpn(), 0, -1, -1, 0);
         try {
             int budget = PACKETS_PER_TURN;
             int requests = 0;

@@ -10,6 +10,8 @@ import io.jrxe.wire.port.DropReason;
 public enum TraceEvent {
     /** post_send wrote the work request into the send queue (emitted on the posting thread); opcode: a WrOpcode. */
     POSTED,
+    /** The QP's task started a turn on the NIC thread (after a doorbell, a response or a timer). */
+    TASK_RUN,
     /** The requester reached the WQE; opcode: a WrOpcode, value: its length. */
     FETCHED,
     /** A packet's payload was gathered through the MTT; opcode: the packet's. */

@@ -75,6 +75,13 @@ public final class EmulatedLocalDevice extends LocalDevice {
         return device;
     }
 
+    @Override
+    public LatencyBreakdown traceLatency() {
+        LatencyBreakdown breakdown = new LatencyBreakdown();
+        device.dataPath().trace(breakdown);
+        return breakdown;
+    }
+
     /** Port 1: the only port a jrxe device has. Other numbers are a user error. */
     @Override
     PortInfo queryPort(int number) {

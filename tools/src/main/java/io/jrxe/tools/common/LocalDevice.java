@@ -101,6 +101,11 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
         }
     }
 
+    /** Starts --latency-breakdown's recording on this device's engines; only a jrxe device has engines to trace. */
+    public LatencyBreakdown traceLatency() {
+        throw new UserError("--latency-breakdown needs a jrxe device: " + name + " is a kernel device, whose engines cannot be traced");
+    }
+
     /** Releases what the command made; never throws a checked exception. */
     @Override
     public abstract void close();

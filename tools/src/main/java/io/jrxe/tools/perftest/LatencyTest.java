@@ -5,6 +5,7 @@ import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.verbs.VerbsException;
 
 import java.io.PrintWriter;
@@ -21,10 +22,18 @@ final class LatencyTest extends MeasuringTest {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final MemorySegment buf;
+    private final LatencyBreakdown breakdown;
 
     LatencyTest(PerftestCommand.Settings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json) {
         super(s, res, conn, out, json);
         this.buf = res.buf;
+        this.breakdown = s.breakdown;
+    }
+
+    private void sendPolled() {
+        if (breakdown != null) {
+            breakdown.sendPolled();
+        }
     }
 
     @Override
@@ -126,6 +135,9 @@ final class LatencyTest extends MeasuringTest {
                         rcnt--;
                         break;
                     }
+                    if (breakdown != null) {
+                        breakdown.writeSeen();
+                    }
                     if (window != null) {
                         window.count(1);
                     }
@@ -142,6 +154,7 @@ final class LatencyTest extends MeasuringTest {
                 }
                 if (ccnt < iters) {
                     if (waiter.await(wcs) > 0) {
+                        sendPolled();
                         PerftestResources.check(wcs[0], "RDMA write", scnt, ccnt);
                         ccnt++;
                     }
@@ -179,6 +192,7 @@ final class LatencyTest extends MeasuringTest {
                 do {
                     got = waiter.await(wcs);
                 } while (got == 0);
+                sendPolled();
                 PerftestResources.check(wcs[0], s.verb.title(), scnt, scnt - 1);
                 if (window != null) {
                     window.count(1);
@@ -219,6 +233,9 @@ final class LatencyTest extends MeasuringTest {
                     do {
                         got = recvWaiter.await(wcs);
                     } while (got == 0);
+                    if (breakdown != null) {
+                        breakdown.receivePolled();
+                    }
                     for (int i = 0; i < got; i++) {
                         PerftestResources.check(wcs[i], "receive", scnt, rcnt);
                         rcnt++;
@@ -242,6 +259,7 @@ final class LatencyTest extends MeasuringTest {
                     do {
                         got = sendWaiter.await(wcs);
                     } while (got == 0);
+                    sendPolled();
                     PerftestResources.check(wcs[0], "send", scnt, scnt - 1);
                 }
             }

@@ -4,6 +4,7 @@ import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.verbs.PortInfo;
@@ -138,6 +139,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object with the test's settings and results instead of the tables")
     boolean json;
 
+    @Option(names = "--latency-breakdown", description = "latency tests on a jrxe device: after the results, where a round "
+            + "trip's microseconds went on this side, stage by stage (post, NIC thread, fetch, send, ACK or response, "
+            + "completion, poll), with p50/p99/p99.9")
+    boolean latencyBreakdown;
+
     /** The verb this command measures. */
     abstract Verb verb();
 
@@ -181,6 +187,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
         int cycleBuffer = PerftestConnection.CYCLE_BUFFER;
         int cacheLine = PerftestConnection.CACHE_LINE;
         String deviceName;
+        /** --latency-breakdown's recorder, or null. */
+        LatencyBreakdown breakdown;
 
         /** The sizes a run covers: one, or with -a every power of two from 2 to 2^23. */
         long[] sizes() {
@@ -389,7 +397,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
         }
         device.jitWarmupMillis(warmupMillis);
+        if (latencyBreakdown && bandwidth()) {
+            throw bad("--latency-breakdown is for the latency tests (write-lat, send-lat, read-lat, atomic-lat)");
+        }
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
+            s.breakdown = latencyBreakdown ? dev.traceLatency() : null;
             PortInfo p = dev.port(s.ibPort);
             s.gidIndex = gidIndex != null ? gidIndex : dev.defaultGidIndex();
             if (s.gidIndex < 0 || s.gidIndex > 64) {
@@ -428,6 +440,9 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 s.mtu = Mtu.ofVerbsValue(conn.exchangeMtu(s.mtu.verbsValue()));
                 try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport)) {
                     run.run();
+                }
+                if (s.breakdown != null) {
+                    s.breakdown.print(json ? spec.commandLine().getErr() : out, dev.name());
                 }
             } finally {
                 // also when the run failed: the counters (retries, NAKs) are what tells why

@@ -3,6 +3,7 @@ package io.jrxe.tools.pingpong;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.tools.common.WcStatusText;
@@ -66,6 +67,10 @@ abstract class PingpongBase implements Callable<Integer> {
 
     @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default: poll)")
     boolean events;
+
+    @Option(names = "--latency-breakdown", description = "on a jrxe device: after the result lines, where an exchange's "
+            + "microseconds went on this side, stage by stage (post, NIC thread, fetch, send, ACK, completion, poll)")
+    boolean latencyBreakdown;
 
     @Option(names = {"-g", "--gid-idx"}, paramLabel = "INDEX", defaultValue = "-1",
             description = "local port GID index, as `jrxe devinfo -v` lists them (default: the RoCE v2 GID of --addr)")
@@ -177,6 +182,7 @@ abstract class PingpongBase implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
+            LatencyBreakdown breakdown = latencyBreakdown ? dev.traceLatency() : null;
             dev.port(ibPort);
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);
@@ -204,7 +210,10 @@ abstract class PingpongBase implements Callable<Integer> {
                 if (servername != null) {
                     connectOrFail(s, remote, mine.psn(), sgidIndex);
                 }
-                int result = loop(s, remote, out, dev);
+                int result = loop(s, remote, out, dev, breakdown);
+                if (breakdown != null) {
+                    breakdown.print(out, dev.name());
+                }
                 dev.report(spec.commandLine().getErr());
                 return result;
             }
@@ -227,7 +236,8 @@ abstract class PingpongBase implements Callable<Integer> {
         return i;
     }
 
-    private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev) throws VerbsException {
+    private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev, LatencyBreakdown breakdown)
+            throws VerbsException {
         java.util.function.Supplier<String> counters = dev::movedCounters;
         int pending = RECV_WRID;
         if (servername != null) {
@@ -249,6 +259,13 @@ abstract class PingpongBase implements Callable<Integer> {
                 if (c.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
                     throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
                             WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, counters.get()));
+                }
+                if (breakdown != null) {
+                    if (c.wrId() == SEND_WRID) {
+                        breakdown.sendPolled();
+                    } else {
+                        breakdown.receivePolled();
+                    }
                 }
                 switch ((int) c.wrId()) {
                     case SEND_WRID -> scnt++;
