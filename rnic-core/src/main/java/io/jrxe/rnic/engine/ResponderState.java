@@ -1,6 +1,5 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.queue.ReceiveWqe;
 
 /**
