@@ -22,8 +22,10 @@ public final class CmField {
         HEX,
         /** A service ID, which may be an RDMA IP CM one ({@link IpCmServiceId}). */
         SERVICE_ID,
-        /** A 4.096 us x 2^n time code (CM response timeouts, local ACK timeout, target ACK delay). */
+        /** A 4.096 us x 2^n time code (CM response timeouts, target ACK delay, MRA service timeout). */
         TIMEOUT,
+        /** A path's local ACK timeout: 4.096 us x 2^n as for a QP's timeout attribute, where 0 means none. */
+        ACK_TIMEOUT,
         /** An IB MTU code (1 = 256 bytes ... 5 = 4096). */
         MTU,
         /** A REJ reason ({@link RejectReason}). */

@@ -37,7 +37,7 @@ public final class LapFlyweight extends ConnectedMessageFlyweight<LapFlyweight> 
             CmField.number(CmField.Kind.FLAG, "alternate_subnet_local", "alternate subnet local", 62, 4, 1);
     public static final CmField RESERVED_62_5 = CmField.reserved(62, 5, 3);
     public static final CmField ALTERNATE_LOCAL_ACK_TIMEOUT =
-            CmField.number(CmField.Kind.TIMEOUT, "alternate_local_ack_timeout", "alternate local ACK timeout", 63, 0, 5);
+            CmField.number(CmField.Kind.ACK_TIMEOUT, "alternate_local_ack_timeout", "alternate local ACK timeout", 63, 0, 5);
     public static final CmField RESERVED_63_5 = CmField.reserved(63, 5, 3);
     public static final CmField PRIVATE_DATA =
             CmField.bytes(CmField.Kind.BYTES, "private_data", "private data", 64, 168);

@@ -69,7 +69,7 @@ public final class ReqFlyweight extends CmMessageFlyweight<ReqFlyweight> {
             CmField.number(CmField.Kind.FLAG, "primary_subnet_local", "primary subnet local", 94, 4, 1);
     public static final CmField RESERVED_94_5 = CmField.reserved(94, 5, 3);
     public static final CmField PRIMARY_LOCAL_ACK_TIMEOUT =
-            CmField.number(CmField.Kind.TIMEOUT, "primary_local_ack_timeout", "primary local ACK timeout", 95, 0, 5);
+            CmField.number(CmField.Kind.ACK_TIMEOUT, "primary_local_ack_timeout", "primary local ACK timeout", 95, 0, 5);
     public static final CmField RESERVED_95_5 = CmField.reserved(95, 5, 3);
     public static final CmField ALTERNATE_LOCAL_LID =
             CmField.number(CmField.Kind.NUMBER, "alternate_local_lid", "alternate local port LID", 96, 0, 16);
@@ -94,7 +94,7 @@ public final class ReqFlyweight extends CmMessageFlyweight<ReqFlyweight> {
             CmField.number(CmField.Kind.FLAG, "alternate_subnet_local", "alternate subnet local", 138, 4, 1);
     public static final CmField RESERVED_138_5 = CmField.reserved(138, 5, 3);
     public static final CmField ALTERNATE_LOCAL_ACK_TIMEOUT =
-            CmField.number(CmField.Kind.TIMEOUT, "alternate_local_ack_timeout", "alternate local ACK timeout", 139, 0, 5);
+            CmField.number(CmField.Kind.ACK_TIMEOUT, "alternate_local_ack_timeout", "alternate local ACK timeout", 139, 0, 5);
     public static final CmField SAP_SUPPORTED =
             CmField.number(CmField.Kind.FLAG, "sap_supported", "SAP supported", 139, 5, 1);
     public static final CmField RESERVED_139_6 = CmField.reserved(139, 6, 2);
