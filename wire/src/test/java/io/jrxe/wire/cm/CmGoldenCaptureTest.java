@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * setters and once through the field tables the dissector walks.
  */
 class CmGoldenCaptureTest {
-    /** One captured CM MAD: where it is, its 256 bytes, and its attribute. */
-    record Mad(String where, long frame, byte[] bytes, CmAttribute attribute) {
+    /** One captured CM MAD: where it is, who sent it (IP address), its 256 bytes, and its attribute. */
+    record Mad(String where, long frame, String sender, byte[] bytes, CmAttribute attribute) {
         ByteBuffer buffer() {
             return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
         }
@@ -52,7 +52,7 @@ class CmGoldenCaptureTest {
                 String where = file.getFileName() + " frame " + f.frameNumber();
                 assertThat(p.payload()).as(where).hasSize(MadHeaderFlyweight.MAD_LENGTH);
                 MadHeaderFlyweight header = new MadHeaderFlyweight().wrap(ByteBuffer.wrap(p.payload()), 0);
-                mads.add(new Mad(where, f.frameNumber(), p.payload(), CmAttribute.of(header.attributeId())));
+                mads.add(new Mad(where, f.frameNumber(), ip(p.ip().src()), p.payload(), CmAttribute.of(header.attributeId())));
             }
         }
         return mads;
@@ -275,6 +275,50 @@ class CmGoldenCaptureTest {
             }
         }
         assertThat(compared).as("fields compared in " + file.getFileName()).isGreaterThan(40);
+    }
+
+    /**
+     * Which PSN each side starts sending from, as the kernels did it: the passive side from the REQ's starting PSN,
+     * the active side from the REP's (so a starting PSN is what its sender expects to receive first). A CM that
+     * sets its QPs up the other way round would see every first packet dropped as out of sequence.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cmFiles")
+    void eachSideSendsFromTheStartingPsnItsPeerSent(Path file) {
+        // (sender, destination QP) -> the PSN that sender must start from
+        Map<String, Integer> expectedFirstPsn = new HashMap<>();
+        Map<Integer, Mad> reqByCommId = new HashMap<>();
+        for (Mad m : mads(file)) {
+            if (m.attribute() == CmAttribute.REQ) {
+                reqByCommId.put(new ReqFlyweight().wrap(m.buffer(), MadHeaderFlyweight.LENGTH).localCommId(), m);
+            } else if (m.attribute() == CmAttribute.REP) {
+                RepFlyweight rep = new RepFlyweight().wrap(m.buffer(), MadHeaderFlyweight.LENGTH);
+                Mad reqMad = reqByCommId.get(rep.remoteCommId());
+                ReqFlyweight req = new ReqFlyweight().wrap(reqMad.buffer(), MadHeaderFlyweight.LENGTH);
+                expectedFirstPsn.put(m.sender() + ">" + req.localQpn(), req.startingPsn());
+                expectedFirstPsn.put(reqMad.sender() + ">" + rep.localQpn(), rep.startingPsn());
+            }
+        }
+        Dissector dissector = new Dissector();
+        Map<String, Integer> firstPsn = new HashMap<>();
+        for (CapturedFrame f : CaptureReader.readAll(file)) {
+            DissectedPacket p = dissector.dissect(f.frameNumber(), f.timestampNanos(), f.data(), f.linkType());
+            // Requests only: ACKs and READ responses carry the PSNs of the requests they answer.
+            boolean request = p.opcode().transport() == Transport.RC && p.opcode() != Opcode.RC_ACKNOWLEDGE
+                    && p.opcode() != Opcode.RC_RDMA_READ_RESPONSE_ONLY;
+            if (request) {
+                firstPsn.putIfAbsent(ip(p.ip().src()) + ">" + p.bth().destQpn(), p.bth().psn());
+            }
+        }
+        assertThat(firstPsn).isEqualTo(expectedFirstPsn);
+    }
+
+    private static String ip(byte[] address) {
+        try {
+            return InetAddress.getByAddress(address).getHostAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static int ipv4(String dotted) throws Exception {
