@@ -79,8 +79,9 @@ class DecodeCommandTest {
         return "packets=" + packets + " roce=" + roce + " icrc_ok=" + ok + " icrc_bad=" + bad + " other=" + other;
     }
 
+    /** The data-path captures and the RDMA CM ones (DecodeCmTest looks into the latter's MADs). */
     static List<Path> goldenFiles() {
-        return GoldenCaptures.files();
+        return GoldenCaptures.allFiles();
     }
 
     // ---- totals and exit status on real rxe traffic ----
@@ -217,7 +218,10 @@ class DecodeCommandTest {
         "infiniband.atomiceth.swapdt", "infiniband.atomiceth.cmpdt", "infiniband.atomicacketh.origremdt",
     };
 
-    /** Every key of every golden packet, and every extension header's fields, equal what tshark decodes. */
+    /**
+     * Every key of every golden data-path packet, and every extension header's fields, equal what tshark decodes
+     * (the CM captures' MADs are compared in DecodeCmTest: tshark's Info column names a CM message, not a QP).
+     */
     @Test
     void jsonFieldsOfGoldenPacketsEqualTsharks() {
         Tshark.assumeInstalled();

@@ -13,6 +13,7 @@ import java.util.List;
  * @param opcode       the opcode's table entry, or null when the opcode is unknown
  * @param extensions   the extension headers (records of {@link HeaderFields}) in wire order
  * @param icrcComputed the ICRC computed over the frame; only meaningful when {@code icrcChecked}
+ * @param mad          for a UD SEND ONLY to QP1 carrying a whole 256-byte MAD, the MAD decoded; else null
  */
 public record DissectedPacket(
         long frame,
@@ -32,7 +33,8 @@ public record DissectedPacket(
         int icrcStored,
         int icrcComputed,
         boolean icrcChecked,
-        byte[] trailer) {
+        byte[] trailer,
+        MadFields mad) {
 
     /** True when a BTH was decoded (the packet may still be malformed past it). */
     public boolean isRoce() {

@@ -1,5 +1,6 @@
 package io.jrxe.wire.dissect;
 
+import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.framing.FrameLayout;
 import io.jrxe.wire.framing.LinkType;
 import io.jrxe.wire.header.AethFlyweight;
@@ -37,6 +38,7 @@ public final class Dissector {
     private final IethFlyweight ieth = new IethFlyweight();
     private final DethFlyweight deth = new DethFlyweight();
     private final FethFlyweight feth = new FethFlyweight();
+    private final MadDissector madDissector = new MadDissector();
 
     public DissectedPacket dissect(long frame, long timestampNanos, byte[] data, int linkType) {
         ByteBuffer buffer = ByteBuffer.wrap(data);
@@ -48,7 +50,7 @@ public final class Dissector {
                 layout.udpLength(), buffer.getShort(layout.udpOffset() + 6) & 0xFFFF);
         if (kind != FrameLayout.Kind.ROCE) {
             return new DissectedPacket(frame, timestampNanos, data.length, linkType, kind, layout.reason(), eth, ip,
-                    udp, null, null, null, null, null, 0, 0, false, null);
+                    udp, null, null, null, null, null, 0, 0, false, null, null);
         }
         int b = layout.bthOffset();
         int roceLength = layout.roceLength();
@@ -94,9 +96,20 @@ public final class Dissector {
             pad = new byte[0];
             extensions = List.of();
         }
+        MadFields mad = null;
+        if (problem == null && opcode == Opcode.UD_SEND_ONLY && bth.destQpn() == MadHeaderFlyweight.GSI_QPN) {
+            // QP1 takes management datagrams only, and every one is 256 bytes: anything else is a broken MAD
+            // (the headers before it stay decoded).
+            if (payload.length == MadHeaderFlyweight.MAD_LENGTH) {
+                mad = madDissector.decode(payload);
+            } else {
+                problem = String.format("a MAD is %d bytes, but this one to QP1 has %d", MadHeaderFlyweight.MAD_LENGTH,
+                        payload.length);
+            }
+        }
         return new DissectedPacket(frame, timestampNanos, data.length, linkType,
                 problem == null ? FrameLayout.Kind.ROCE : FrameLayout.Kind.MALFORMED, problem, eth, ip, udp, bth,
-                opcode, List.copyOf(extensions), payload, pad, stored, computed, true, trailer);
+                opcode, List.copyOf(extensions), payload, pad, stored, computed, true, trailer, mad);
     }
 
     private Record extension(ExtensionHeader header, ByteBuffer buffer, int at) {

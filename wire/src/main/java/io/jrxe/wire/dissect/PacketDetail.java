@@ -58,6 +58,9 @@ public final class PacketDetail {
                 }
                 sb.append('\n');
             }
+            if (p.mad() != null) {
+                CmDetail.append(sb, p.mad());
+            }
             if (p.pad() != null && p.pad().length > 0) {
                 sb.append("  Pad       ").append(HexFormat.ofDelimiter(" ").formatHex(p.pad())).append('\n');
             }

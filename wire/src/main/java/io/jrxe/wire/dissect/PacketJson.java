@@ -4,14 +4,15 @@ import io.jrxe.wire.header.AethSyndrome;
 
 /**
  * One JSON object per packet, for scripts. Numbers are JSON numbers (64-bit values as unsigned
- * decimals); the extension headers are nested objects named after them (reth, aeth, ...).
+ * decimals); the extension headers are nested objects named after them (reth, aeth, ...), and so are
+ * a MAD's header ("mad") and CM message ("cm").
  */
 public final class PacketJson {
     private PacketJson() {
     }
 
     public static String of(DissectedPacket p) {
-        Json j = new Json();
+        JsonWriter j = new JsonWriter();
         j.field("frame", p.frame());
         j.raw("time", Formats.time(p.timestampNanos()));
         j.field("length", p.capturedLength());
@@ -50,13 +51,16 @@ public final class PacketJson {
             if (p.payload() != null) {
                 j.field("payload_length", p.payload().length);
             }
+            if (p.mad() != null) {
+                CmJson.append(j, p.mad());
+            }
             j.field("icrc", Integer.toUnsignedLong(p.icrcStored()));
             j.field("icrc_ok", p.icrcOk());
         }
         return j.close();
     }
 
-    private static void extension(Json j, Record r) {
+    private static void extension(JsonWriter j, Record r) {
         switch (r) {
             case HeaderFields.Reth h -> j.open("reth").u64("va", h.virtualAddress()).field("rkey", Integer.toUnsignedLong(h.rkey()))
                     .field("dma_len", h.dmaLength()).end();
@@ -80,78 +84,6 @@ public final class PacketJson {
             case HeaderFields.CnpReserved h -> j.field("cnp", true);
             default -> {
             }
-        }
-    }
-
-    /** A minimal JSON object writer: enough for flat fields and one level of nesting. */
-    private static final class Json {
-        private final StringBuilder sb = new StringBuilder(256).append('{');
-        private boolean first = true;
-
-        private Json key(String name) {
-            if (!first) {
-                sb.append(',');
-            }
-            first = false;
-            sb.append('"').append(name).append("\":");
-            return this;
-        }
-
-        Json field(String name, long value) {
-            key(name).sb.append(value);
-            return this;
-        }
-
-        Json field(String name, boolean value) {
-            key(name).sb.append(value);
-            return this;
-        }
-
-        Json field(String name, String value) {
-            key(name).sb.append('"');
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
-                switch (c) {
-                    case '"' -> sb.append("\\\"");
-                    case '\\' -> sb.append("\\\\");
-                    case '\n' -> sb.append("\\n");
-                    default -> {
-                        if (c < 0x20) {
-                            sb.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            sb.append(c);
-                        }
-                    }
-                }
-            }
-            sb.append('"');
-            return this;
-        }
-
-        Json u64(String name, long value) {
-            key(name).sb.append(Long.toUnsignedString(value));
-            return this;
-        }
-
-        Json raw(String name, String jsonNumber) {
-            key(name).sb.append(jsonNumber);
-            return this;
-        }
-
-        Json open(String name) {
-            key(name).sb.append('{');
-            first = true;
-            return this;
-        }
-
-        Json end() {
-            sb.append('}');
-            first = false;
-            return this;
-        }
-
-        String close() {
-            return sb.append('}').toString();
         }
     }
 }

@@ -3,7 +3,10 @@ package io.jrxe.wire.dissect;
 import io.jrxe.wire.framing.FrameLayout;
 import io.jrxe.wire.header.AethSyndrome;
 
-/** The one-line summary of a packet: addresses, transport and opcode, QPN, PSN, A bit, each extension header, ICRC. */
+/**
+ * The one-line summary of a packet: addresses, transport and opcode, QPN, PSN, A bit, each extension header, the
+ * MAD of a packet to QP1 (a CM message by name), ICRC.
+ */
 public final class PacketSummary {
     private PacketSummary() {
     }
@@ -34,6 +37,9 @@ public final class PacketSummary {
         }
         if (p.payload() != null && p.opcode() != null && p.opcode().hasPayload()) {
             sb.append("  payload=").append(p.payload().length);
+        }
+        if (p.mad() != null) {
+            sb.append("  ").append(CmSummary.of(p.mad()));
         }
         sb.append("  icrc=").append(p.icrcOk() ? "ok" : String.format("BAD(stored %08x, computed %08x)",
                 p.icrcStored(), p.icrcComputed()));

@@ -19,7 +19,15 @@ public final class RoceSourcePort {
         long v = (long) localQpn * remoteQpn;
         v ^= v >>> 20;
         v ^= v >>> 40;
-        int flowLabel = (int) (v & 0xFFFFF);
+        return ofFlowLabel((int) (v & 0xFFFFF));
+    }
+
+    /**
+     * From a 20-bit flow label. A connection RDMA CM set up carries its flow label in the REQ's
+     * primary path, and both peers' QPs send from the port it gives (testdata/rxe-cm).
+     */
+    public static int ofFlowLabel(int flowLabel) {
+        flowLabel &= 0xFFFFF;
         int low = flowLabel & 0x3FFF;
         int high = flowLabel & 0xFC000;
         low ^= high >>> 14;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -18,6 +19,8 @@ public final class GoldenCaptures {
     public static final String ENVIRONMENT = "JRXE_GOLDEN_DIR";
     /** The folder that holds them, relative to the repository root. */
     public static final String IN_REPOSITORY = "testdata/rxe";
+    /** The RDMA CM captures (testdata/rxe-cm/README.md): a folder of their own beside the data-path ones. */
+    public static final String CM_FOLDER = "rxe-cm";
 
     private GoldenCaptures() {
     }
@@ -40,7 +43,36 @@ public final class GoldenCaptures {
 
     /** Every golden capture (*.pcap), sorted by name; never empty. */
     public static List<Path> files() {
-        Path directory = directory();
+        return pcaps(directory());
+    }
+
+    /** The folder of the RDMA CM captures, next to {@link #directory()}. */
+    public static Path cmDirectory() {
+        Path directory = directory().resolveSibling(CM_FOLDER);
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalStateException("RDMA CM golden captures not found at " + directory);
+        }
+        return directory;
+    }
+
+    /** Every RDMA CM golden capture (*.pcap), sorted by name; never empty. */
+    public static List<Path> cmFiles() {
+        return pcaps(cmDirectory());
+    }
+
+    /** The data-path captures and the RDMA CM ones: for checks that hold for every RoCE packet. */
+    public static List<Path> allFiles() {
+        List<Path> all = new ArrayList<>(files());
+        all.addAll(cmFiles());
+        return List.copyOf(all);
+    }
+
+    /** One RDMA CM golden capture by file name, e.g. {@code cm_rping_v4.pcap}. */
+    public static Path cmFile(String name) {
+        return fileIn(cmDirectory(), name);
+    }
+
+    private static List<Path> pcaps(Path directory) {
         try (Stream<Path> entries = Files.list(directory)) {
             List<Path> files = entries.filter(p -> p.getFileName().toString().endsWith(".pcap")).sorted().toList();
             if (files.isEmpty()) {
@@ -54,7 +86,11 @@ public final class GoldenCaptures {
 
     /** One golden capture by file name, e.g. {@code guest_pingpong.pcap}. */
     public static Path file(String name) {
-        Path file = directory().resolve(name);
+        return fileIn(directory(), name);
+    }
+
+    private static Path fileIn(Path directory, String name) {
+        Path file = directory.resolve(name);
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException("no golden capture " + name + " in " + file.getParent());
         }

@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bytes, and Wireshark's dissector reads the same opcode, QPN and PSN from it.
  */
 class GoldenCaptureTest {
+    /** The data-path captures and the RDMA CM ones: every packet of both is RoCE. */
     static List<Path> goldenFiles() {
-        return GoldenCaptures.files();
+        return GoldenCaptures.allFiles();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -62,25 +63,32 @@ class GoldenCaptureTest {
         }
     }
 
-    /** The opcode mix testdata/rxe/README.md lists for each capture, counted by jrxe. */
+    /** The opcode mix testdata/rxe/README.md and testdata/rxe-cm/README.md list for each capture, counted by jrxe. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("goldenFiles")
     void opcodeCountsMatchWhatTheCaptureIsKnownToHold(Path file) {
-        Map<String, Map<Opcode, Integer>> expected = Map.of(
-                "guest_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 20, Opcode.RC_SEND_MIDDLE, 40, Opcode.RC_SEND_LAST, 20,
-                        Opcode.RC_ACKNOWLEDGE, 20),
-                "guest_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 20, Opcode.RC_RDMA_WRITE_MIDDLE, 120,
-                        Opcode.RC_RDMA_WRITE_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20),
-                "guest_read_bw.pcap", Map.of(Opcode.RC_RDMA_READ_REQUEST, 20, Opcode.RC_RDMA_READ_RESPONSE_FIRST, 20,
-                        Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 1240, Opcode.RC_RDMA_READ_RESPONSE_LAST, 20),
-                "guest_atomic_fadd.pcap", Map.of(Opcode.RC_FETCH_ADD, 20, Opcode.RC_ATOMIC_ACKNOWLEDGE, 20),
-                "guest_ud_pingpong.pcap", Map.of(Opcode.UD_SEND_ONLY, 10),
-                "v6_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 20, Opcode.RC_SEND_MIDDLE, 40, Opcode.RC_SEND_LAST, 20,
-                        Opcode.RC_ACKNOWLEDGE, 20),
-                "v6_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 20, Opcode.RC_RDMA_WRITE_MIDDLE, 120,
-                        Opcode.RC_RDMA_WRITE_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20),
-                "mtu4k_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 10, Opcode.RC_RDMA_WRITE_MIDDLE, 140,
-                        Opcode.RC_RDMA_WRITE_LAST, 10, Opcode.RC_ACKNOWLEDGE, 10));
+        Map<String, Map<Opcode, Integer>> expected = Map.ofEntries(
+                Map.entry("guest_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 20, Opcode.RC_SEND_MIDDLE, 40,
+                        Opcode.RC_SEND_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20)),
+                Map.entry("guest_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 20, Opcode.RC_RDMA_WRITE_MIDDLE, 120,
+                        Opcode.RC_RDMA_WRITE_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20)),
+                Map.entry("guest_read_bw.pcap", Map.of(Opcode.RC_RDMA_READ_REQUEST, 20, Opcode.RC_RDMA_READ_RESPONSE_FIRST, 20,
+                        Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 1240, Opcode.RC_RDMA_READ_RESPONSE_LAST, 20)),
+                Map.entry("guest_atomic_fadd.pcap", Map.of(Opcode.RC_FETCH_ADD, 20, Opcode.RC_ATOMIC_ACKNOWLEDGE, 20)),
+                Map.entry("guest_ud_pingpong.pcap", Map.of(Opcode.UD_SEND_ONLY, 10)),
+                Map.entry("v6_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 20, Opcode.RC_SEND_MIDDLE, 40,
+                        Opcode.RC_SEND_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20)),
+                Map.entry("v6_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 20, Opcode.RC_RDMA_WRITE_MIDDLE, 120,
+                        Opcode.RC_RDMA_WRITE_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20)),
+                Map.entry("mtu4k_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 10, Opcode.RC_RDMA_WRITE_MIDDLE, 140,
+                        Opcode.RC_RDMA_WRITE_LAST, 10, Opcode.RC_ACKNOWLEDGE, 10)),
+                // The CM messages are the UD SEND ONLYs (to QP1); rping's three rounds and ucmatose's 16 SENDs follow them.
+                Map.entry("cm_rping_v4.pcap", Map.of(Opcode.UD_SEND_ONLY, 5, Opcode.RC_SEND_ONLY, 12,
+                        Opcode.RC_ACKNOWLEDGE, 15, Opcode.RC_RDMA_READ_REQUEST, 3, Opcode.RC_RDMA_READ_RESPONSE_ONLY, 3,
+                        Opcode.RC_RDMA_WRITE_ONLY, 3)),
+                Map.entry("cm_ucmatose.pcap", Map.of(Opcode.UD_SEND_ONLY, 10, Opcode.RC_SEND_ONLY, 16,
+                        Opcode.RC_ACKNOWLEDGE, 16)),
+                Map.entry("cm_refused.pcap", Map.of(Opcode.UD_SEND_ONLY, 2)));
         String name = file.getFileName().toString();
         assertThat(expected).as("a new golden capture needs its expected opcode counts here").containsKey(name);
         Dissector dissector = new Dissector();

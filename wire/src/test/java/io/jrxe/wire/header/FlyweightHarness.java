@@ -22,12 +22,12 @@ import java.util.function.Supplier;
  * @param fields fields that together cover every bit of the header exactly once
  * @param views  further read-only decodings that overlap {@code fields}
  */
-record FlyweightHarness<F extends Flyweight<F>>(Supplier<F> factory, int length,
+public record FlyweightHarness<F extends Flyweight<F>>(Supplier<F> factory, int length,
                                                 List<HeaderField<F>> fields, List<HeaderField<F>> views) {
 
-    static final int ITERATIONS = 10_000;
+    public static final int ITERATIONS = 10_000;
 
-    FlyweightHarness {
+    public FlyweightHarness {
         assertThat(factory.get().length()).as("length()").isEqualTo(length);
         boolean[] covered = new boolean[length * 8];
         for (HeaderField<F> field : fields) {
@@ -42,17 +42,17 @@ record FlyweightHarness<F extends Flyweight<F>>(Supplier<F> factory, int length,
         }
     }
 
-    FlyweightHarness(Supplier<F> factory, int length, List<HeaderField<F>> fields) {
+    public FlyweightHarness(Supplier<F> factory, int length, List<HeaderField<F>> fields) {
         this(factory, length, fields, List.of());
     }
 
     /** Fresh random seed, or -Djrxe.seed=N to replay one. */
-    static long seed() {
+    public static long seed() {
         return Long.getLong("jrxe.seed", new Random().nextLong());
     }
 
     /** Sets every writable field, one at a time and in random order, with a random value. */
-    void checkEveryFieldRoundTrips(long seed, int iterations) {
+    public void checkEveryFieldRoundTrips(long seed, int iterations) {
         Random random = new Random(seed);
         List<HeaderField<F>> writable = new ArrayList<>(fields.stream().filter(f -> f.setter() != null).toList());
         assertThat(writable).as("writable fields").isNotEmpty();
@@ -78,7 +78,7 @@ record FlyweightHarness<F extends Flyweight<F>>(Supplier<F> factory, int length,
     }
 
     /** Every getter, on random bytes, agrees with the reference layout and changes nothing. */
-    void checkDecodesRandomBytes(long seed, int iterations) {
+    public void checkDecodesRandomBytes(long seed, int iterations) {
         Random random = new Random(seed);
         for (int iteration = 0; iteration < iterations; iteration++) {
             Packet packet = Packet.random(random, length);
@@ -94,7 +94,7 @@ record FlyweightHarness<F extends Flyweight<F>>(Supplier<F> factory, int length,
      * A whole-header setter: it must write {@code arguments} where they belong and zero in
      * every other bit of the header, and nothing outside it.
      */
-    void checkSetAll(long seed, int iterations, List<HeaderField<F>> arguments, BiConsumer<F, long[]> setAll) {
+    public void checkSetAll(long seed, int iterations, List<HeaderField<F>> arguments, BiConsumer<F, long[]> setAll) {
         Random random = new Random(seed);
         for (int iteration = 0; iteration < iterations; iteration++) {
             Packet packet = Packet.random(random, length);

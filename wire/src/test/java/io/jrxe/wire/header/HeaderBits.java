@@ -6,15 +6,15 @@ package io.jrxe.wire.header;
  * figures draw them. Done one bit at a time on a byte array, so that it shares no code, and
  * no shortcut, with the flyweights it judges.
  */
-final class HeaderBits {
+public final class HeaderBits {
     private HeaderBits() {
     }
 
-    static long mask(int width) {
+    public static long mask(int width) {
         return width == 64 ? -1L : (1L << width) - 1;
     }
 
-    static long read(byte[] bytes, int headerStart, int bitOffset, int width) {
+    public static long read(byte[] bytes, int headerStart, int bitOffset, int width) {
         long value = 0;
         for (int i = 0; i < width; i++) {
             int bit = bitOffset + i;
@@ -24,7 +24,7 @@ final class HeaderBits {
         return value;
     }
 
-    static void write(byte[] bytes, int headerStart, int bitOffset, int width, long value) {
+    public static void write(byte[] bytes, int headerStart, int bitOffset, int width, long value) {
         for (int i = 0; i < width; i++) {
             int bit = bitOffset + i;
             int index = headerStart + bit / 8;

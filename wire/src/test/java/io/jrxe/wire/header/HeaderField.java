@@ -10,36 +10,36 @@ import java.util.function.ToLongFunction;
  * are, and only fields that are plain 32- or 64-bit words may be masked by the getter.
  * {@code setter} is null for a field the flyweight only reads.
  */
-record HeaderField<F extends Flyweight<F>>(String name, int bitOffset, int width,
+public record HeaderField<F extends Flyweight<F>>(String name, int bitOffset, int width,
                                            ToLongFunction<F> getter, ObjLongConsumer<F> setter) {
 
-    static <F extends Flyweight<F>> HeaderField<F> field(String name, int bitOffset, int width,
+    public static <F extends Flyweight<F>> HeaderField<F> field(String name, int bitOffset, int width,
                                                          ToLongFunction<F> getter, ObjLongConsumer<F> setter) {
         return new HeaderField<>(name, bitOffset, width, getter, setter);
     }
 
-    static <F extends Flyweight<F>> HeaderField<F> readOnly(String name, int bitOffset, int width,
+    public static <F extends Flyweight<F>> HeaderField<F> readOnly(String name, int bitOffset, int width,
                                                             ToLongFunction<F> getter) {
         return new HeaderField<>(name, bitOffset, width, getter, null);
     }
 
-    long get(F flyweight) {
+    public long get(F flyweight) {
         return getter.applyAsLong(flyweight);
     }
 
-    void set(F flyweight, long value) {
+    public void set(F flyweight, long value) {
         setter.accept(flyweight, value);
     }
 
-    long readFrom(byte[] bytes, int headerStart) {
+    public long readFrom(byte[] bytes, int headerStart) {
         return HeaderBits.read(bytes, headerStart, bitOffset, width);
     }
 
-    void writeTo(byte[] bytes, int headerStart, long value) {
+    public void writeTo(byte[] bytes, int headerStart, long value) {
         HeaderBits.write(bytes, headerStart, bitOffset, width, value);
     }
 
-    long mask() {
+    public long mask() {
         return HeaderBits.mask(width);
     }
 }
