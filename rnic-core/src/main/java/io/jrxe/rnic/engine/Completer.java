@@ -143,7 +143,8 @@ final class Completer {
                     return;
                 }
                 acknowledgeThrough(e, Psn.add(psn, -1));
-                WcStatus status = code == null ? WcStatus.BAD_RESP_ERR : switch (code) {
+                // A NAK code IBTA reserves is a remote operational error, as rxe's completer reports it.
+                WcStatus status = code == null ? WcStatus.REM_OP_ERR : switch (code) {
                     case INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
                     case REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
                     case REMOTE_OPERATIONAL_ERROR -> WcStatus.REM_OP_ERR;

@@ -95,4 +95,18 @@ class UnexpectedResponseTest {
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.BAD_RESP_ERR);
         }
     }
+
+    @Test
+    void aNakWithAReservedCodeIsARemoteOperationalError() throws Exception {
+        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.RC))) {
+            Wire.on(p).drop(1, Wire.opcode(Opcode.RC_ACKNOWLEDGE));
+            p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0));
+            p.run(20_000);
+            int reservedNak = AethSyndrome.TYPE_NAK << 5 | 0x1F; // NAK codes 5 to 31 are reserved
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, reservedNak));
+            p.awaitOn(p.a, 1, 0, 10 * MS);
+            assertThat(p.sendCompletions(p.a).getFirst().status()).as("as rxe's completer").isEqualTo(WcStatus.REM_OP_ERR);
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.ERR);
+        }
+    }
 }
