@@ -101,6 +101,8 @@ final class LadderJson {
 
     /** The header fields {@link PacketJson} leaves out. */
     private static void extras(JsonOut j, DissectedPacket p) {
+        // The dissector's "time" is a JSON number, which a page reads as a double: to the microsecond only.
+        j.field("time", Formats.time(p.timestampNanos()));
         if (p.ethernet() != null) {
             j.key("eth").object().field("src", Formats.mac(p.ethernet().srcMac()))
                     .field("dst", Formats.mac(p.ethernet().dstMac())).field("type", p.ethernet().etherType()).endObject();

@@ -11,12 +11,15 @@
   var packets = data.packets;
   var FLAGS = data.flags;               // flag names by bit: retx, nak, rnr, drop, lost, bad
   var ROW = 24;                         // the least vertical space between two packets, px
-  var NOTE_ROW = 13;                    // extra space under a packet that has a note line
+  var NOTE_ROW = 16;                    // extra space under a packet that has a note line
   var SLANT = 8;                        // how far an arrow drops from sender to receiver, px
   var TOP = 66;                         // below the lane headers
   var LANE_X = [370, 820];
   var WIDTH = 1090;
   var GAP_ROWS = 4;                     // a gap longer than this many rows is compressed to it
+
+  var FLAG_WORDS = { retx: 'retransmission (PSN sent again)', nak: 'NAK', rnr: 'RNR NAK', drop: 'dropped by the receiver',
+    lost: 'lost on the way', bad: 'bad packet' };
 
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -148,9 +151,10 @@
       var bottom = w.to >= 0 ? lay.ys[posOf[w.to]] : lay.bottom - ROW;
       var x = LANE_X[w.lane];
       var inward = w.lane === 0 ? 10 : -10;
-      out.push('<g class="wait"><rect x="' + (x - 6) + '" y="' + top + '" width="12" height="' + Math.max(bottom - top, 4) + '"/>'
-        + '<text x="' + (x + inward) + '" y="' + ((top + bottom) / 2 + 4) + '" text-anchor="' + (w.lane === 0 ? 'start' : 'end') + '">'
-        + esc('RNR wait: ' + w.timer.replace(/^RNR NAK /, '')) + '</text></g>');
+      // The RNR NAK's own note says the timer; the band is labelled just under it, beside the lane.
+      out.push('<g class="wait"><title>' + esc('the requester waits: ' + w.timer) + '</title><rect x="' + (x - 6) + '" y="' + top + '" width="12" height="' + Math.max(bottom - top, 4) + '"/>'
+        + '<text x="' + (x + inward) + '" y="' + Math.min(top + 30, bottom - 2) + '" text-anchor="' + (w.lane === 0 ? 'start' : 'end') + '">'
+        + 'RNR wait</text></g>');
     });
     (msgsByConn[conn.id] || []).forEach(function (entry) {
       var m = entry.m;
@@ -195,13 +199,13 @@
     var sections = [];
     function sec(title, rows) { sections.push({ title: title, rows: rows }); }
     function yes(b) { return b ? '1 (set)' : '0'; }
-    var frame = [['Frame', '#' + d.frame], ['Captured length', d.length + ' bytes'], ['Time', d.time + ' s since 1970'],
+    var frame = [['Frame', '#' + d.frame], ['Captured length', d.length + ' bytes'], ['Time', x.time + ' s since 1970'],
       ['Time in this capture', fmtTime(p.t)]];
     if (p.on) { frame.push(['Captured on', p.on]); }
     if (p.a >= 0) {
       frame.push(['Arrived', fmtTime(p.a) + (p.aon ? ' on ' + p.aon : '') + ', ' + fmtTime(p.a - p.t) + ' after it was sent']);
     }
-    var flags = flagNames(p.k);
+    var flags = flagNames(p.k).map(function (f) { return FLAG_WORDS[f] || f; });
     if (flags.length) { frame.push(['Marked', flags.join(', ')]); }
     if (p.note) { frame.push(['Note', p.note]); }
     sec('Frame ' + d.frame, frame);
