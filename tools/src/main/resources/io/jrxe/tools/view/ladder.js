@@ -13,7 +13,7 @@
   var ROW = 24;                         // the least vertical space between two packets, px
   var NOTE_ROW = 16;                    // extra space under a packet that has a note line
   var SLANT = 8;                        // how far an arrow drops from sender to receiver, px
-  var TOP = 66;                         // below the lane headers
+  var TOP = 22;                         // the first packet's row
   var LANE_X = [370, 820];
   var WIDTH = 1090;
   var GAP_ROWS = 4;                     // a gap longer than this many rows is compressed to it
@@ -87,10 +87,11 @@
     return { ys: ys, breaks: breaks, bottom: y + ROW + NOTE_ROW };
   }
 
-  function laneHeader(out, x, lane) {
-    out.push('<rect class="lane-box" x="' + (x - 95) + '" y="6" width="190" height="40" rx="4"/>');
-    out.push('<text class="lane-ip" x="' + x + '" y="23" text-anchor="middle">' + esc(lane.ip) + '</text>');
-    out.push('<text class="lane-qp" x="' + x + '" y="40" text-anchor="middle">' + esc(lane.qp) + '</text>');
+  // The lane headers are HTML above the drawing, sticky, so that a long ladder keeps them in view.
+  function laneHeads(conn) {
+    return '<div class="lane-heads" style="width:' + WIDTH + 'px">' + conn.lanes.map(function (lane, l) {
+      return '<div class="lane-head" style="left:' + (LANE_X[l] - 95) + 'px"><b>' + esc(lane.ip) + '</b><br>' + esc(lane.qp) + '</div>';
+    }).join('') + '</div>';
   }
 
   function arrow(out, p, y) {
@@ -138,8 +139,7 @@
     var height = Math.ceil(lay.bottom);
     out.push('<svg class="ladder" width="' + WIDTH + '" height="' + height + '" viewBox="0 0 ' + WIDTH + ' ' + height + '">');
     for (var l = 0; l < 2; l++) {
-      out.push('<line class="lane-line" x1="' + LANE_X[l] + '" y1="46" x2="' + LANE_X[l] + '" y2="' + height + '"/>');
-      laneHeader(out, LANE_X[l], conn.lanes[l]);
+      out.push('<line class="lane-line" x1="' + LANE_X[l] + '" y1="0" x2="' + LANE_X[l] + '" y2="' + height + '"/>');
     }
     lay.breaks.forEach(function (b) {
       out.push('<g class="gap"><line x1="60" y1="' + b.y + '" x2="' + (WIDTH - 20) + '" y2="' + b.y + '"/>'
@@ -187,6 +187,7 @@
       var msgs = (msgsByConn[conn.id] || []).length;
       html.push('<section class="conn" data-c="' + conn.id + '"><h2>' + esc(connectionTitle(conn))
         + ' <span class="sub">' + conn.packets.length + ' packets, ' + msgs + ' messages</span></h2>');
+      html.push(laneHeads(conn));
       html.push(drawConnection(conn, msgsByConn, waitsByConn));
       html.push('</section>');
     });
