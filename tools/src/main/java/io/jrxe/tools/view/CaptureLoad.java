@@ -33,12 +33,10 @@ final class CaptureLoad {
         long copyCount = 0;
         boolean truncated = false;
         String damage = null;
-        try (CaptureReader reader = new CaptureReader(file)) {
-            // Read once the reader has vouched for the file; copies of a packet follow it, so at most two or
-            // three frames per packet drawn are read.
-            List<PcapngAnnotations.Annotation> notes = PcapngAnnotations.read(file, 3L * maxPackets + 16);
+        // The annotations are opened once the reader has vouched for the file, and read in step with its frames.
+        try (CaptureReader reader = new CaptureReader(file); PcapngAnnotations notes = new PcapngAnnotations(file)) {
             for (CapturedFrame frame = next(reader); frame != null; frame = next(reader)) {
-                PcapngAnnotations.Annotation note = frames < notes.size() ? notes.get((int) frames) : null;
+                PcapngAnnotations.Annotation note = notes.next();
                 frames++;
                 DissectedPacket p = dissector.dissect(frame.frameNumber(), frame.timestampNanos(), frame.data(),
                         frame.linkType());

@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +19,11 @@ import java.util.List;
  * in file order, so that the n-th annotation belongs to the n-th frame {@link CaptureReader} returns.
  * <p>
  * Lenient by design: it only adds detail to frames read elsewhere, so a classic pcap gives no
- * annotations and a damaged block ends the list where it is (the frames past it get none).
+ * annotations and a damaged block ends the list where it is (the frames past it get none). Read
+ * one packet at a time, alongside the frames, so that a capture of any size costs no more than
+ * the part of it that is used. Not thread-safe.
  */
-public final class PcapngAnnotations {
+public final class PcapngAnnotations implements AutoCloseable {
     /**
      * One packet's annotations.
      *
@@ -44,7 +45,21 @@ public final class PcapngAnnotations {
     /** A block longer than this is taken as damage rather than read into memory. */
     private static final int LARGEST_BLOCK = 64 << 20;
 
-    private PcapngAnnotations() {
+    private final Path path;
+    private final DataInputStream in;
+    private final List<String> interfaceNames = new ArrayList<>();
+    /** The current section's byte order; null before the first section header (or in a classic pcap). */
+    private ByteOrder order;
+    private boolean ended;
+
+    /** Opens the capture at {@code path}; fails only when the file cannot be opened. */
+    public PcapngAnnotations(Path path) {
+        this.path = path;
+        try {
+            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16));
+        } catch (IOException e) {
+            throw new CaptureException("cannot read " + path + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -52,60 +67,88 @@ public final class PcapngAnnotations {
      * order; an empty list for a classic pcap. Fails only when the file cannot be opened.
      */
     public static List<Annotation> read(Path path, long limit) {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
-            return walk(new DataInputStream(in), limit);
+        try (PcapngAnnotations notes = new PcapngAnnotations(path)) {
+            List<Annotation> annotations = new ArrayList<>();
+            for (Annotation a = notes.next(); a != null && annotations.size() < limit; a = notes.next()) {
+                annotations.add(a);
+            }
+            return annotations;
+        }
+    }
+
+    /** The next packet's annotation, or null after the last packet, in a classic pcap, or at damage. */
+    public Annotation next() {
+        try {
+            while (!ended) {
+                Annotation a = nextBlock();
+                if (a != null) {
+                    return a;
+                }
+            }
+            return null;
         } catch (IOException e) {
+            ended = true;
             throw new CaptureException("cannot read " + path + ": " + e.getMessage(), e);
         }
     }
 
-    private static List<Annotation> walk(DataInputStream in, long limit) throws IOException {
-        List<Annotation> annotations = new ArrayList<>();
-        List<String> interfaceNames = new ArrayList<>();
-        ByteOrder order = null;
-        while (annotations.size() < limit) {
-            byte[] head = new byte[8];
-            if (!readFully(in, head)) {
-                break;
-            }
-            int typeBigEndian = ByteBuffer.wrap(head).getInt(0);
-            if (typeBigEndian == SECTION_HEADER) {
-                order = sectionByteOrder(in);
-                if (order == null) {
-                    break;
-                }
-                interfaceNames.clear();
-                int length = ByteBuffer.wrap(head).order(order).getInt(4);
-                // The section header's body after the magic (versions, section length, options) says nothing we need.
-                if (length < 28 || !skip(in, length - 12)) {
-                    break;
-                }
-                continue;
-            }
-            if (order == null) {
-                break; // a classic pcap, or not a capture at all
-            }
-            ByteBuffer h = ByteBuffer.wrap(head).order(order);
-            int type = h.getInt(0);
-            int length = h.getInt(4);
-            if (length < 12 || length % 4 != 0 || length > LARGEST_BLOCK) {
-                break;
-            }
-            byte[] body = new byte[length - 12];
-            if (!readFully(in, body) || !skip(in, 4)) {
-                break;
-            }
-            ByteBuffer b = ByteBuffer.wrap(body).order(order);
-            switch (type) {
-                case INTERFACE_DESCRIPTION -> interfaceNames.add(body.length >= 8 ? option(b, 8, IF_NAME) : null);
-                case ENHANCED_PACKET -> annotations.add(packet(b, b.getInt(0), 20, 12, interfaceNames));
-                case OBSOLETE_PACKET -> annotations.add(packet(b, b.getShort(0) & 0xFFFF, 20, 12, interfaceNames));
-                case SIMPLE_PACKET -> annotations.add(new Annotation(0, name(interfaceNames, 0), null));
-                default -> {
-                }
-            }
+    @Override
+    public void close() {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // Only read from: nothing is lost.
         }
-        return annotations;
+    }
+
+    /** Reads one block: a packet's annotation, or null for any other block (or the end, which sets {@link #ended}). */
+    private Annotation nextBlock() throws IOException {
+        byte[] head = new byte[8];
+        if (!readFully(in, head)) {
+            return end();
+        }
+        if (ByteBuffer.wrap(head).getInt(0) == SECTION_HEADER) {
+            order = sectionByteOrder(in);
+            if (order == null) {
+                return end();
+            }
+            interfaceNames.clear();
+            int length = ByteBuffer.wrap(head).order(order).getInt(4);
+            // The section header's body after the magic (versions, section length, options) says nothing we need.
+            if (length < 28 || !skip(in, length - 12)) {
+                return end();
+            }
+            return null;
+        }
+        if (order == null) {
+            return end(); // a classic pcap, or not a capture at all
+        }
+        ByteBuffer h = ByteBuffer.wrap(head).order(order);
+        int type = h.getInt(0);
+        int length = h.getInt(4);
+        if (length < 12 || length % 4 != 0 || length > LARGEST_BLOCK) {
+            return end();
+        }
+        byte[] body = new byte[length - 12];
+        if (!readFully(in, body) || !skip(in, 4)) {
+            return end();
+        }
+        ByteBuffer b = ByteBuffer.wrap(body).order(order);
+        return switch (type) {
+            case INTERFACE_DESCRIPTION -> {
+                interfaceNames.add(body.length >= 8 ? option(b, 8, IF_NAME) : null);
+                yield null;
+            }
+            case ENHANCED_PACKET -> packet(b, b.getInt(0), 20, 12, interfaceNames);
+            case OBSOLETE_PACKET -> packet(b, b.getShort(0) & 0xFFFF, 20, 12, interfaceNames);
+            case SIMPLE_PACKET -> new Annotation(0, name(interfaceNames, 0), null);
+            default -> null;
+        };
+    }
+
+    private Annotation end() {
+        ended = true;
+        return null;
     }
 
     /** Reads the byte-order magic that follows a section header's type and length: the section's byte order. */
