@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,6 +91,34 @@ class ViewInChromiumTest {
         String tree = load.dom().substring(load.dom().indexOf("<div id=\"tree\">"));
         assertThat(tree).contains("Base Transport Header (BTH)", "ACK Extended Transport Header (AETH)", "RNR NAK timer=14",
                 "Internet Protocol version 4", "127.0.19.2", "User Datagram Protocol", "Invariant CRC (ICRC)", "Ethernet II");
+    }
+
+    @Test
+    void theQpFilterKeepsOnlyTheConnectionsOfOneEndpoint() throws IOException {
+        HeadlessChromium.assumeInstalled();
+        // Kernel rxe's RC pingpong (QP 0x11) and UD pingpong (QP 0x12) in one capture: two connections.
+        byte[] rc = Files.readAllBytes(GoldenCaptures.file("guest_pingpong.pcap"));
+        byte[] ud = Files.readAllBytes(GoldenCaptures.file("guest_ud_pingpong.pcap"));
+        assertThat(Arrays.copyOf(rc, 24)).as("same pcap header").isEqualTo(Arrays.copyOf(ud, 24));
+        Path both = dir.resolve("both.pcap");
+        Files.write(both, rc);
+        Files.write(both, Arrays.copyOfRange(ud, 24, ud.length), StandardOpenOption.APPEND);
+        Path page = page(both);
+        assertThat(PageData.read(page).connections()).hasSize(2);
+
+        // Choose the UD endpoint in the filter as a user would, then count what stays visible.
+        String chooser = "<script>var f = document.getElementById('qp-filter'); f.value = '10.77.0.2 QP 0x000012';"
+                + "f.dispatchEvent(new Event('change'));"
+                + "function shown(sel) { return Array.prototype.filter.call(document.querySelectorAll(sel),"
+                + " function (e) { return e.offsetParent !== null; }).length; }"
+                + "document.body.setAttribute('data-shown', shown('section.conn') + '/' + shown('table.summary tbody tr'));"
+                + "</script></body>";
+        Path driven = Files.writeString(dir.resolve("driven.html"), Files.readString(page).replace("</body>", chooser));
+        HeadlessChromium.Load load = loadCleanly(driven.toUri().toString());
+        assertThat(load.dom()).contains("data-shown=\"1/2\"");
+        String ladders = ladders(load);
+        assertThat(ladders).contains("Connection 2: UD 10.77.0.2 QP 0x000012");
+        assertThat(count(ladders, "style=\"display: none;\"")).isEqualTo(1);
     }
 
     /** The check above can fail: a page whose script throws is caught by its console message. */
