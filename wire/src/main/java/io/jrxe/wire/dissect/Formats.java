@@ -4,7 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** Small shared renderings of addresses and numbers for the dissector's outputs. */
-final class Formats {
+public final class Formats {
     private Formats() {
     }
 
@@ -12,7 +12,7 @@ final class Formats {
      * An IPv4 address dotted, an IPv6 address in RFC 5952's short form (fd77::2, ::ffff:10.77.0.2), as tshark
      * prints them.
      */
-    static String ip(byte[] address) {
+    public static String ip(byte[] address) {
         if (address.length == 4) {
             try {
                 return InetAddress.getByAddress(address).getHostAddress();
@@ -58,7 +58,7 @@ final class Formats {
         return sb.toString();
     }
 
-    static String mac(long mac) {
+    public static String mac(long mac) {
         StringBuilder sb = new StringBuilder(17);
         for (int shift = 40; shift >= 0; shift -= 8) {
             if (sb.length() > 0) {
@@ -81,7 +81,7 @@ final class Formats {
         return String.format("0x%06x", qpn);
     }
 
-    static String time(long nanos) {
+    public static String time(long nanos) {
         return String.format("%d.%09d", Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
     }
 }

@@ -1,0 +1,80 @@
+package io.jrxe.tools.view;
+
+import io.jrxe.wire.testing.ExternalTool;
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Debian's chromium, headless, loading a page from a file: the DOM after the page's scripts ran,
+ * and every console message the page produced (an uncaught error among them), as chromium logs
+ * them on stderr. Nothing is fetched: the browser's own background traffic is switched off and the
+ * pages are self-contained.
+ */
+final class HeadlessChromium {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    record Load(String dom, List<String> consoleMessages, String stderr) {
+    }
+
+    private HeadlessChromium() {
+    }
+
+    /** Skips the calling test, saying so on stderr, when chromium is not installed. */
+    static void assumeInstalled() {
+        boolean present = Files.isExecutable(CHROMIUM);
+        if (!present) {
+            System.err.println("SKIPPED: chromium not installed");
+        }
+        Assumptions.assumeTrue(present, "chromium not installed (Debian package chromium)");
+    }
+
+    /** Loads {@code url} (a file: URL, with a #fragment if wanted) and returns the DOM once scripts ran. */
+    static Load dumpDom(String url) {
+        return run("--dump-dom", url);
+    }
+
+    /** Loads {@code url} in a window of the given size and writes a PNG of what it shows. */
+    static Load screenshot(String url, Path png, int width, int height) {
+        return run("--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars", url);
+    }
+
+    private static Load run(String... what) {
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("jrxe-chromium");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                    "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0"));
+            command.addAll(List.of(what));
+            ExternalTool.Result r = ExternalTool.run(command, 120);
+            if (r.exitCode() != 0) {
+                throw new AssertionError("chromium exited " + r.exitCode() + ":\n" + r.stderr());
+            }
+            // Chromium logs each console message as "[...:INFO:CONSOLE(line)] \"text\", source: url (line)".
+            List<String> console = r.stderr().lines().filter(l -> l.contains(":CONSOLE")).toList();
+            return new Load(r.stdout(), console, r.stderr());
+        } finally {
+            delete(profile);
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A profile left in /tmp is harmless.
+        }
+    }
+}

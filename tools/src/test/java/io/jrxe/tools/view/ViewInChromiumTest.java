@@ -1,0 +1,133 @@
+package io.jrxe.tools.view;
+
+import io.jrxe.tools.common.InProcess;
+import io.jrxe.wire.capture.GoldenCaptures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The pages `jrxe view` writes, loaded by a real browser (headless chromium): they must load without
+ * a single console message (an uncaught script error is one), draw one arrow per packet, and show a
+ * packet's headers when one is selected.
+ */
+class ViewInChromiumTest {
+    @TempDir
+    Path dir;
+
+    private Path page(Path capture) {
+        Path page = dir.resolve(capture.getFileName() + ".html");
+        InProcess r = InProcess.run("view", capture.toString(), "-o", page.toString());
+        assertThat(r.status()).as(r.toString()).isZero();
+        return page;
+    }
+
+    private static HeadlessChromium.Load loadCleanly(String url) {
+        HeadlessChromium.Load load = HeadlessChromium.dumpDom(url);
+        assertThat(load.consoleMessages()).as("console messages of %s", url).isEmpty();
+        assertThat(load.dom()).as("the page's script finished").contains("data-ladder-done=\"true\"")
+                .doesNotContain("data-error=");
+        return load;
+    }
+
+    /** The drawn ladders in a dumped DOM (the page's script source, which also holds such markup, left out). */
+    private static String ladders(HeadlessChromium.Load load) {
+        String dom = load.dom();
+        int from = dom.indexOf("<section id=\"ladders\">");
+        int to = dom.indexOf("</main>", from);
+        assertThat(from).as("the ladders section").isNotNegative();
+        return dom.substring(from, to);
+    }
+
+    private static int count(String text, String what) {
+        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void kernelRxePingpongDrawsAHundredArrows() {
+        HeadlessChromium.assumeInstalled();
+        Path page = page(GoldenCaptures.file("guest_pingpong.pcap"));
+        HeadlessChromium.Load load = loadCleanly(page.toUri().toString());
+        int packets = PageData.read(page).packets().size();
+        assertThat(packets).isEqualTo(100);
+        assertThat(load.dom()).contains("data-arrows=\"" + packets + "\"");
+        String ladders = ladders(load);
+        assertThat(count(ladders, "<g class=\"arrow ")).isEqualTo(packets);
+        assertThat(count(ladders, "<g class=\"msg ")).isEqualTo(20);
+        assertThat(count(ladders, "<svg class=\"ladder\"")).isEqualTo(1);
+    }
+
+    @Test
+    void everyMarkIsDrawnAndASelectedPacketShowsItsHeaders() {
+        HeadlessChromium.assumeInstalled();
+        Path capture = dir.resolve("marked.pcapng");
+        MarkedCapture.write(capture);
+        Path page = page(capture);
+        // Packet 8 is the RNR NAK: selected through the URL, its headers fill the detail panel.
+        HeadlessChromium.Load load = loadCleanly(page.toUri() + "#p8");
+        assertThat(load.dom()).contains("data-arrows=\"" + MarkedCapture.PACKETS + "\"");
+        String ladders = ladders(load);
+        assertThat(count(ladders, "<g class=\"arrow ")).isEqualTo(MarkedCapture.PACKETS);
+        assertThat(count(ladders, "<g class=\"arrow req retx\"")).isEqualTo(4);
+        assertThat(count(ladders, "<g class=\"arrow ack nak\"")).isEqualTo(1);
+        assertThat(count(ladders, "<g class=\"arrow ack rnr sel\"")).isEqualTo(1);
+        assertThat(count(ladders, "<g class=\"arrow req drop\"")).isEqualTo(1);
+        assertThat(count(ladders, "<g class=\"arrow req lost\"")).isEqualTo(1);
+        assertThat(count(ladders, "<g class=\"wait\"")).isEqualTo(1);
+        String tree = load.dom().substring(load.dom().indexOf("<div id=\"tree\">"));
+        assertThat(tree).contains("Base Transport Header (BTH)", "ACK Extended Transport Header (AETH)", "RNR NAK timer=14",
+                "Internet Protocol version 4", "127.0.19.2", "User Datagram Protocol", "Invariant CRC (ICRC)", "Ethernet II");
+    }
+
+    @Test
+    void theQpFilterKeepsOnlyTheConnectionsOfOneEndpoint() throws IOException {
+        HeadlessChromium.assumeInstalled();
+        // Kernel rxe's RC pingpong (QP 0x11) and UD pingpong (QP 0x12) in one capture: two connections.
+        byte[] rc = Files.readAllBytes(GoldenCaptures.file("guest_pingpong.pcap"));
+        byte[] ud = Files.readAllBytes(GoldenCaptures.file("guest_ud_pingpong.pcap"));
+        assertThat(Arrays.copyOf(rc, 24)).as("same pcap header").isEqualTo(Arrays.copyOf(ud, 24));
+        Path both = dir.resolve("both.pcap");
+        Files.write(both, rc);
+        Files.write(both, Arrays.copyOfRange(ud, 24, ud.length), StandardOpenOption.APPEND);
+        Path page = page(both);
+        assertThat(PageData.read(page).connections()).hasSize(2);
+
+        // Choose the UD endpoint in the filter as a user would, then count what stays visible.
+        String chooser = "<script>var f = document.getElementById('qp-filter'); f.value = '10.77.0.2 QP 0x000012';"
+                + "f.dispatchEvent(new Event('change'));"
+                + "function shown(sel) { return Array.prototype.filter.call(document.querySelectorAll(sel),"
+                + " function (e) { return e.offsetParent !== null; }).length; }"
+                + "document.body.setAttribute('data-shown', shown('section.conn') + '/' + shown('table.summary tbody tr'));"
+                + "</script></body>";
+        Path driven = Files.writeString(dir.resolve("driven.html"), Files.readString(page).replace("</body>", chooser));
+        HeadlessChromium.Load load = loadCleanly(driven.toUri().toString());
+        assertThat(load.dom()).contains("data-shown=\"1/2\"");
+        String ladders = ladders(load);
+        assertThat(ladders).contains("Connection 2: UD 10.77.0.2 QP 0x000012");
+        assertThat(count(ladders, "style=\"display: none;\"")).isEqualTo(1);
+    }
+
+    /** The check above can fail: a page whose script throws is caught by its console message. */
+    @Test
+    void aScriptErrorIsSeen() throws IOException {
+        HeadlessChromium.assumeInstalled();
+        Path broken = Files.writeString(dir.resolve("broken.html"),
+                "<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>");
+        HeadlessChromium.Load load = HeadlessChromium.dumpDom(broken.toUri().toString());
+        assertThat(load.consoleMessages()).anySatisfy(m -> assertThat(m).contains("Uncaught ReferenceError"));
+    }
+}
