@@ -142,7 +142,7 @@ public final class RcOpsCommand implements Callable<Integer> {
     }
 
     private static void checkFamilies(RcOpsDest mine, RcOpsDest peer) {
-        if (Gids.isIpv4Mapped(mine.gid()) != Gids.isIpv4Mapped(peer.gid())) {
+        if (GidEntry.isIpv4Mapped(mine.gid()) != GidEntry.isIpv4Mapped(peer.gid())) {
             throw new UserError("this side's GID " + Gids.ntop(mine.gid()) + " and the peer's " + Gids.ntop(peer.gid())
                     + " are of different families (IPv4-mapped and IPv6): RoCE v2 cannot route between them; pick GIDs "
                     + "of one family (-g on a kernel device, --addr on a jrxe NIC)");
