@@ -3,6 +3,7 @@ package io.jrxe.tools.pingpong;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.tools.common.WcStatusText;
@@ -51,8 +52,8 @@ abstract class PingpongBase implements Callable<Integer> {
             description = "listen on / connect to TCP port PORT (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
-    int ibPort;
+    @Mixin
+    IbPortOption ibPort;
 
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "DEPTH", defaultValue = "500",
             description = "number of receives to post at a time (default: ${DEFAULT-VALUE})")
@@ -152,8 +153,8 @@ abstract class PingpongBase implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 0..65535");
         }
-        if (ibPort < 1) {
-            throw bad("-i/--ib-port " + ibPort + ": ports are numbered from 1");
+        if (ibPort.number() < 1) {
+            throw bad("-i/--ib-port " + ibPort.number() + ": ports are numbered from 1");
         }
         if (rxDepth < 1) {
             throw bad("-r/--rx-depth " + rxDepth + ": post at least one receive");
@@ -177,7 +178,7 @@ abstract class PingpongBase implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
-            dev.port(ibPort);
+            dev.port(ibPort.number());
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);
             try (Session s = open(dev, timeout)) {
