@@ -165,6 +165,9 @@ abstract class PingpongBase implements Callable<Integer> {
         if (sl < 0 || sl > 15) {
             throw bad("-l/--sl " + sl + ": service levels are 0..15");
         }
+        if (size() < 1) {
+            throw bad("-s/--size " + size() + ": a message has at least 1 byte");
+        }
         validateMore();
     }
 

@@ -64,9 +64,6 @@ public final class RcPingpongCommand extends PingpongBase {
 
     @Override
     void validateMore() {
-        if (size < 1) {
-            throw bad("-s/--size " + size + ": a message has at least 1 byte");
-        }
         try {
             Mtu.ofBytes(mtu);
         } catch (IllegalArgumentException e) {

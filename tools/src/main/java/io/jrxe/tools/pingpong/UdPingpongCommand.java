@@ -43,13 +43,6 @@ public final class UdPingpongCommand extends PingpongBase {
     }
 
     @Override
-    void validateMore() {
-        if (size < 1) {
-            throw bad("-s/--size " + size + ": a message has at least 1 byte");
-        }
-    }
-
-    @Override
     Session open(LocalDevice dev, int timeoutMillis) {
         int mtu = dev.port(ibPort.number()).activeMtu().bytes();
         if (size > mtu) {
