@@ -2,8 +2,8 @@ package io.jrxe.tools.pingpong;
 
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
-import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.IbPortOption;
+import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.tools.common.WcStatusText;
