@@ -56,6 +56,19 @@ class EmulatedVerbsTest {
     }
 
     @Test
+    void aGidOrPkeyOutsideItsTableOrPortIsEinval() {
+        for (ThrowingCall call : new ThrowingCall[] {() -> ctx.queryGid(1, 2), () -> ctx.queryPkey(1, 1),
+                () -> ctx.queryGid(2, 0), () -> ctx.queryPkey(0, 0)}) {
+            assertThatThrownBy(call::run).isInstanceOfSatisfying(VerbsException.class,
+                    e -> assertThat(e.errno()).isEqualTo(Errno.EINVAL));
+        }
+    }
+
+    private interface ThrowingCall {
+        void run() throws Exception;
+    }
+
+    @Test
     void aQpWalksResetInitRtrRtsAndAWrongStepIsNamed() throws Exception {
         Pd pd = ctx.allocPd();
         Cq cq = ctx.createCq(16, null);

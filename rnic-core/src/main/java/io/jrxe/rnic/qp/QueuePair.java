@@ -39,6 +39,9 @@ public final class QueuePair {
     private final WorkQueue<ReceiveWqe> rq;
 
     private volatile QpState state = QpState.RESET;
+    // The modify-QP attributes, the same list as QpAttributes', kept here as plain fields on purpose: the
+    // engines read several of them per packet (qkey, destQpn, pathMtu, timeout, ...), and holding them in a
+    // QpAttributes object instead would cost a load of that object for every such read.
     private boolean sqdAsyncNotify;
     private int accessFlags;
     private int pkeyIndex;

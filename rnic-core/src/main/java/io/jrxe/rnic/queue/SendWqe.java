@@ -12,6 +12,9 @@ import io.jrxe.verbs.WrOpcode;
  * for every work request; the requester reads it in place.
  */
 public final class SendWqe {
+    // The work request's fields, most of them as SendWr names them, copied in at post time (copyFrom). They
+    // are plain fields of the WQE on purpose, not a SendWr held inside it: the requester reads them per packet
+    // (remoteAddr, rkey, ...), and a SendWr in between would cost a load of that object for every such read.
     // flags holds the work request's send_flags bits, as SendWr defines them (SendWr.SIGNALED, ...).
     public long wrId;
     public WrOpcode opcode = WrOpcode.SEND;

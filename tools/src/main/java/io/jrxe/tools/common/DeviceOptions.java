@@ -4,7 +4,6 @@ import io.jrxe.tools.UserError;
 import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 
 /**
@@ -80,11 +79,7 @@ public final class DeviceOptions {
 
     public InetAddress address() {
         String text = address == null ? DEFAULT_ADDRESS : address;
-        try {
-            return InetAddress.getByName(text);
-        } catch (UnknownHostException e) {
-            throw new UserError("--addr " + text + ": not an IP address");
-        }
+        return IpAddressOption.parse(text, "--addr " + text + ": not an IP address");
     }
 
     public int interfaceMtu() {

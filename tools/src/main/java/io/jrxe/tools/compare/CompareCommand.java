@@ -2,6 +2,7 @@ package io.jrxe.tools.compare;
 
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.IpAddressOption;
 import io.jrxe.tools.common.ProviderChoice;
 import io.jrxe.verbs.Verbs;
 import io.jrxe.verbs.nativ.NativeProvider;
@@ -12,7 +13,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -178,11 +178,7 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     private static InetAddress address(String literal, String option) {
-        try {
-            return InetAddress.getByName(literal);
-        } catch (UnknownHostException e) {
-            throw new UserError(option + " " + literal + ": not an IP address");
-        }
+        return IpAddressOption.parse(literal, option + " " + literal + ": not an IP address");
     }
 
     private static void header(PrintWriter out, Rig left, Rig right, Mtu mtu) {

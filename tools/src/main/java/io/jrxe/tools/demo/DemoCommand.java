@@ -1,6 +1,7 @@
 package io.jrxe.tools.demo;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.IpAddressOption;
 import io.jrxe.wire.port.udp.PortInUseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,7 +9,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -53,10 +53,6 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private static InetAddress address(String literal) {
-        try {
-            return InetAddress.getByName(literal);
-        } catch (UnknownHostException e) {
-            throw new UserError("not an IP address: " + literal);
-        }
+        return IpAddressOption.parse(literal, "not an IP address: " + literal);
     }
 }

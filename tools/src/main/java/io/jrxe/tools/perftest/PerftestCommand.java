@@ -3,6 +3,7 @@ package io.jrxe.tools.perftest;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
@@ -48,8 +49,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "18515", description = "TCP port for the exchange (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
-    int ibPort;
+    @Mixin
+    IbPortOption ibPort;
 
     @Option(names = {"-m", "--mtu"}, paramLabel = "MTU", description = "path MTU: 256 to 4096 (default: the port's active MTU)")
     Integer mtu;
@@ -216,8 +217,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 0..65535");
         }
-        if (ibPort < 1) {
-            throw bad("-i/--ib-port " + ibPort + ": IB Port can't be less than 1");
+        if (ibPort.number() < 1) {
+            throw bad("-i/--ib-port " + ibPort.number() + ": IB Port can't be less than 1");
         }
         if (!connection.equals("RC")) {
             throw new UserError("-c " + connection + ": jrxe's perftest runs RC connections only");
@@ -353,7 +354,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
         s.unsorted = unsorted;
         s.qpTimeout = qpTimeout;
         s.sl = sl;
-        s.ibPort = ibPort;
+        s.ibPort = ibPort.number();
         s.timeoutMillis = device.timeoutMillis();
         s.deviceName = device.deviceName();
         if (inlineSize != null) {

@@ -2,7 +2,6 @@ package io.jrxe.tools.perftest;
 
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.verbs.VerbsException;
 
@@ -42,7 +41,7 @@ final class PerftestRun implements AutoCloseable {
         for (int i = 0; i < s.qps; i++) {
             remote[i] = conn.handshake(mine[i], "its QP's keys");
         }
-        if (Gids.isIpv4Mapped(mine[0].gid()) != Gids.isIpv4Mapped(remote[0].gid())) {
+        if (GidEntry.isIpv4Mapped(mine[0].gid()) != GidEntry.isIpv4Mapped(remote[0].gid())) {
             throw new UserError("Found Incompatibility issue with GID types. Please Try to use a different IP version.");
         }
         for (int i = 0; i < s.qps; i++) {

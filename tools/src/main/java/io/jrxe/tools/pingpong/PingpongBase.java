@@ -2,6 +2,7 @@ package io.jrxe.tools.pingpong;
 
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
@@ -52,8 +53,8 @@ abstract class PingpongBase implements Callable<Integer> {
             description = "listen on / connect to TCP port PORT (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
-    int ibPort;
+    @Mixin
+    IbPortOption ibPort;
 
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "DEPTH", defaultValue = "500",
             description = "number of receives to post at a time (default: ${DEFAULT-VALUE})")
@@ -157,8 +158,8 @@ abstract class PingpongBase implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 0..65535");
         }
-        if (ibPort < 1) {
-            throw bad("-i/--ib-port " + ibPort + ": ports are numbered from 1");
+        if (ibPort.number() < 1) {
+            throw bad("-i/--ib-port " + ibPort.number() + ": ports are numbered from 1");
         }
         if (rxDepth < 1) {
             throw bad("-r/--rx-depth " + rxDepth + ": post at least one receive");
@@ -168,6 +169,9 @@ abstract class PingpongBase implements Callable<Integer> {
         }
         if (sl < 0 || sl > 15) {
             throw bad("-l/--sl " + sl + ": service levels are 0..15");
+        }
+        if (size() < 1) {
+            throw bad("-s/--size " + size() + ": a message has at least 1 byte");
         }
         validateMore();
     }
@@ -183,7 +187,7 @@ abstract class PingpongBase implements Callable<Integer> {
         int timeout = device.timeoutMillis();
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             LatencyBreakdown breakdown = latencyBreakdown ? dev.traceLatency() : null;
-            dev.port(ibPort);
+            dev.port(ibPort.number());
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);
             try (Session s = open(dev, timeout)) {

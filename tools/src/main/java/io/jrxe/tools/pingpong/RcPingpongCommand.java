@@ -64,9 +64,6 @@ public final class RcPingpongCommand extends PingpongBase {
 
     @Override
     void validateMore() {
-        if (size < 1) {
-            throw bad("-s/--size " + size + ": a message has at least 1 byte");
-        }
         try {
             Mtu.ofBytes(mtu);
         } catch (IllegalArgumentException e) {
@@ -98,7 +95,7 @@ public final class RcPingpongCommand extends PingpongBase {
     private final class RcSession extends Session {
         RcSession(LocalDevice dev, int timeoutMillis) {
             super(new SessionResources(dev, size, Access.LOCAL_WRITE, rxDepth + 1, events, timeoutMillis), QpType.RC, rxDepth,
-                    new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort).accessFlags(0));
+                    new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort.number()).accessFlags(0));
             recv.wrId = RECV_WRID;
             recv.sgl.add(r.buf.address(), size, r.mr.lkey());
             send.wrId = SEND_WRID;
@@ -115,7 +112,7 @@ public final class RcPingpongCommand extends PingpongBase {
             }
             // ibv_rc_pingpong's RTR and RTS attributes; it sends with hop limit 1.
             qp.modify(new QpAttributes().state(QpState.RTR)
-                    .av(new AddressVector(remote.gid(), sgidIndex, 1, 0, 0, sl, ibPort))
+                    .av(new AddressVector(remote.gid(), sgidIndex, 1, 0, 0, sl, ibPort.number()))
                     .pathMtu(Mtu.ofBytes(mtu)).destQpn(remote.qpn()).rqPsn(remote.psn())
                     .maxDestRdAtomic(1).minRnrTimer(12));
             qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));

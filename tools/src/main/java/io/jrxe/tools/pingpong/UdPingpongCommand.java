@@ -43,15 +43,8 @@ public final class UdPingpongCommand extends PingpongBase {
     }
 
     @Override
-    void validateMore() {
-        if (size < 1) {
-            throw bad("-s/--size " + size + ": a message has at least 1 byte");
-        }
-    }
-
-    @Override
     Session open(LocalDevice dev, int timeoutMillis) {
-        int mtu = dev.port(ibPort).activeMtu().bytes();
+        int mtu = dev.port(ibPort.number()).activeMtu().bytes();
         if (size > mtu) {
             throw new UserError("Requested size larger than port MTU (" + mtu + ")");
         }
@@ -63,7 +56,7 @@ public final class UdPingpongCommand extends PingpongBase {
 
         UdSession(LocalDevice dev, int timeoutMillis) {
             super(new SessionResources(dev, size + GRH, Access.LOCAL_WRITE, rxDepth + 1, events, timeoutMillis), QpType.UD, rxDepth,
-                    new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort).qkey(QKEY));
+                    new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort.number()).qkey(QKEY));
             recv.wrId = RECV_WRID;
             recv.sgl.add(r.buf.address(), size + GRH, r.mr.lkey());
             send.wrId = SEND_WRID;
@@ -82,7 +75,7 @@ public final class UdPingpongCommand extends PingpongBase {
                         + "GID_INDEX): on RoCE every packet needs a GRH, so an address handle needs the peer's GID");
             }
             // ibv_ud_pingpong's address handle: hop limit 64.
-            ah = r.pd.createAh(new AddressVector(remote.gid(), sgidIndex, 64, 0, 0, sl, ibPort));
+            ah = r.pd.createAh(new AddressVector(remote.gid(), sgidIndex, 64, 0, 0, sl, ibPort.number()));
             send.ahHandle = ah.handle();
         }
 

@@ -4,6 +4,7 @@ import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
@@ -52,9 +53,8 @@ public final class RcOpsCommand implements Callable<Integer> {
             description = "listen on / connect to TCP port PORT (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1",
-            description = "use port PORT of the device (default: ${DEFAULT-VALUE})")
-    int ibPort;
+    @Mixin
+    IbPortOption ibPort;
 
     @Option(names = {"-g", "--gid-idx"}, paramLabel = "INDEX", defaultValue = "-1",
             description = "local port GID index, as `jrxe devinfo -v` lists them (default: a jrxe NIC's GID of --addr, "
@@ -71,7 +71,7 @@ public final class RcOpsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
-            PortInfo portInfo = dev.port(ibPort);
+            PortInfo portInfo = dev.port(ibPort.number());
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);
             int myMtu = Math.min(mtu, portInfo.activeMtu().bytes());
@@ -142,7 +142,7 @@ public final class RcOpsCommand implements Callable<Integer> {
     }
 
     private static void checkFamilies(RcOpsDest mine, RcOpsDest peer) {
-        if (Gids.isIpv4Mapped(mine.gid()) != Gids.isIpv4Mapped(peer.gid())) {
+        if (GidEntry.isIpv4Mapped(mine.gid()) != GidEntry.isIpv4Mapped(peer.gid())) {
             throw new UserError("this side's GID " + Gids.ntop(mine.gid()) + " and the peer's " + Gids.ntop(peer.gid())
                     + " are of different families (IPv4-mapped and IPv6): RoCE v2 cannot route between them; pick GIDs "
                     + "of one family (-g on a kernel device, --addr on a jrxe NIC)");
@@ -154,7 +154,7 @@ public final class RcOpsCommand implements Callable<Integer> {
         out.printf("  remote: %s%n  path MTU %d%n", peer.describe(), pathMtu.bytes());
         out.flush();
         try {
-            ep.connect(peer, mine.psn(), sgidIndex, ibPort, pathMtu);
+            ep.connect(peer, mine.psn(), sgidIndex, ibPort.number(), pathMtu);
         } catch (VerbsException e) {
             throw new UserError("couldn't connect to the remote QP: " + e.getMessage(), e);
         }
@@ -164,8 +164,8 @@ public final class RcOpsCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 1..65535");
         }
-        if (ibPort < 1) {
-            throw bad("-i/--ib-port " + ibPort + ": ports are numbered from 1");
+        if (ibPort.number() < 1) {
+            throw bad("-i/--ib-port " + ibPort.number() + ": ports are numbered from 1");
         }
         try {
             Mtu.ofBytes(mtu);

@@ -17,6 +17,7 @@ import io.jrxe.verbs.VerbsException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 final class EmulatedContext implements Context {
     private final EmulatedDevice device;
@@ -46,12 +47,7 @@ final class EmulatedContext implements Context {
 
     @Override
     public GidEntry queryGid(int port, int index) throws VerbsException {
-        checkPort(port);
-        try {
-            return rnic.port().gid(index);
-        } catch (IllegalArgumentException e) {
-            throw new VerbsException(Errno.EINVAL, e.getMessage());
-        }
+        return entry(port, rnic.port()::gid, index);
     }
 
     @Override
@@ -62,9 +58,14 @@ final class EmulatedContext implements Context {
 
     @Override
     public int queryPkey(int port, int index) throws VerbsException {
+        return entry(port, rnic.port()::pkey, index);
+    }
+
+    /** Entry {@code index} of one of the port's tables; an index out of its range is EINVAL. */
+    private static <T> T entry(int port, IntFunction<T> table, int index) throws VerbsException {
         checkPort(port);
         try {
-            return rnic.port().pkey(index);
+            return table.apply(index);
         } catch (IllegalArgumentException e) {
             throw new VerbsException(Errno.EINVAL, e.getMessage());
         }

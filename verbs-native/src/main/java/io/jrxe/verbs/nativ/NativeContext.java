@@ -30,6 +30,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -224,29 +226,30 @@ final class NativeContext implements Context, Handles {
         return MemorySegment.NULL;
     }
 
-    /** By the key's index (its upper 24 bits): a type 2 bind changes the low 8 bits the struct may not show. */
     @Override
     public MemorySegment mw(int rkey) {
-        for (int i = 0; i < mws.size(); i++) {
-            if (sameIndex(mws.get(i).rkey(), rkey)) {
-                return mws.get(i).mw();
-            }
-        }
-        return MemorySegment.NULL;
+        return byKeyIndex(mws, NativeMw::rkey, rkey, NativeMw::mw);
     }
 
     @Override
     public MemorySegment mr(int lkey) {
-        for (int i = 0; i < mrs.size(); i++) {
-            if (sameIndex(mrs.get(i).lkey(), lkey)) {
-                return mrs.get(i).mr();
+        return byKeyIndex(mrs, NativeMr::lkey, lkey, NativeMr::mr);
+    }
+
+    /**
+     * The struct of the object in {@code list} whose key has the index (upper 24 bits) of {@code key}, or NULL: by
+     * the index because a type 2 bind changes the low 8 bits, which the struct may not show. The method references
+     * capture nothing, so a lookup allocates nothing.
+     */
+    private static <T> MemorySegment byKeyIndex(List<T> list, ToIntFunction<T> keyOf, int key,
+                                                Function<T, MemorySegment> structOf) {
+        for (int i = 0; i < list.size(); i++) {
+            T t = list.get(i);
+            if (keyOf.applyAsInt(t) >>> 8 == key >>> 8) {
+                return structOf.apply(t);
             }
         }
         return MemorySegment.NULL;
-    }
-
-    private static boolean sameIndex(int key, int other) {
-        return key >>> 8 == other >>> 8;
     }
 
     /** The native object behind a facade object, or a clear refusal when it comes from another provider. */

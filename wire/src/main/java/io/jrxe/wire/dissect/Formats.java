@@ -1,5 +1,7 @@
 package io.jrxe.wire.dissect;
 
+import io.jrxe.wire.port.Ipv6Text;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -20,42 +22,7 @@ public final class Formats {
                 throw new IllegalArgumentException("bad address length " + address.length, e);
             }
         }
-        int[] groups = new int[8];
-        for (int i = 0; i < 8; i++) {
-            groups[i] = (address[2 * i] & 0xFF) << 8 | (address[2 * i + 1] & 0xFF);
-        }
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        if (bestStart == 0 && (bestLength == 6 || bestLength == 5 && groups[5] == 0xFFFF)) {
-            // IPv4-compatible ::a.b.c.d and IPv4-mapped ::ffff:a.b.c.d keep a dotted tail (RFC 5952 section 5),
-            // as tshark and inet_ntop print them.
-            return (bestLength == 6 ? "::" : "::ffff:") + (address[12] & 0xFF) + '.' + (address[13] & 0xFF) + '.'
-                    + (address[14] & 0xFF) + '.' + (address[15] & 0xFF);
-        }
-        StringBuilder sb = new StringBuilder(39);
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(groups[i]));
-        }
-        return sb.toString();
+        return Ipv6Text.of(address);
     }
 
     public static String mac(long mac) {

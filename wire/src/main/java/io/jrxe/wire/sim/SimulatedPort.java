@@ -3,8 +3,7 @@ package io.jrxe.wire.sim;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
-import io.jrxe.wire.port.PacketPort;
-import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.header.BthFlyweight;
 
@@ -15,34 +14,16 @@ import java.nio.ByteBuffer;
  * gets an IP identification (incrementing, as Linux gives DF datagrams), the ICRC is computed
  * over the headers it would have, and on receive it is checked before the NIC sees the packet.
  */
-public final class SimulatedPort implements PacketPort {
+public final class SimulatedPort extends AttachedPort {
     private final SimulatedNetwork network;
-    private final PeerAddress local;
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final PacketInfo info = new PacketInfo();
-    private PacketSink sink;
-    private io.jrxe.wire.port.PacketTap tap;
     private int identification;
     private boolean closed;
 
     SimulatedPort(SimulatedNetwork network, PeerAddress local) {
+        super(local);
         this.network = network;
-        this.local = local;
-    }
-
-    @Override
-    public PeerAddress localAddress() {
-        return local;
-    }
-
-    @Override
-    public void receiver(PacketSink sink) {
-        this.sink = sink;
-    }
-
-    @Override
-    public void tap(io.jrxe.wire.port.PacketTap t) {
-        tap = t;
     }
 
     @Override
@@ -105,11 +86,6 @@ public final class SimulatedPort implements PacketPort {
         }
         sink.packet(buffer, 0, datagram.length, info);
         sink.burstEnd();
-    }
-
-    @Override
-    public io.jrxe.wire.port.PacketTap tap() {
-        return tap;
     }
 
     @Override

@@ -5,7 +5,7 @@ import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
-import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
@@ -45,16 +45,16 @@ import java.util.Map;
  * <p>The sockets' setup is in {@link UdpSockets}; what runs per packet is all here, in one class on
  * purpose: the send path (ICRC, the source port's socket, the GSO batch) and the receive path (the
  * GRO slice's view, the ICRC check or identification solve, the tap) read this object's fields
- * directly. Moved into objects of their own they would cost a load of another object per packet,
- * and batching, flush and close share the batch and the sockets.
+ * directly (local, sink and tap too, which {@link AttachedPort} declares on this same object). Moved
+ * into objects of their own they would cost a load of another object per packet, and batching,
+ * flush and close share the batch and the sockets.
  */
-public final class UdpPort implements PacketPort {
+public final class UdpPort extends AttachedPort {
     /** Room for a 4096-byte MTU packet with every header. */
     public static final int MAX_DATAGRAM = 4096 + 128;
 
     private final UdpTransport transport;
     private final EventLoop loop;
-    private final PeerAddress local;
     private final Channel receiver;
     /** The IPv4 raw transmit path, or null when packets leave through UDP sockets. */
     private final RawIpv4Sender raw;
@@ -65,16 +65,14 @@ public final class UdpPort implements PacketPort {
     private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
     private final PacketInfo info = new PacketInfo();
     private final Runnable flush = this::flushNow;
-    private volatile PacketSink sink;
-    private volatile PacketTap tap;
     private boolean flushPending;
     private volatile boolean closed;
 
     private UdpPort(UdpTransport transport, EventLoop loop, PeerAddress local, Channel receiver, RawIpv4Sender raw,
                     TransmitPath transmitPath) {
+        super(local);
         this.transport = transport;
         this.loop = loop;
-        this.local = local;
         this.receiver = receiver;
         this.raw = raw;
         this.transmitPath = transmitPath;
@@ -167,21 +165,6 @@ public final class UdpPort implements PacketPort {
     /** Packets the raw socket refused or had no room for (0 on the UDP path). */
     public long rawTransmitDrops() {
         return raw == null ? 0 : raw.packetsDropped();
-    }
-
-    @Override
-    public PeerAddress localAddress() {
-        return local;
-    }
-
-    @Override
-    public void receiver(PacketSink sink) {
-        this.sink = sink;
-    }
-
-    @Override
-    public void tap(PacketTap t) {
-        tap = t;
     }
 
     @Override
@@ -420,16 +403,11 @@ public final class UdpPort implements PacketPort {
     }
 
     @Override
-    public io.jrxe.wire.port.PacketTap tap() {
-        return tap;
-    }
-
-    @Override
     public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
         if (info.timestampNanos == 0) {
             info.timestampNanos = System.nanoTime(); // the tap came after the packet, which was not timed then
         }
-        PacketPort.super.reportDrop(buffer, offset, length, info, reason);
+        super.reportDrop(buffer, offset, length, info, reason);
     }
 
     @Override

@@ -1,0 +1,37 @@
+package io.jrxe.wire.port;
+
+/**
+ * What every {@link PacketPort} keeps the same way: its local address, the sink its packets go to and the tap
+ * that sees them. The fields are this port object's own (inherited, not held in another object), so a
+ * subclass's send and receive paths read them as directly as fields it declared itself. {@code sink} and
+ * {@code tap} are volatile: they are set from the NIC's owner while the port's thread reads them.
+ */
+public abstract class AttachedPort implements PacketPort {
+    protected final PeerAddress local;
+    protected volatile PacketSink sink;
+    protected volatile PacketTap tap;
+
+    protected AttachedPort(PeerAddress local) {
+        this.local = local;
+    }
+
+    @Override
+    public final PeerAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public final void receiver(PacketSink sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    public final void tap(PacketTap t) {
+        tap = t;
+    }
+
+    @Override
+    public final PacketTap tap() {
+        return tap;
+    }
+}
