@@ -1,6 +1,7 @@
 package io.jrxe.examples;
 
 import io.jrxe.verbs.*;
+import io.jrxe.verbs.facade.Verbs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

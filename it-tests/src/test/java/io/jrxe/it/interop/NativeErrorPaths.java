@@ -19,7 +19,7 @@ import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -26,7 +26,7 @@ import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.Srq;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.nativ.NativeMw;
 import io.jrxe.verbs.nativ.NativeProvider;
 

@@ -74,7 +74,7 @@ public final class DeviceOptions {
 
     /** Which provider -d and --provider pick; a one-line error when the name is nobody's. */
     public ProviderChoice choice() {
-        return ProviderChoice.of(deviceName, provider, io.jrxe.verbs.Verbs.nativeProvider());
+        return ProviderChoice.of(deviceName, provider, io.jrxe.verbs.facade.Verbs.nativeProvider());
     }
 
     public InetAddress address() {

@@ -5,7 +5,7 @@ import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.PortInfo;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureException;

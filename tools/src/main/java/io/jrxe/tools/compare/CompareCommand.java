@@ -4,7 +4,7 @@ import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IpAddressOption;
 import io.jrxe.tools.common.ProviderChoice;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.nativ.NativeProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -8,7 +8,7 @@ import io.jrxe.tools.common.DefaultGid;
 import io.jrxe.tools.common.Warmup;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.udp.PortInUseException;

@@ -8,7 +8,7 @@ import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureTap;

@@ -15,7 +15,7 @@ import io.jrxe.tools.common.TransmitNotice;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.PortInfo;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureException;
 import io.jrxe.wire.capture.PcapngWriter;

@@ -10,7 +10,7 @@ import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.sim.SimulatedNetwork;

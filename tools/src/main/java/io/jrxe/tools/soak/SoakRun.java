@@ -1,6 +1,6 @@
 package io.jrxe.tools.soak;
 
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.wire.sim.LinkFaults;
 import io.jrxe.wire.sim.SimulatedNetwork;

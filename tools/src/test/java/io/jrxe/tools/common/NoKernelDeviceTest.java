@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

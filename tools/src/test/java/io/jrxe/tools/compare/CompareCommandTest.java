@@ -1,7 +1,7 @@
 package io.jrxe.tools.compare;
 
 import io.jrxe.tools.common.InProcess;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

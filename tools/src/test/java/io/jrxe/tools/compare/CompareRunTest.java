@@ -4,7 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.Context;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.GoldenCaptures;
 import org.junit.jupiter.api.Test;

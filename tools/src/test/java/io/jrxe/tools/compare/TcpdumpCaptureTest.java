@@ -3,7 +3,7 @@ package io.jrxe.tools.compare;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

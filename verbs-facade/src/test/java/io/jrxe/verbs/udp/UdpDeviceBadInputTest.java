@@ -1,7 +1,7 @@
 package io.jrxe.verbs.udp;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.verbs.Verbs;
+import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.udp.PortInUseException;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,6 @@
-package io.jrxe.verbs;
+package io.jrxe.verbs.facade;
+
+import io.jrxe.verbs.*;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

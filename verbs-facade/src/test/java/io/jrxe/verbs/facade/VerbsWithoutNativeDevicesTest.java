@@ -1,4 +1,6 @@
-package io.jrxe.verbs;
+package io.jrxe.verbs.facade;
+
+import io.jrxe.verbs.*;
 
 import io.jrxe.verbs.nativ.NativeHost;
 import io.jrxe.verbs.nativ.NativeProvider;

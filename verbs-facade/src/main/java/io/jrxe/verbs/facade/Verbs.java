@@ -1,5 +1,7 @@
-package io.jrxe.verbs;
+package io.jrxe.verbs.facade;
 
+import io.jrxe.verbs.Device;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedProvider;
 import io.jrxe.verbs.nativ.NativeProvider;
 

@@ -1,6 +1,7 @@
-package io.jrxe.verbs;
+package io.jrxe.verbs.facade;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.verbs.DeviceAttributes;
 
 import java.io.IOException;
 import java.net.InetAddress;
