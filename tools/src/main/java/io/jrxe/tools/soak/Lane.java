@@ -22,6 +22,11 @@ final class Lane {
     final long[] cellValue = new long[SlotArea.CELLS];
     final int[] cellOutstanding = new int[SlotArea.CELLS];
     int active;
+    /**
+     * The QP pair failed (a QP of it is in ERR): no new work goes to this lane, and what was outstanding on
+     * it completes as an expected failure. Both lanes of a pair fail together.
+     */
+    boolean failed;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
     int depth = SoakRun.WINDOW;
 

@@ -24,6 +24,10 @@ final class Operation {
     boolean sendDone;
     boolean recvDone;
     boolean failed;
+    /** Some completion of it reported its QP's failure (retries exhausted, or flushed after): not a soak failure. */
+    boolean expectedFailure;
+    /** Its receive completed successfully: the message is all there, though the send may have failed after. */
+    boolean recvSucceeded;
     boolean finished;
 
     Operation(long id, Lane lane, OperationKind kind) {
@@ -35,6 +39,11 @@ final class Operation {
     /** The wr_id of its receive WR. */
     long recvWrId() {
         return id | RECV_TAG;
+    }
+
+    /** The operation id a receive WR's id was made from, or -1 when it is not one. */
+    static long idOfRecv(long recvWrId) {
+        return (recvWrId & RECV_TAG) != 0 ? recvWrId & ~RECV_TAG : -1;
     }
 
     /** The completions it still waits for: its send's, and its receive's if it has one. */

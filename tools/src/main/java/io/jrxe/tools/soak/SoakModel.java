@@ -3,6 +3,7 @@ package io.jrxe.tools.soak;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ final class SoakModel {
     final List<Lane> lanes = new ArrayList<>();
     private final Map<Long, Operation> awaitingSend = new HashMap<>();
     private final Map<Long, Operation> awaitingRecv = new HashMap<>();
+    /** The ids of the operations whose send (receive) completion arrived: a second one is a duplicate. */
+    private final BitSet sendsTaken = new BitSet();
+    private final BitSet recvsTaken = new BitSet();
 
     /** The operation was posted: its completions are due, in the lane's order. */
     void posted(Operation op) {
@@ -56,12 +60,41 @@ final class SoakModel {
 
     /** The send completion of {@code wrId} arrived: the operation that waited for it, or null. */
     Operation takeSend(long wrId) {
-        return awaitingSend.remove(wrId);
+        Operation op = awaitingSend.remove(wrId);
+        if (op != null) {
+            sendsTaken.set(Math.toIntExact(op.id));
+        }
+        return op;
     }
 
     /** The receive completion of {@code wrId} arrived: the operation that waited for it, or null. */
     Operation takeRecv(long wrId) {
-        return awaitingRecv.remove(wrId);
+        Operation op = awaitingRecv.remove(wrId);
+        if (op != null) {
+            recvsTaken.set(Math.toIntExact(op.id));
+        }
+        return op;
+    }
+
+    /** Whether the send completion of {@code wrId} arrived already. */
+    boolean sendTaken(long wrId) {
+        return wrId >= 0 && wrId <= Integer.MAX_VALUE && sendsTaken.get((int) wrId);
+    }
+
+    /** Whether the receive completion of {@code wrId} arrived already. */
+    boolean recvTaken(long wrId) {
+        long id = Operation.idOfRecv(wrId);
+        return id >= 0 && id <= Integer.MAX_VALUE && recvsTaken.get((int) id);
+    }
+
+    /** Every QP pair failed: no lane is left to post on. */
+    boolean noPairSurvived() {
+        for (Lane lane : lanes) {
+            if (!lane.failed) {
+                return false;
+            }
+        }
+        return !lanes.isEmpty();
     }
 
     /** The NIC where the result of a finished operation is. */

@@ -19,6 +19,10 @@ import java.util.Random;
  *
  * <p>Every choice is a draw from the run's one {@link Random}, shared with the setup and the checker: a
  * seed replays only while the draws stay in the same order.
+ *
+ * <p>A lane whose QP pair failed is left out of the lanes a burst is drawn among, just as a lane with a full
+ * window is: the draw is the same call, over the lanes still open. The failure itself follows from the seed, so
+ * a run with a failed pair replays exactly too, and a run in which no pair fails draws as it always did.
  */
 final class WorkloadGenerator {
     private final Random random;
@@ -49,7 +53,7 @@ final class WorkloadGenerator {
         while (posted < ops && random.nextInt(4) != 0) {
             open.clear();
             for (Lane lane : lanes) {
-                if (lane.active < Math.min(lane.depth, SoakRun.WINDOW) || lane.active == 0) {
+                if (!lane.failed && (lane.active < Math.min(lane.depth, SoakRun.WINDOW) || lane.active == 0)) {
                     open.add(lane);
                 }
             }
