@@ -44,13 +44,16 @@ final class MemoryChecker {
             if (!op.expectedFailure) {
                 maybeTamper(op, resultAt);
             }
-        } else if (op.kind.resultAtRequester()) {
-            local.indeterminateSlots.set(op.localSlot);
-            if (op.cell >= 0) {
+        } else {
+            if (op.kind.resultAtRequester()) {
+                local.indeterminateSlots.set(op.localSlot);
+            }
+            if (op.kind.writesResponderSlot()) {
+                remote.indeterminateSlots.set(op.remoteSlot);
+            }
+            if (op.kind.writesCell()) {
                 remote.indeterminateCells.set(op.cell);
             }
-        } else {
-            remote.indeterminateSlots.set(op.remoteSlot);
         }
         boolean good = true;
         if (!local.indeterminateSlots.get(op.localSlot)) {
@@ -69,7 +72,7 @@ final class MemoryChecker {
 
     /** The checker's own test: one bit of the first result at or after {@code tamperFrom} flipped, as a NIC bug would. */
     private void maybeTamper(Operation op, long resultAt) {
-        if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0) {
+        if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0 && resultAt >= 0) {
             tamperFrom = -1;
             SoakNic resultNic = SoakModel.resultNic(op);
             long at = resultAt + random.nextInt(op.length);

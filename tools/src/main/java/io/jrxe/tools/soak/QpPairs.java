@@ -46,7 +46,7 @@ final class QpPairs {
             throws VerbsException {
         Qp qp = self.qps[i];
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.FLUSH_GLOBAL));
         byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
         qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
                 .destQpn(peer.qps[i].qpNum()).rqPsn(rqPsn).maxDestRdAtomic(rdAtomic).minRnrTimer(1));

@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -61,19 +62,24 @@ public final class SoakCommand implements Callable<Integer> {
             description = "probability that a packet has a bit flipped (its ICRC then fails) (default: ${DEFAULT-VALUE})")
     double corrupt;
 
+    @Option(names = "--with", split = ",", paramLabel = "KIND",
+            description = "add to the mix (comma-separated): atomic-write, flush (default: none, so that a seed replays the run it always did)")
+    List<String> with = List.of();
+
     @Option(names = "--trace", description = "write every trace event of both NICs' engines to stderr, with its virtual time in ns")
     boolean trace;
 
     @Override
     public Integer call() throws Exception {
         String bad = SoakConfig.problem(ops, qps, loss, reorder, duplicate, corrupt);
+        bad = bad != null ? bad : SoakExtra.problem(with);
         if (bad != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), bad);
         }
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 32);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt))
+        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt).with(with))
                 .diagnostics(err)
                 .trace(trace ? err : null)
                 .progress((done, total, nanos) -> {

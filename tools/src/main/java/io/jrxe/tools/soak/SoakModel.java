@@ -46,11 +46,11 @@ final class SoakModel {
         long before = lane.cellValue[op.cell];
         op.expectedOriginal = before;
         MemorySegment operands = MemorySegment.ofArray(op.data);
-        long compareAdd = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        long swap = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+        long operand = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         long after = switch (op.kind) {
-            case ATOMIC_CMP_AND_SWP -> before == compareAdd ? swap : before;
-            case ATOMIC_FETCH_AND_ADD -> before + compareAdd;
+            case ATOMIC_CMP_AND_SWP -> before == operand ? operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 8) : before;
+            case ATOMIC_FETCH_AND_ADD -> before + operand;
+            case ATOMIC_WRITE -> operand;
             default -> throw new IllegalArgumentException(op.kind + " is not an atomic");
         };
         lane.cellValue[op.cell] = after;
@@ -102,7 +102,10 @@ final class SoakModel {
         return op.kind.resultAtRequester() ? op.lane.from : op.lane.to;
     }
 
-    /** The operation finished: its result goes into the model; where it is, in {@link #resultNic}'s memory. */
+    /**
+     * The operation finished: its result goes into the model; where it is, in {@link #resultNic}'s memory, or -1
+     * when it has none of its own (an ATOMIC WRITE's cell is in the model from its posting; a FLUSH moves nothing).
+     */
     long applyResult(Operation op) {
         Lane lane = op.lane;
         return switch (op.kind.flow) {
@@ -121,6 +124,7 @@ final class SoakModel {
                 MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, op.length);
                 yield at;
             }
+            case ATOMIC_WRITE, FLUSH -> -1;
         };
     }
 

@@ -134,7 +134,7 @@ public final class SoakRun {
         long run = RUNS.incrementAndGet();
         SoakModel model = new SoakModel();
         report = new SoakReport(config.ops(), diagnostics, progress);
-        generator = new WorkloadGenerator(random, model, config.ops());
+        generator = new WorkloadGenerator(random, model, config.ops(), OperationKind.mix(config.extras()));
         memory = new MemoryChecker(model, report, random, tamperFrom);
         checker = new CompletionChecker(model, report, time, memory);
         if (duplicateOf >= 0) {

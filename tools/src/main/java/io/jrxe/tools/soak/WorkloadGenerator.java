@@ -1,8 +1,6 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.verbs.ScatterGatherList;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 
@@ -28,13 +26,18 @@ final class WorkloadGenerator {
     private final Random random;
     private final SoakModel model;
     private final long ops;
+    /** The kinds drawn from: {@link OperationKind#MIX}, and what {@code --with} added after it. */
+    private final OperationKind[] mix;
+    private final WorkRequests requests;
     private long nextId;
     private long posted;
 
-    WorkloadGenerator(Random random, SoakModel model, long ops) {
+    WorkloadGenerator(Random random, SoakModel model, long ops, OperationKind[] mix) {
         this.random = random;
         this.model = model;
         this.ops = ops;
+        this.mix = mix;
+        this.requests = new WorkRequests(random);
     }
 
     /** The longest message the generator makes on a path of this MTU. */
@@ -75,7 +78,7 @@ final class WorkloadGenerator {
         RecvWr lastRecv = null;
         for (int k = 0; k < n; k++) {
             Operation op = prepare(lane);
-            SendWr wr = sendWr(op);
+            SendWr wr = requests.sendWr(op);
             if (first == null) {
                 first = wr;
             } else {
@@ -83,7 +86,7 @@ final class WorkloadGenerator {
             }
             last = wr;
             if (op.needsRecv) {
-                RecvWr r = recvWr(op);
+                RecvWr r = requests.recvWr(op);
                 if (firstRecv == null) {
                     firstRecv = r;
                 } else {
@@ -128,7 +131,7 @@ final class WorkloadGenerator {
 
     /** Picks the operation and sets up its buffers, in memory and in the model. */
     private Operation prepare(Lane lane) {
-        Operation op = new Operation(nextId++, lane, OperationKind.MIX[random.nextInt(OperationKind.MIX.length)]);
+        Operation op = new Operation(nextId++, lane, mix[random.nextInt(mix.length)]);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
         SlotArea local = lane.localArea();
@@ -168,6 +171,21 @@ final class WorkloadGenerator {
                 }
                 model.atomicPosted(op);
             }
+            case ATOMIC_WRITE -> {
+                // The 8 bytes come from the requester's buffer; the rest of the slot keeps what it held.
+                op.length = 8;
+                op.localSlot = local.take();
+                op.cell = random.nextInt(SlotArea.CELLS);
+                op.data = randomBytes(8);
+                from.put(local.slot(op.localSlot), op.data);
+                model.atomicPosted(op);
+            }
+            case FLUSH -> {
+                // No byte moves: both slots keep what they held, which the model knows, and are checked for it.
+                op.length = randomLength(lane.mtu);
+                op.localSlot = local.take();
+                op.remoteSlot = remote.take();
+            }
         }
         return op;
     }
@@ -184,69 +202,5 @@ final class WorkloadGenerator {
         byte[] b = new byte[n];
         random.nextBytes(b);
         return b;
-    }
-
-    private SendWr sendWr(Operation op) {
-        Lane lane = op.lane;
-        SoakNic from = lane.from;
-        SoakNic to = lane.to;
-        SlotArea local = lane.localArea();
-        SlotArea remote = lane.remoteArea();
-        SendWr wr = new SendWr(SoakNic.MAX_SGE);
-        wr.wrId = op.id;
-        wr.opcode = op.kind.opcode;
-        wr.flags = SendWr.SIGNALED;
-        wr.immData = op.imm;
-        if (op.kind.flow == OperationKind.Flow.ATOMIC) {
-            MemorySegment d = MemorySegment.ofArray(op.data);
-            wr.compareAdd = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-            wr.swap = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
-            wr.remoteAddr = to.address(remote.cell(op.cell));
-            wr.rkey = to.mr.rkey();
-            wr.sgl.add(from.address(local.slot(op.localSlot)), 8, from.mr.lkey());
-            return wr;
-        }
-        if (op.inline) {
-            wr.flags |= SendWr.INLINE;
-            wr.inlineData = op.data.clone();
-            wr.inlineLength = op.length;
-        } else {
-            split(wr.sgl, from, local.slot(op.localSlot), op.length);
-        }
-        if (!op.kind.isSend()) {
-            wr.remoteAddr = to.address(remote.slot(op.remoteSlot));
-            wr.rkey = to.mr.rkey();
-        }
-        return wr;
-    }
-
-    private RecvWr recvWr(Operation op) {
-        Lane lane = op.lane;
-        RecvWr r = new RecvWr(SoakNic.MAX_SGE);
-        r.wrId = op.recvWrId();
-        if (op.kind.isSend()) {
-            SlotArea area = lane.remoteArea();
-            int room = Math.min(area.slotSize, op.length + random.nextInt(SoakNic.MAX_INLINE + 1));
-            split(r.sgl, lane.to, area.slot(op.remoteSlot), room);
-        }
-        // A WRITE_WITH_IMM's receive gets no buffer: it only carries the completion.
-        return r;
-    }
-
-    /** One to MAX_SGE contiguous pieces (none for an empty buffer): the DMA walks scatter/gather lists. */
-    private void split(ScatterGatherList sgl, SoakNic nic, long offset, int length) {
-        if (length == 0) {
-            return;
-        }
-        int pieces = Math.min(length, random.nextInt(3) == 0 ? 1 + random.nextInt(SoakNic.MAX_SGE) : 1);
-        long at = offset;
-        int left = length;
-        for (int p = pieces; p > 1; p--) {
-            int n = 1 + random.nextInt(left - (p - 1));
-            sgl.add(nic.address(at), n, nic.mr.lkey());
-            at += n;
-            left -= n;
-        }
-        sgl.add(nic.address(at), left, nic.mr.lkey());
     }
 }
