@@ -96,6 +96,16 @@ final class CompletionChecker {
     }
 
     private void recvCompletion(SoakNic nic, WorkCompletion wc) throws VerbsException {
+        if (UcReceives.isStanding(wc.wrId())) {
+            Integer index = nic.qpIndex.get(wc.qpNum());
+            Lane lane = index == null ? null : model.incoming(nic, index);
+            if (lane == null || lane.ucReceives == null) {
+                report.stray("a UC receive completion on a QP that is not UC, on " + nic + ": " + wc);
+            } else {
+                lane.ucReceives.completion(wc, report, memory);
+            }
+            return;
+        }
         Operation op = model.takeRecv(wc.wrId());
         if (op == null || op.lane.to != nic || op.lane.to.qps[op.lane.index].qpNum() != wc.qpNum()) {
             unexpected(op == null && model.recvTaken(wc.wrId()),
@@ -109,15 +119,13 @@ final class CompletionChecker {
         }
         lane.recvs.remove(op);
         op.recvDone = true;
-        boolean withImm = op.kind.carriesImmediate();
         if (wc.status() != WcStatus.SUCCESS) {
             error(op, "receive completion", wc, false);
         } else {
             op.recvSucceeded = true;
-            if (wc.opcode() != op.kind.receiveCompletion() || wc.byteLen() != op.length
-                    || wc.hasImmediate() != withImm || withImm && wc.immData() != op.imm) {
-                report.failed(op, "receive completion " + wc + ", expected " + op.kind.receiveCompletion()
-                        + " byte_len " + op.length + (withImm ? String.format(" imm=0x%08x", op.imm) : " without imm"));
+            String wrong = op.receiveProblem(wc);
+            if (wrong != null) {
+                report.failed(op, wrong);
             }
         }
         maybeFinish(op);
@@ -150,6 +158,9 @@ final class CompletionChecker {
         for (Lane l : model.lanes) {
             if (l.index == lane.index) {
                 l.failed = true;
+                if (l.ucReceives != null) {
+                    l.ucReceives.closing = true;
+                }
             }
         }
         report.pairFailed("QP pair " + lane.index + " failed (" + cause + "): its outstanding operations are "
@@ -169,13 +180,25 @@ final class CompletionChecker {
         }
     }
 
-    /** With its last completion in, the operation's buffers are checked and it counts as finished. */
+    /**
+     * With its last completion in, the operation's buffers are checked and it counts as finished; a UC one
+     * first waits until no copy of its packets can be on the wire any more.
+     */
     private void maybeFinish(Operation op) {
         if (op.missingCompletions() > 0) {
             return;
         }
-        if (!memory.finished(op)) {
+        UcReceives uc = op.lane.ucReceives;
+        if (uc != null && !op.quarantined) {
+            op.quarantined = true;
+            time.schedule(UcReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
+            return;
+        }
+        if (!(uc != null ? memory.finishedUc(op) : memory.finished(op))) {
             report.failed(op, null);
+        }
+        if (uc != null) {
+            uc.finished(op);
         }
         op.finished = true;
         op.lane.active--;

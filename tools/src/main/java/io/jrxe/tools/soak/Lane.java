@@ -27,6 +27,8 @@ final class Lane {
      * it completes as an expected failure. Both lanes of a pair fail together.
      */
     boolean failed;
+    /** A UC lane's standing receives and the one operation it has in flight; null on RC. */
+    UcReceives ucReceives;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
     int depth = SoakRun.WINDOW;
 

@@ -19,6 +19,8 @@ final class MemoryChecker {
     private final SoakReport report;
     private final Random random;
     private long tamperFrom;
+    /** The checker's own test of UC: only a UC operation's result is tampered with. */
+    private boolean tamperUcOnly;
 
     /** {@code random} is the run's: only {@code tamperFrom} (the checker's own test; -1 for none) draws from it. */
     MemoryChecker(SoakModel model, SoakReport report, Random random, long tamperFrom) {
@@ -70,9 +72,62 @@ final class MemoryChecker {
         return good;
     }
 
-    /** The checker's own test: one bit of the first result at or after {@code tamperFrom} flipped, as a NIC bug would. */
-    private void maybeTamper(Operation op, long resultAt) {
-        if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0 && resultAt >= 0) {
+    /**
+     * A UC operation after its quarantine ({@link UcReceives}): its own buffer unchanged; a SEND delivered or
+     * lost (an expected failure); a WRITE's target holding the whole message, or whole packets from its start
+     * and after them what it held before (lost on the way: an expected failure), and nothing else.
+     */
+    boolean finishedUc(Operation op) {
+        Lane lane = op.lane;
+        SlotArea local = lane.localArea();
+        boolean good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
+        local.free.add(op.localSlot);
+        if (op.remoteSlot < 0) {
+            op.expectedFailure = !op.recvSucceeded;
+            return good;
+        }
+        SlotArea remote = lane.remoteArea();
+        long at = remote.slot(op.remoteSlot);
+        maybeTamper(op, at);
+        int arrived = arrivedPrefix(op, at, remote.slotSize);
+        if (arrived == op.length) {
+            model.applyResult(op);
+            op.expectedFailure = op.kind.consumesReceive() && !op.recvSucceeded;
+        } else if (arrived >= 0 && !op.recvSucceeded) {
+            MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, arrived);
+            op.expectedFailure = true;
+        } else {
+            model.applyResult(op);
+            good &= compare(op, lane.to, at, remote.slotSize, arrived < 0 ? "the UC WRITE's target"
+                    : "the UC WRITE's target, whose receive completed");
+        }
+        remote.free.add(op.remoteSlot);
+        return good;
+    }
+
+    /**
+     * How many bytes of a UC WRITE's message its target holds: whole packets from the start (or all of it), after
+     * which the slot is as the model had it before; -1 when it holds anything else.
+     */
+    private static int arrivedPrefix(Operation op, long at, int slotSize) {
+        SoakNic nic = op.lane.to;
+        long same = MemorySegment.mismatch(nic.memory, at, at + op.length, MemorySegment.ofArray(op.data), 0, op.length);
+        int packets = same < 0 ? op.length : (int) (same - same % op.lane.mtu);
+        return mismatch(nic, at + packets, slotSize - packets) < 0 ? packets : -1;
+    }
+
+    /** For the checker's own test of UC: only UC operations' results are tampered with. */
+    void tamperOnlyUc() {
+        tamperUcOnly = true;
+    }
+
+    /**
+     * The checker's own test: one bit of the first result at or after {@code tamperFrom} (at {@code resultAt} in
+     * {@link SoakModel#resultNic}'s memory) flipped just before it is checked, as a NIC bug would.
+     */
+    void maybeTamper(Operation op, long resultAt) {
+        if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0 && resultAt >= 0
+                && (!tamperUcOnly || op.lane.ucReceives != null)) {
             tamperFrom = -1;
             SoakNic resultNic = SoakModel.resultNic(op);
             long at = resultAt + random.nextInt(op.length);

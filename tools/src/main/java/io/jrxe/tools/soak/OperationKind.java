@@ -30,6 +30,9 @@ enum OperationKind {
     static final OperationKind[] MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ,
                                         ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD};
 
+    /** What a UC QP can do: no READs, no atomics, no FLUSH. */
+    static final OperationKind[] UC_MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM};
+
     /** {@link #MIX}, then the kinds {@code extras} adds, in the order of {@link SoakExtra}. */
     static OperationKind[] mix(Set<SoakExtra> extras) {
         List<OperationKind> kinds = new ArrayList<>(List.of(MIX));

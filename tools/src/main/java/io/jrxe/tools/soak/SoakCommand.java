@@ -63,7 +63,8 @@ public final class SoakCommand implements Callable<Integer> {
     double corrupt;
 
     @Option(names = "--with", split = ",", paramLabel = "KIND",
-            description = "add to the mix (comma-separated): atomic-write, flush (default: none, so that a seed replays the run it always did)")
+            description = "add to the mix (comma-separated): atomic-write, flush (RC operations), uc (one more QP pair, of UC) "
+                    + "(default: none, so that a seed replays the run it always did)")
     List<String> with = List.of();
 
     @Option(names = "--trace", description = "write every trace event of both NICs' engines to stderr, with its virtual time in ns")

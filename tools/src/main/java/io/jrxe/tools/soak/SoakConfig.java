@@ -49,7 +49,17 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
         return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP, extras);
     }
 
-    /** The same run with {@code --with}'s names ("flush", "atomic-write"); unknown ones are an IllegalArgumentException. */
+    /** The QP pairs: the {@link #qps} RC ones, then one UC pair with {@code --with uc}. */
+    public int pairs() {
+        return qps + (extras.contains(SoakExtra.UC) ? 1 : 0);
+    }
+
+    /** Whether QP pair {@code index} is the UC one. */
+    boolean isUc(int index) {
+        return index >= qps;
+    }
+
+    /** The same run with {@code --with}'s names ("flush", "atomic-write", "uc"); unknown ones are an IllegalArgumentException. */
     public SoakConfig with(List<String> names) {
         return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, SoakExtra.parse(names));
     }

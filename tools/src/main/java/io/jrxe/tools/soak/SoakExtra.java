@@ -12,11 +12,16 @@ public enum SoakExtra {
     /** RC ATOMIC WRITE: 8 bytes replace an atomic cell, in order with the other atomics on it. */
     ATOMIC_WRITE("atomic-write", OperationKind.ATOMIC_WRITE),
     /** RC FLUSH of a range of the responder's memory: it must complete, in order, and change no byte. */
-    FLUSH("flush", OperationKind.FLUSH);
+    FLUSH("flush", OperationKind.FLUSH),
+    /**
+     * One more QP pair, of UC: SENDs and WRITEs with and without immediate, which the network may lose (then
+     * they are expected failures), deliver twice or in part, but never wrong. See {@link UcReceives}.
+     */
+    UC("uc", null);
 
     /** As the option names it. */
     final String optionName;
-    /** The kind it adds to the draw. */
+    /** The kind it adds to the RC draw, or null. */
     final OperationKind kind;
 
     SoakExtra(String optionName, OperationKind kind) {

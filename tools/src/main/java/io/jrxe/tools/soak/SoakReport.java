@@ -64,6 +64,14 @@ final class SoakReport {
         detail(what);
     }
 
+    /** A line that is no problem (what the UC lanes did), unless null. */
+    void note(String line) {
+        if (diagnostics != null && line != null) {
+            diagnostics.println("soak: " + line);
+            diagnostics.flush();
+        }
+    }
+
     /** A second completion of a work request that had completed. */
     void duplicated(String what) {
         duplicated++;
@@ -125,6 +133,14 @@ final class SoakReport {
             lost += missing;
         }
         return lost;
+    }
+
+    /** Counts the standing UC receives that never completed, not even flushed, and says so. */
+    long lostStanding(int left) {
+        if (left > 0) {
+            detail(left + " standing UC receives got no completion, not even when their QP went to ERR");
+        }
+        return left;
     }
 
     SoakResult result(long seed, long lost, long retransmits, long virtualNanos, long fingerprint, String stopped) {

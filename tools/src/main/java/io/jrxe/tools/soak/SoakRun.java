@@ -9,6 +9,7 @@ import io.jrxe.wire.sim.VirtualTime;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -29,6 +30,8 @@ import java.util.function.Consumer;
 public final class SoakRun {
     /** At most this many operations outstanding per QP and direction. */
     public static final int WINDOW = 8;
+    /** The longest the network holds a packet back (when it reorders one), on top of its delay. */
+    static final long REORDER_HOLD_NANOS = 40_000;
     private static final long MS = 1_000_000L;
     /** After the last completion: virtual time in which nothing may complete and no memory may change. */
     private static final long SETTLE_NANOS = 50 * MS;
@@ -51,6 +54,7 @@ public final class SoakRun {
     private Progress progress;
     private long virtualLimitNanos;
     private long tamperFrom = -1;
+    private boolean tamperUcOnly;
     private long duplicateOf = -1;
     private Consumer<SoakModel> beforeSweep;
     private PrintWriter trace;
@@ -112,6 +116,13 @@ public final class SoakRun {
         return this;
     }
 
+    /** For the checker's own test of UC: as {@link #tamperWithResultOf}, but only with a UC operation's result. */
+    SoakRun tamperWithUcResultOf(long opId) {
+        tamperFrom = opId;
+        tamperUcOnly = true;
+        return this;
+    }
+
     /** Writes every engine trace event of both NICs, with its virtual time, one line each (to replay a failing seed). */
     public SoakRun trace(PrintWriter w) {
         trace = w;
@@ -128,7 +139,7 @@ public final class SoakRun {
         network = new SimulatedNetwork(config.seed());
         time = network.time();
         LinkFaults faults = LinkFaults.NONE.withLoss(config.loss()).withDuplicate(config.duplicate())
-                .withReorder(config.reorder(), 40_000).withCorrupt(config.corrupt());
+                .withReorder(config.reorder(), REORDER_HOLD_NANOS).withCorrupt(config.corrupt());
         network.faults(faults);
         Arena arena = Arena.ofConfined();
         long run = RUNS.incrementAndGet();
@@ -136,23 +147,31 @@ public final class SoakRun {
         report = new SoakReport(config.ops(), diagnostics, progress);
         generator = new WorkloadGenerator(random, model, config.ops(), OperationKind.mix(config.extras()));
         memory = new MemoryChecker(model, report, random, tamperFrom);
+        if (tamperUcOnly) {
+            memory.tamperOnlyUc();
+        }
         checker = new CompletionChecker(model, report, time, memory);
         if (duplicateOf >= 0) {
             checker.duplicateSendCompletionOf(duplicateOf);
         }
         try {
-            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config.qps());
-            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config.qps());
-            for (int i = 0; i < config.qps(); i++) {
+            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config.pairs(), config.qps());
+            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config.pairs(), config.qps());
+            for (int i = 0; i < config.pairs(); i++) {
                 QpPairs.connect(a, b, i, random);
-                model.lanes.add(new Lane(i, a, b, random));
-                model.lanes.add(new Lane(i, b, a, random));
+                for (Lane lane : List.of(new Lane(i, a, b, random), new Lane(i, b, a, random))) {
+                    model.lanes.add(lane);
+                    if (config.isUc(i)) {
+                        UcReceives.open(lane);
+                    }
+                }
             }
             if (trace != null) {
                 traceEngines(a);
                 traceEngines(b);
             }
             String stopped = loop(model);
+            UcReceives.closeAll(model);
             if (stopped == null) {
                 settle();
                 // Every operation finished, but every pair failed on the way: a run that ends with none alive is no pass.
@@ -167,7 +186,8 @@ public final class SoakRun {
             }
             memory.sweep(a);
             memory.sweep(b);
-            long lost = report.lost(model.unfinished());
+            long lost = report.lost(model.unfinished()) + report.lostStanding(UcReceives.left(model));
+            report.note(UcReceives.summary(model));
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {

@@ -56,7 +56,7 @@ final class WorkloadGenerator {
         while (posted < ops && random.nextInt(4) != 0) {
             open.clear();
             for (Lane lane : lanes) {
-                if (!lane.failed && (lane.active < Math.min(lane.depth, SoakRun.WINDOW) || lane.active == 0)) {
+                if (!lane.failed && (lane.active < window(lane) || lane.active == 0)) {
                     open.add(lane);
                 }
             }
@@ -64,11 +64,16 @@ final class WorkloadGenerator {
                 return;
             }
             Lane lane = open.get(random.nextInt(open.size()));
-            int room = Math.max(1, Math.min(lane.depth, SoakRun.WINDOW) - lane.active);
+            int room = Math.max(1, window(lane) - lane.active);
             int burst = 1 + random.nextInt((int) Math.min(Math.min(4, room), ops - posted));
             postBurst(lane, burst);
             lane.depth = 1 + random.nextInt(SoakRun.WINDOW);
         }
+    }
+
+    /** How many operations the lane may have outstanding now: one on UC (see {@link UcReceives}). */
+    private static int window(Lane lane) {
+        return lane.ucReceives != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
     }
 
     private void postBurst(Lane lane, int n) throws VerbsException {
@@ -131,7 +136,9 @@ final class WorkloadGenerator {
 
     /** Picks the operation and sets up its buffers, in memory and in the model. */
     private Operation prepare(Lane lane) {
-        Operation op = new Operation(nextId++, lane, mix[random.nextInt(mix.length)]);
+        UcReceives uc = lane.ucReceives;
+        OperationKind[] kinds = uc != null ? OperationKind.UC_MIX : mix;
+        Operation op = new Operation(nextId++, lane, kinds[random.nextInt(kinds.length)]);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
         SlotArea local = lane.localArea();
@@ -143,10 +150,13 @@ final class WorkloadGenerator {
                 op.inline = op.length <= SoakNic.MAX_INLINE && random.nextInt(3) == 0;
                 op.localSlot = local.take();
                 from.put(local.slot(op.localSlot), op.data);
-                op.remoteSlot = remote.take();
-                to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
+                // A UC SEND lands in one of the lane's standing receives, not in a slot of its own.
+                if (uc == null || !op.kind.isSend()) {
+                    op.remoteSlot = remote.take();
+                    to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
+                }
                 op.imm = random.nextInt();
-                op.needsRecv = op.kind.consumesReceive();
+                op.needsRecv = uc == null && op.kind.consumesReceive();
             }
             case READ -> {
                 op.length = randomLength(lane.mtu);
@@ -186,6 +196,9 @@ final class WorkloadGenerator {
                 op.localSlot = local.take();
                 op.remoteSlot = remote.take();
             }
+        }
+        if (uc != null) {
+            uc.inFlight = op;
         }
         return op;
     }

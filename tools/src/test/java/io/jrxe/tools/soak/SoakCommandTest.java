@@ -129,8 +129,8 @@ class SoakCommandTest {
         "--ops|-1|--ops -1 is negative: give the number of operations to run (0 or more)",
         "--qps|0|--qps 0 is not in 1..64",
         "--qps|65|--qps 65 is not in 1..64",
-        "--with|uc|--with uc is not one of atomic-write,flush",
-        "--with|flush,nothing|--with nothing is not one of atomic-write,flush",
+        "--with|rd|--with rd is not one of atomic-write,flush,uc",
+        "--with|flush,nothing|--with nothing is not one of atomic-write,flush,uc",
     })
     void aBadValueIsOneLineSayingWhatIsWrongThenTheUsageAndExitOne(String option, String value, String message) {
         Run run = option.equals("--ops") ? soak(option, value) : soak(option, value, "--ops", "10");
@@ -161,7 +161,7 @@ class SoakCommandTest {
         Run run = soak("--help");
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("--seed", "--ops", "--qps", "--loss", "--reorder", "--dup", "--corrupt",
-                "--with", "atomic-write, flush", "Exit status:", "failed_qp=N", "that is no test failure",
+                "--with", "atomic-write, flush", "uc (one more QP pair, of UC)", "Exit status:", "failed_qp=N", "that is no test failure",
                 "no pair survived");
     }
 }
