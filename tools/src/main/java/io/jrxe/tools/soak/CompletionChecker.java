@@ -17,6 +17,9 @@ import io.jrxe.wire.sim.VirtualTime;
  * the completions that QP state ERR brings (WR_FLUSH_ERR, on both QPs of the pair; or the peer's own
  * RETRY_EXC_ERR) make their operations expected failures, each still due exactly once. Any other error
  * status is a mismatch; so is a pair that went to ERR without a requester running out of retries.
+ *
+ * <p>A UC lane's receives are not an operation's: {@link UcReceives} checks them. A UC operation finishes only
+ * a quarantine after its send completion, when no copy of its packets can still arrive.
  */
 final class CompletionChecker {
     private final SoakModel model;

@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * (a shadow copy of both NICs' memory and the completions due), and the {@link SoakReport} counts and tells.
  * At the end, after a settling time in which no completion may appear, both memories are compared with the
  * model in full. A QP pair that runs out of retries fails, as RC must: the run goes on with the others, and
- * stops when none is left.
+ * stops when none is left. {@code --with} ({@link SoakExtra}) adds ATOMIC WRITE and FLUSH to the mix, and a UC
+ * pair ({@link UcReceives}).
  */
 public final class SoakRun {
     /** At most this many operations outstanding per QP and direction. */
