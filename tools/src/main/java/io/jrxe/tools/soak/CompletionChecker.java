@@ -1,44 +1,62 @@
 package io.jrxe.tools.soak;
 
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.wire.sim.VirtualTime;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
 /**
- * Checks what the NICs did against the {@link SoakModel}. Completions as they come: each posted WR exactly
- * once, in order per QP, SUCCESS, with the right opcode, byte_len and immediate; receives in the order of the
- * messages that consume them. When an operation's last completion arrives its slots are compared with the
- * model, the whole slot, so bytes written past a message's end count too. After the run, {@link #sweep} compares
- * a NIC's whole memory.
+ * Checks the completions against the {@link SoakModel} as they come: each posted WR exactly once, in order per
+ * QP, with the right opcode, byte_len and immediate; receives in the order of the messages that consume them.
+ * When an operation's last completion arrives, the {@link MemoryChecker} compares its buffers.
+ *
+ * <p>A QP pair fails when a requester runs out of retries (RETRY_EXC_ERR, RNR_RETRY_EXC_ERR): that is what RC
+ * does when the network loses too much, not a NIC bug. From then on both of its lanes take no new work, and
+ * the completions that QP state ERR brings (WR_FLUSH_ERR, on both QPs of the pair; or the peer's own
+ * RETRY_EXC_ERR) make their operations expected failures, each still due exactly once. Any other error
+ * status is a mismatch; so is a pair that went to ERR without a requester running out of retries.
+ *
+ * <p>A UC lane's receives are not an operation's: {@link UcReceives} checks them. A UC operation finishes only
+ * a quarantine after its send completion, when no copy of its packets can still arrive.
  */
 final class CompletionChecker {
     private final SoakModel model;
     private final SoakReport report;
     private final VirtualTime time;
-    private final Random random;
+    private final MemoryChecker memory;
     private final WorkCompletion[] wcs = new WorkCompletion[32];
-    private long tamperFrom;
+    private long duplicateOf = -1;
+    private boolean pairFailed;
 
-    /** {@code random} is the run's: only {@code tamperFrom} (the checker's own test; -1 for none) draws from it. */
-    CompletionChecker(SoakModel model, SoakReport report, VirtualTime time, Random random, long tamperFrom) {
+    CompletionChecker(SoakModel model, SoakReport report, VirtualTime time, MemoryChecker memory) {
         this.model = model;
         this.report = report;
         this.time = time;
-        this.random = random;
-        this.tamperFrom = tamperFrom;
+        this.memory = memory;
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }
     }
 
+    /**
+     * For the checker's own test: the send completion of operation {@code opId} is checked twice, as if the
+     * NIC had written it twice. The run must then count one duplicated completion.
+     */
+    void duplicateSendCompletionOf(long opId) {
+        duplicateOf = opId;
+    }
+
+    /** Whether a QP pair failed since the last call: its flushed completions may then wait on either NIC. */
+    boolean pairFailedSinceAsked() {
+        boolean was = pairFailed;
+        pairFailed = false;
+        return was;
+    }
+
     /** Takes and checks every completion the NIC has. */
-    void poll(SoakNic nic) {
+    void poll(SoakNic nic) throws VerbsException {
         int n;
         while ((n = nic.sendCq.poll(wcs)) > 0) {
             for (int i = 0; i < n; i++) {
@@ -52,11 +70,12 @@ final class CompletionChecker {
         }
     }
 
-    private void sendCompletion(SoakNic nic, WorkCompletion wc) {
+    private void sendCompletion(SoakNic nic, WorkCompletion wc) throws VerbsException {
         Lane lane = model.lane(nic, wc.qpNum());
         Operation op = model.takeSend(wc.wrId());
         if (lane == null || op == null || op.lane != lane) {
-            report.stray("a send completion no posted work request was waiting for, on " + nic + ": " + wc);
+            unexpected(op == null && model.sendTaken(wc.wrId()),
+                    "a send completion no posted work request was waiting for", nic, wc);
             return;
         }
         if (lane.sends.peekFirst() != op) {
@@ -66,18 +85,34 @@ final class CompletionChecker {
         op.sendDone = true;
         long expectedLength = op.cell >= 0 ? 8 : op.length;
         if (wc.status() != WcStatus.SUCCESS) {
-            report.failed(op, "send completion " + wc);
-        } else if (wc.opcode() != op.kind.opcode.completion() || wc.byteLen() != expectedLength) {
+            error(op, "send completion", wc, true);
+        } else if (wc.opcode() != op.kind.opcode.completion()
+                || op.kind.sendByteLenChecked() && wc.byteLen() != expectedLength) {
             report.failed(op, "send completion " + wc + ", expected opcode " + op.kind.opcode.completion() + " byte_len "
                     + expectedLength);
         }
         maybeFinish(op);
+        if (op.id == duplicateOf) {
+            duplicateOf = -1;
+            sendCompletion(nic, wc);
+        }
     }
 
-    private void recvCompletion(SoakNic nic, WorkCompletion wc) {
+    private void recvCompletion(SoakNic nic, WorkCompletion wc) throws VerbsException {
+        if (UcReceives.isStanding(wc.wrId())) {
+            Integer index = nic.qpIndex.get(wc.qpNum());
+            Lane lane = index == null ? null : model.incoming(nic, index);
+            if (lane == null || lane.ucReceives == null) {
+                report.stray("a UC receive completion on a QP that is not UC, on " + nic + ": " + wc);
+            } else {
+                lane.ucReceives.completion(wc, report, memory);
+            }
+            return;
+        }
         Operation op = model.takeRecv(wc.wrId());
         if (op == null || op.lane.to != nic || op.lane.to.qps[op.lane.index].qpNum() != wc.qpNum()) {
-            report.stray("a receive completion no posted receive was waiting for, on " + nic + ": " + wc);
+            unexpected(op == null && model.recvTaken(wc.wrId()),
+                    "a receive completion no posted receive was waiting for", nic, wc);
             return;
         }
         Lane lane = op.lane;
@@ -87,112 +122,89 @@ final class CompletionChecker {
         }
         lane.recvs.remove(op);
         op.recvDone = true;
-        boolean withImm = op.kind.carriesImmediate();
         if (wc.status() != WcStatus.SUCCESS) {
-            report.failed(op, "receive completion " + wc);
-        } else if (wc.opcode() != op.kind.receiveCompletion() || wc.byteLen() != op.length
-                || wc.hasImmediate() != withImm || withImm && wc.immData() != op.imm) {
-            report.failed(op, "receive completion " + wc + ", expected " + op.kind.receiveCompletion()
-                    + " byte_len " + op.length + (withImm ? String.format(" imm=0x%08x", op.imm) : " without imm"));
+            error(op, "receive completion", wc, false);
+        } else {
+            op.recvSucceeded = true;
+            String wrong = op.receiveProblem(wc);
+            if (wrong != null) {
+                report.failed(op, wrong);
+            }
         }
         maybeFinish(op);
     }
 
-    /** With its last completion in, the operation's buffers (and its atomic cell, when no other atomic is due on it). */
+    /** A completion with an error status: the failure of the operation's QP pair, what it flushed, or a mismatch. */
+    private void error(Operation op, String what, WorkCompletion wc, boolean requester) throws VerbsException {
+        WcStatus status = wc.status();
+        boolean outOfRetries = requester && (status == WcStatus.RETRY_EXC_ERR || status == WcStatus.RNR_RETRY_EXC_ERR);
+        if (!op.lane.failed) {
+            failPair(op.lane, "op " + op + ": " + what + " " + wc);
+            if (outOfRetries) {
+                op.expectedFailure = true;
+            } else {
+                report.failed(op, what + " " + wc + ": its QP failed, and not because it ran out of retries");
+            }
+        } else if (outOfRetries || status == WcStatus.WR_FLUSH_ERR) {
+            op.expectedFailure = true;
+        } else {
+            report.failed(op, what + " " + wc);
+        }
+    }
+
+    /**
+     * Both lanes of the pair take no more work, and both of its QPs go to ERR: the one that failed is there
+     * already; the other goes as an application tearing the connection down would take it, so that its
+     * receives and sends flush instead of waiting for a peer that will never answer.
+     */
+    private void failPair(Lane lane, String cause) throws VerbsException {
+        for (Lane l : model.lanes) {
+            if (l.index == lane.index) {
+                l.failed = true;
+                if (l.ucReceives != null) {
+                    l.ucReceives.closing = true;
+                }
+            }
+        }
+        report.pairFailed("QP pair " + lane.index + " failed (" + cause + "): its outstanding operations are "
+                + "expected failures, and no new work goes to it");
+        pairFailed = true;
+        QpAttributes toError = new QpAttributes().state(QpState.ERR);
+        lane.from.qps[lane.index].modify(toError);
+        lane.to.qps[lane.index].modify(toError);
+    }
+
+    /** A completion for a work request that is not outstanding: one that completed already, or none at all. */
+    private void unexpected(boolean completedAlready, String what, SoakNic nic, WorkCompletion wc) {
+        if (completedAlready) {
+            report.duplicated("a second completion of the same work request, on " + nic + ": " + wc);
+        } else {
+            report.stray(what + ", on " + nic + ": " + wc);
+        }
+    }
+
+    /**
+     * With its last completion in, the operation's buffers are checked and it counts as finished; a UC one
+     * first waits until no copy of its packets can be on the wire any more.
+     */
     private void maybeFinish(Operation op) {
         if (op.missingCompletions() > 0) {
             return;
         }
-        Lane lane = op.lane;
-        SlotArea local = lane.localArea();
-        SlotArea remote = lane.remoteArea();
-        long resultAt = model.applyResult(op);
-        if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0) {
-            tamperFrom = -1;
-            SoakNic resultNic = SoakModel.resultNic(op);
-            long at = resultAt + random.nextInt(op.length);
-            byte v = resultNic.memory.get(ValueLayout.JAVA_BYTE, at);
-            resultNic.memory.set(ValueLayout.JAVA_BYTE, at, (byte) (v ^ 1 << random.nextInt(8)));
+        UcReceives uc = op.lane.ucReceives;
+        if (uc != null && !op.quarantined) {
+            op.quarantined = true;
+            time.schedule(UcReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
+            return;
         }
-        boolean good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
-        if (op.remoteSlot >= 0) {
-            good &= compare(op, lane.to, remote.slot(op.remoteSlot), remote.slotSize, "the responder's buffer");
-        }
-        if (op.cell >= 0 && --lane.cellOutstanding[op.cell] == 0) {
-            good &= compare(op, lane.to, remote.cell(op.cell), 8, "the atomic's target");
-        }
-        if (!good) {
+        if (!(uc != null ? memory.finishedUc(op) : memory.finished(op))) {
             report.failed(op, null);
         }
-        local.free.add(op.localSlot);
-        if (op.remoteSlot >= 0) {
-            remote.free.add(op.remoteSlot);
+        if (uc != null) {
+            uc.finished(op);
         }
         op.finished = true;
-        lane.active--;
+        op.lane.active--;
         report.finished(op, time.nanoTime());
-    }
-
-    /** Memory against the model; a difference is reported once, then the model takes what memory holds. */
-    private boolean compare(Operation op, SoakNic nic, long offset, long length, String what) {
-        long at = mismatch(nic, offset, length);
-        if (at < 0) {
-            return true;
-        }
-        report.detail("op " + op + ": byte " + at + " of " + what + " on " + nic + " is " + bytes(nic, offset + at));
-        MemorySegment.copy(nic.memory, offset, nic.shadow, offset, length);
-        return false;
-    }
-
-    /** The whole memory of a NIC against the model, slot by slot, cell by cell (outstanding ones aside). */
-    void sweep(SoakNic nic) {
-        List<long[]> busy = new ArrayList<>();
-        for (Operation op : model.unfinished()) {
-            Lane lane = op.lane;
-            busy.add(new long[] {lane.from == nic ? lane.index : -1, op.localSlot,
-                                 lane.to == nic ? lane.index : -1, op.remoteSlot});
-        }
-        for (int i = 0; i < nic.areas.length; i++) {
-            SlotArea area = nic.areas[i];
-            for (int s = 0; s < area.slots; s++) {
-                if (!isBusy(busy, i, s)) {
-                    sweepRange(nic, area.slot(s), area.slotSize, "slot " + s + " of QP pair " + i);
-                }
-            }
-            Lane incoming = model.incoming(nic, i);
-            for (int c = 0; c < SlotArea.CELLS; c++) {
-                if (incoming != null && incoming.cellOutstanding[c] == 0) {
-                    sweepRange(nic, area.cell(c), 8, "atomic cell " + c + " of QP pair " + i);
-                }
-            }
-        }
-    }
-
-    private static boolean isBusy(List<long[]> busy, int index, int slot) {
-        for (long[] b : busy) {
-            if (b[0] == index && b[1] == slot || b[2] == index && b[3] == slot) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void sweepRange(SoakNic nic, long offset, long length, String what) {
-        long at = mismatch(nic, offset, length);
-        if (at >= 0) {
-            report.sweepMismatch("after the run, byte " + at + " of " + what + " on " + nic + " is " + bytes(nic, offset + at));
-            MemorySegment.copy(nic.memory, offset, nic.shadow, offset, length);
-        }
-    }
-
-    /** Where memory and model first differ in the range, relative to its start, or -1. */
-    private static long mismatch(SoakNic nic, long offset, long length) {
-        return MemorySegment.mismatch(nic.memory, offset, offset + length, nic.shadow, offset, offset + length);
-    }
-
-    /** "0x.., expected 0x..": the byte at {@code at} in memory and in the model. */
-    private static String bytes(SoakNic nic, long at) {
-        return String.format("0x%02x, expected 0x%02x", nic.memory.get(ValueLayout.JAVA_BYTE, at) & 0xFF,
-                nic.shadow.get(ValueLayout.JAVA_BYTE, at) & 0xFF);
     }
 }

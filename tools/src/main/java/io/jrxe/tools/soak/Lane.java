@@ -22,6 +22,13 @@ final class Lane {
     final long[] cellValue = new long[SlotArea.CELLS];
     final int[] cellOutstanding = new int[SlotArea.CELLS];
     int active;
+    /**
+     * The QP pair failed (a QP of it is in ERR): no new work goes to this lane, and what was outstanding on
+     * it completes as an expected failure. Both lanes of a pair fail together.
+     */
+    boolean failed;
+    /** A UC lane's standing receives and the one operation it has in flight; null on RC. */
+    UcReceives ucReceives;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
     int depth = SoakRun.WINDOW;
 

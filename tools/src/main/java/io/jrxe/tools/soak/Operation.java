@@ -1,5 +1,7 @@
 package io.jrxe.tools.soak;
 
+import io.jrxe.verbs.WorkCompletion;
+
 /** One operation, from the requester's work request to what the checker expects of it. */
 final class Operation {
     /** Set in a receive WR's id, so that its completion is told from the send's. */
@@ -24,7 +26,13 @@ final class Operation {
     boolean sendDone;
     boolean recvDone;
     boolean failed;
+    /** Some completion of it reported its QP's failure (retries exhausted, or flushed after): not a soak failure. */
+    boolean expectedFailure;
+    /** Its receive completed successfully: the message is all there, though the send may have failed after. */
+    boolean recvSucceeded;
     boolean finished;
+    /** A UC operation whose send completed waits out {@link UcReceives#QUARANTINE_NANOS} before it finishes. */
+    boolean quarantined;
 
     Operation(long id, Lane lane, OperationKind kind) {
         this.id = id;
@@ -35,6 +43,22 @@ final class Operation {
     /** The wr_id of its receive WR. */
     long recvWrId() {
         return id | RECV_TAG;
+    }
+
+    /** The operation id a receive WR's id was made from, or -1 when it is not one. */
+    static long idOfRecv(long recvWrId) {
+        return (recvWrId & RECV_TAG) != 0 ? recvWrId & ~RECV_TAG : -1;
+    }
+
+    /** What is wrong with a successful receive completion of its message (opcode, byte_len, immediate), or null. */
+    String receiveProblem(WorkCompletion wc) {
+        boolean withImm = kind.carriesImmediate();
+        if (wc.opcode() == kind.receiveCompletion() && wc.byteLen() == length && wc.hasImmediate() == withImm
+                && (!withImm || wc.immData() == imm)) {
+            return null;
+        }
+        return "receive completion " + wc + ", expected " + kind.receiveCompletion() + " byte_len " + length
+                + (withImm ? String.format(" imm=0x%08x", imm) : " without imm");
     }
 
     /** The completions it still waits for: its send's, and its receive's if it has one. */

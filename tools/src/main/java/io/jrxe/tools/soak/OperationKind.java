@@ -3,10 +3,15 @@ package io.jrxe.tools.soak;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WrOpcode;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
 /**
  * The operations the soak's mix draws from, each with what the generator, the model and the checker need to
- * know of it. The generator draws {@code MIX[random.nextInt(MIX.length)]}, so the order of the constants is
- * part of what a seed replays: a kind added anywhere changes every seed's run.
+ * know of it. The generator draws {@code mix[random.nextInt(mix.length)]}, so the order of {@link #MIX} is
+ * part of what a seed replays: a kind added to it changes every seed's run. Kinds that came later are drawn
+ * only when asked for ({@code --with}), after the others.
  */
 enum OperationKind {
     SEND(WrOpcode.SEND, Flow.MESSAGE),
@@ -15,10 +20,29 @@ enum OperationKind {
     RDMA_WRITE_WITH_IMM(WrOpcode.RDMA_WRITE_WITH_IMM, Flow.MESSAGE),
     RDMA_READ(WrOpcode.RDMA_READ, Flow.READ),
     ATOMIC_CMP_AND_SWP(WrOpcode.ATOMIC_CMP_AND_SWP, Flow.ATOMIC),
-    ATOMIC_FETCH_AND_ADD(WrOpcode.ATOMIC_FETCH_AND_ADD, Flow.ATOMIC);
+    ATOMIC_FETCH_AND_ADD(WrOpcode.ATOMIC_FETCH_AND_ADD, Flow.ATOMIC),
+    /** {@code --with atomic-write}. */
+    ATOMIC_WRITE(WrOpcode.ATOMIC_WRITE, Flow.ATOMIC_WRITE),
+    /** {@code --with flush}. */
+    FLUSH(WrOpcode.FLUSH, Flow.FLUSH);
 
-    /** Every kind, in the order of the draw. */
-    static final OperationKind[] MIX = values();
+    /** The kinds every run draws from, in the order of the draw. */
+    static final OperationKind[] MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ,
+                                        ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD};
+
+    /** What a UC QP can do: no READs, no atomics, no FLUSH. */
+    static final OperationKind[] UC_MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM};
+
+    /** {@link #MIX}, then the kinds {@code extras} adds, in the order of {@link SoakExtra}. */
+    static OperationKind[] mix(Set<SoakExtra> extras) {
+        List<OperationKind> kinds = new ArrayList<>(List.of(MIX));
+        for (SoakExtra extra : SoakExtra.values()) {
+            if (extras.contains(extra) && extra.kind != null) {
+                kinds.add(extra.kind);
+            }
+        }
+        return kinds.toArray(OperationKind[]::new);
+    }
 
     /** Which way an operation's data goes, which decides its buffers and where its result lands. */
     enum Flow {
@@ -27,7 +51,11 @@ enum OperationKind {
         /** The responder's buffer into the requester's: the result is at the requester. */
         READ,
         /** An 8-byte cell at the responder changes; its original value lands at the requester. */
-        ATOMIC
+        ATOMIC,
+        /** 8 bytes of the requester's buffer replace a cell at the responder; nothing comes back. */
+        ATOMIC_WRITE,
+        /** A range of the responder's memory is made visible (it is already): no byte moves anywhere. */
+        FLUSH
     }
 
     final WrOpcode opcode;
@@ -59,6 +87,24 @@ enum OperationKind {
 
     /** Where the operation's result is when it has completed: in the requester's memory, else the responder's. */
     boolean resultAtRequester() {
-        return flow != Flow.MESSAGE;
+        return flow == Flow.READ || flow == Flow.ATOMIC;
+    }
+
+    /** It writes a slot of the responder: after a failure, that slot may hold part of it. */
+    boolean writesResponderSlot() {
+        return flow == Flow.MESSAGE;
+    }
+
+    /** It changes an atomic cell: after a failure, nobody knows whether it ran. */
+    boolean writesCell() {
+        return flow == Flow.ATOMIC || flow == Flow.ATOMIC_WRITE;
+    }
+
+    /**
+     * Whether the send completion's byte_len is checked: the verbs define it for receives only, so the soak pins
+     * the values jrxe has always given (as rxe does) for the first kinds, and leaves the later ones' alone.
+     */
+    boolean sendByteLenChecked() {
+        return flow != Flow.ATOMIC_WRITE && flow != Flow.FLUSH;
     }
 }

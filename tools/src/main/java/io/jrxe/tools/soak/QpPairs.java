@@ -6,6 +6,7 @@ import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.VerbsException;
 
@@ -42,15 +43,23 @@ final class QpPairs {
         return random.nextBoolean() ? 0xFFFFFF - random.nextInt(64) : random.nextInt(1 << 24);
     }
 
+    /** RC's attributes; a UC QP has no retries, no reads or atomics: only the path, the PSNs and the right to be written. */
     private static void modify(SoakNic self, SoakNic peer, int i, Mtu mtu, int rdAtomic, int rqPsn, int sqPsn)
             throws VerbsException {
         Qp qp = self.qps[i];
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        boolean rc = qp.type() == QpType.RC;
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(rc
+                ? Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.FLUSH_GLOBAL
+                : Access.REMOTE_WRITE));
         byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
-        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
-                .destQpn(peer.qps[i].qpNum()).rqPsn(rqPsn).maxDestRdAtomic(rdAtomic).minRnrTimer(1));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(TIMEOUT).retryCnt(RETRY_CNT)
-                .rnrRetry(RNR_RETRY).maxRdAtomic(rdAtomic));
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
+                .destQpn(peer.qps[i].qpNum()).rqPsn(rqPsn);
+        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(sqPsn);
+        if (rc) {
+            rtr.maxDestRdAtomic(rdAtomic).minRnrTimer(1);
+            rts.timeout(TIMEOUT).retryCnt(RETRY_CNT).rnrRetry(RNR_RETRY).maxRdAtomic(rdAtomic);
+        }
+        qp.modify(rtr);
+        qp.modify(rts);
     }
 }

@@ -1,6 +1,7 @@
 package io.jrxe.tools.soak;
 
 import java.util.ArrayDeque;
+import java.util.BitSet;
 
 /**
  * The memory a NIC keeps for one QP pair: slots that operations own while outstanding (a message, a read's
@@ -15,6 +16,13 @@ final class SlotArea {
     /** Room for a full window each way, and a spare. */
     final int slots = 2 * SoakRun.WINDOW + 2;
     final ArrayDeque<Integer> free = new ArrayDeque<>();
+    /**
+     * Slots and cells whose bytes nobody can know any more: an operation that failed with its QP may have
+     * written them in part (or an atomic may or may not have run). No byte check looks at them again, and no
+     * operation gets such a slot again: only a failed pair's operations ever had them.
+     */
+    final BitSet indeterminateSlots = new BitSet();
+    final BitSet indeterminateCells = new BitSet();
 
     SlotArea(long base, int mtu) {
         this.base = base;

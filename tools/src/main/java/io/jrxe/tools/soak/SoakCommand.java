@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -17,12 +18,17 @@ import java.util.concurrent.ThreadLocalRandom;
                 + "RDMA_READ, ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD; 0 to several MTUs; several outstanding per QP, "
                 + "both directions) over several QPs between two simulated NICs, on a network that loses, reorders, "
                 + "duplicates and corrupts packets in both directions. Every byte and every completion is checked.",
-            "Progress goes to stderr; stdout gets one line: "
-                + "'ops=N ok=N mismatches=N lost_completions=N retransmits=N seed=S'. The same seed replays the same run."},
+            "A QP pair whose requester runs out of retries (RETRY_EXC_ERR) has failed as RC must on a bad enough "
+                + "network: that is no test failure. It gets no new work, its outstanding operations count as "
+                + "expected failures (each must still complete exactly once), and only the bytes they may have "
+                + "written in part go unchecked.",
+            "Progress goes to stderr; stdout gets one line: 'ops=N ok=N failed_qp=N expected_failures=N mismatches=N "
+                + "lost_completions=N duplicated_completions=N retransmits=N seed=S'. The same seed replays the same run."},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {
-            "0:every operation completed once, successfully, with the right data",
-            "1:bad options; or some mismatch (wrong data or completion) or lost completion",
+            "0:every operation completed once, with the right data, successfully or with its failed QP pair",
+            "1:bad options; or some mismatch (wrong data or completion), lost or duplicated completion; or every "
+                + "QP pair failed (no pair survived: nothing was tested)",
             "2:the soak could not run",
         })
 public final class SoakCommand implements Callable<Integer> {
@@ -56,19 +62,25 @@ public final class SoakCommand implements Callable<Integer> {
             description = "probability that a packet has a bit flipped (its ICRC then fails) (default: ${DEFAULT-VALUE})")
     double corrupt;
 
+    @Option(names = "--with", split = ",", paramLabel = "KIND",
+            description = "add to the mix (comma-separated): atomic-write, flush (RC operations), uc (one more QP pair, of UC) "
+                    + "(default: none, so that a seed replays the run it always did)")
+    List<String> with = List.of();
+
     @Option(names = "--trace", description = "write every trace event of both NICs' engines to stderr, with its virtual time in ns")
     boolean trace;
 
     @Override
     public Integer call() throws Exception {
         String bad = SoakConfig.problem(ops, qps, loss, reorder, duplicate, corrupt);
+        bad = bad != null ? bad : SoakExtra.problem(with);
         if (bad != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), bad);
         }
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 32);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt))
+        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt).with(with))
                 .diagnostics(err)
                 .trace(trace ? err : null)
                 .progress((done, total, nanos) -> {

@@ -1,11 +1,18 @@
 package io.jrxe.tools.soak;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * What one soak run does: how many operations over how many RC QPs, the seed that decides
- * everything (the operation mix, the sizes and the network's faults), and the probabilities of
- * the faults the simulated network applies to every packet, in both directions.
+ * everything (the operation mix, the sizes and the network's faults), the probabilities of
+ * the faults the simulated network applies to every packet, in both directions, and what
+ * {@code --with} adds to the mix.
  */
-public record SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt) {
+public record SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt,
+                         Set<SoakExtra> extras) {
     public static final int DEFAULT_OPS = 10_000;
     public static final int DEFAULT_QPS = 4;
     public static final double DEFAULT_LOSS = 0.05;
@@ -20,6 +27,12 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
         if (bad != null) {
             throw new IllegalArgumentException(bad);
         }
+        extras = extras.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(extras));
+    }
+
+    /** Nothing added to the mix. */
+    public SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt) {
+        this(seed, ops, qps, loss, reorder, duplicate, corrupt, Set.of());
     }
 
     /** The defaults of `jrxe soak` with this seed. */
@@ -29,11 +42,26 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
     }
 
     public SoakConfig withOps(int n) {
-        return new SoakConfig(seed, n, qps, loss, reorder, duplicate, corrupt);
+        return new SoakConfig(seed, n, qps, loss, reorder, duplicate, corrupt, extras);
     }
 
     public SoakConfig withFaults(double lossP, double reorderP, double duplicateP, double corruptP) {
-        return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP);
+        return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP, extras);
+    }
+
+    /** The QP pairs: the {@link #qps} RC ones, then one UC pair with {@code --with uc}. */
+    public int pairs() {
+        return qps + (extras.contains(SoakExtra.UC) ? 1 : 0);
+    }
+
+    /** Whether QP pair {@code index} is the UC one. */
+    boolean isUc(int index) {
+        return index >= qps;
+    }
+
+    /** The same run with {@code --with}'s names ("flush", "atomic-write", "uc"); unknown ones are an IllegalArgumentException. */
+    public SoakConfig with(List<String> names) {
+        return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, SoakExtra.parse(names));
     }
 
     /** What is wrong with these values, in words a user can act on, or null when nothing is. */

@@ -3,6 +3,7 @@ package io.jrxe.tools.soak;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ final class SoakModel {
     final List<Lane> lanes = new ArrayList<>();
     private final Map<Long, Operation> awaitingSend = new HashMap<>();
     private final Map<Long, Operation> awaitingRecv = new HashMap<>();
+    /** The ids of the operations whose send (receive) completion arrived: a second one is a duplicate. */
+    private final BitSet sendsTaken = new BitSet();
+    private final BitSet recvsTaken = new BitSet();
 
     /** The operation was posted: its completions are due, in the lane's order. */
     void posted(Operation op) {
@@ -42,11 +46,11 @@ final class SoakModel {
         long before = lane.cellValue[op.cell];
         op.expectedOriginal = before;
         MemorySegment operands = MemorySegment.ofArray(op.data);
-        long compareAdd = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        long swap = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+        long operand = operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         long after = switch (op.kind) {
-            case ATOMIC_CMP_AND_SWP -> before == compareAdd ? swap : before;
-            case ATOMIC_FETCH_AND_ADD -> before + compareAdd;
+            case ATOMIC_CMP_AND_SWP -> before == operand ? operands.get(ValueLayout.JAVA_LONG_UNALIGNED, 8) : before;
+            case ATOMIC_FETCH_AND_ADD -> before + operand;
+            case ATOMIC_WRITE -> operand;
             default -> throw new IllegalArgumentException(op.kind + " is not an atomic");
         };
         lane.cellValue[op.cell] = after;
@@ -56,12 +60,41 @@ final class SoakModel {
 
     /** The send completion of {@code wrId} arrived: the operation that waited for it, or null. */
     Operation takeSend(long wrId) {
-        return awaitingSend.remove(wrId);
+        Operation op = awaitingSend.remove(wrId);
+        if (op != null) {
+            sendsTaken.set(Math.toIntExact(op.id));
+        }
+        return op;
     }
 
     /** The receive completion of {@code wrId} arrived: the operation that waited for it, or null. */
     Operation takeRecv(long wrId) {
-        return awaitingRecv.remove(wrId);
+        Operation op = awaitingRecv.remove(wrId);
+        if (op != null) {
+            recvsTaken.set(Math.toIntExact(op.id));
+        }
+        return op;
+    }
+
+    /** Whether the send completion of {@code wrId} arrived already. */
+    boolean sendTaken(long wrId) {
+        return wrId >= 0 && wrId <= Integer.MAX_VALUE && sendsTaken.get((int) wrId);
+    }
+
+    /** Whether the receive completion of {@code wrId} arrived already. */
+    boolean recvTaken(long wrId) {
+        long id = Operation.idOfRecv(wrId);
+        return id >= 0 && id <= Integer.MAX_VALUE && recvsTaken.get((int) id);
+    }
+
+    /** Every QP pair failed: no lane is left to post on. */
+    boolean noPairSurvived() {
+        for (Lane lane : lanes) {
+            if (!lane.failed) {
+                return false;
+            }
+        }
+        return !lanes.isEmpty();
     }
 
     /** The NIC where the result of a finished operation is. */
@@ -69,7 +102,10 @@ final class SoakModel {
         return op.kind.resultAtRequester() ? op.lane.from : op.lane.to;
     }
 
-    /** The operation finished: its result goes into the model; where it is, in {@link #resultNic}'s memory. */
+    /**
+     * The operation finished: its result goes into the model; where it is, in {@link #resultNic}'s memory, or -1
+     * when it has none of its own (an ATOMIC WRITE's cell is in the model from its posting; a FLUSH moves nothing).
+     */
     long applyResult(Operation op) {
         Lane lane = op.lane;
         return switch (op.kind.flow) {
@@ -88,6 +124,7 @@ final class SoakModel {
                 MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, op.length);
                 yield at;
             }
+            case ATOMIC_WRITE, FLUSH -> -1;
         };
     }
 

@@ -49,7 +49,8 @@ final class SoakNic {
     final MemorySegment shadow;
     final Map<Integer, Integer> qpIndex = new HashMap<>();
 
-    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, int qpPairs)
+    /** QP pairs {@code 0..rcPairs-1} are RC, the rest up to {@code qpPairs} UC. */
+    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, int qpPairs, int rcPairs)
             throws VerbsException, UnknownHostException {
         this.label = label;
         device = Verbs.emulated().createSimulated(
@@ -62,7 +63,7 @@ final class SoakNic {
         areas = new SlotArea[qpPairs];
         long size = 0;
         for (int i = 0; i < qps.length; i++) {
-            qps[i] = pd.createQp(new QpInitAttributes(QpType.RC, sendCq, recvCq, null,
+            qps[i] = pd.createQp(new QpInitAttributes(i < rcPairs ? QpType.RC : QpType.UC, sendCq, recvCq, null,
                     new QpCapabilities(2 * SoakRun.WINDOW, 2 * SoakRun.WINDOW, MAX_SGE, MAX_SGE, MAX_INLINE), false));
             qpIndex.put(qps[i].qpNum(), i);
             areas[i] = new SlotArea(size, QpPairs.pathMtu(i).bytes());
@@ -74,7 +75,8 @@ final class SoakNic {
         fill(0, (int) memory.byteSize(), POISON);
         // A fixed iova, not the memory's address: the packets (RETH, AtomicETH) then carry the same addresses in
         // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
-        mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+        mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+                | Access.FLUSH_GLOBAL);
     }
 
     long address(long offset) {

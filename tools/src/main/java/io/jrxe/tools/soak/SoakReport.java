@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * What a run tells: progress about every tenth of the operations, one line for each of the first problems
- * (a failed operation, a completion nobody waited for, a byte found wrong after the run, what was lost), and
- * the counts the {@link SoakResult} is made of.
+ * (a failed operation, a completion nobody waited for or one that came twice, a byte found wrong after the
+ * run, what was lost) and for each QP pair that failed, and the counts the {@link SoakResult} is made of.
  */
 final class SoakReport {
     private static final int MAX_DETAILS = 20;
@@ -17,8 +17,11 @@ final class SoakReport {
     private int details;
     private long finished;
     private long ok;
+    private long expectedFailures;
+    private long failedPairs;
     private long failedOps;
     private long stray;
+    private long duplicated;
     private long sweepMismatches;
     private long lastFinishAt;
     private int lastDecile;
@@ -61,6 +64,26 @@ final class SoakReport {
         detail(what);
     }
 
+    /** A line that is no problem (what the UC lanes did), unless null. */
+    void note(String line) {
+        if (diagnostics != null && line != null) {
+            diagnostics.println("soak: " + line);
+            diagnostics.flush();
+        }
+    }
+
+    /** A second completion of a work request that had completed. */
+    void duplicated(String what) {
+        duplicated++;
+        detail(what);
+    }
+
+    /** A QP pair failed: said, and counted, once. */
+    void pairFailed(String line) {
+        failedPairs++;
+        detail(line);
+    }
+
     /** Memory found wrong after the run, outside every operation. */
     void sweepMismatch(String what) {
         sweepMismatches++;
@@ -70,7 +93,10 @@ final class SoakReport {
     /** The operation got its last completion at virtual time {@code nanos}. */
     void finished(Operation op, long nanos) {
         finished++;
-        if (!op.failed) {
+        // A mismatch was counted when it was found.
+        if (!op.failed && op.expectedFailure) {
+            expectedFailures++;
+        } else if (!op.failed) {
             ok++;
         }
         lastFinishAt = nanos;
@@ -109,8 +135,16 @@ final class SoakReport {
         return lost;
     }
 
+    /** Counts the standing UC receives that never completed, not even flushed, and says so. */
+    long lostStanding(int left) {
+        if (left > 0) {
+            detail(left + " standing UC receives got no completion, not even when their QP went to ERR");
+        }
+        return left;
+    }
+
     SoakResult result(long seed, long lost, long retransmits, long virtualNanos, long fingerprint, String stopped) {
-        return new SoakResult(ops, ok, failedOps + stray + sweepMismatches, lost, retransmits, seed, virtualNanos,
-                fingerprint, stopped);
+        return new SoakResult(ops, ok, failedPairs, expectedFailures, failedOps + stray + sweepMismatches, lost,
+                duplicated, retransmits, seed, virtualNanos, fingerprint, stopped);
     }
 }

@@ -9,8 +9,10 @@ import io.jrxe.wire.sim.VirtualTime;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The soak: two NICs on a {@link SimulatedNetwork} with faults in both directions, several connected RC QP
@@ -19,13 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * in each direction. Everything runs on the calling thread in virtual time, so a seed replays exactly.
  *
  * <p>This class sets the run up and drives it: the {@link WorkloadGenerator} posts the mix, the
- * {@link CompletionChecker} compares what the NICs did with the {@link SoakModel} (a shadow copy of both
- * NICs' memory and the completions due), and the {@link SoakReport} counts and tells. At the end, after a
- * settling time in which no completion may appear, both memories are compared with the model in full.
+ * {@link CompletionChecker} and the {@link MemoryChecker} compare what the NICs did with the {@link SoakModel}
+ * (a shadow copy of both NICs' memory and the completions due), and the {@link SoakReport} counts and tells.
+ * At the end, after a settling time in which no completion may appear, both memories are compared with the
+ * model in full. A QP pair that runs out of retries fails, as RC must: the run goes on with the others, and
+ * stops when none is left. {@code --with} ({@link SoakExtra}) adds ATOMIC WRITE and FLUSH to the mix, and a UC
+ * pair ({@link UcReceives}).
  */
 public final class SoakRun {
     /** At most this many operations outstanding per QP and direction. */
     public static final int WINDOW = 8;
+    /** The longest the network holds a packet back (when it reorders one), on top of its delay. */
+    static final long REORDER_HOLD_NANOS = 40_000;
     private static final long MS = 1_000_000L;
     /** After the last completion: virtual time in which nothing may complete and no memory may change. */
     private static final long SETTLE_NANOS = 50 * MS;
@@ -48,6 +55,9 @@ public final class SoakRun {
     private Progress progress;
     private long virtualLimitNanos;
     private long tamperFrom = -1;
+    private boolean tamperUcOnly;
+    private long duplicateOf = -1;
+    private Consumer<SoakModel> beforeSweep;
     private PrintWriter trace;
 
     private SimulatedNetwork network;
@@ -57,6 +67,7 @@ public final class SoakRun {
     private SoakReport report;
     private WorkloadGenerator generator;
     private CompletionChecker checker;
+    private MemoryChecker memory;
 
     public SoakRun(SoakConfig config) {
         this.config = config;
@@ -91,6 +102,28 @@ public final class SoakRun {
         return this;
     }
 
+    /**
+     * For the checker's own test: the send completion of operation {@code opId} is checked twice, as if the
+     * NIC had written it twice. The run must then count one duplicated completion.
+     */
+    SoakRun duplicateSendCompletionOf(long opId) {
+        duplicateOf = opId;
+        return this;
+    }
+
+    /** For the checker's own test: sees (and may change) the model and both NICs' memory before the final sweep. */
+    SoakRun beforeSweep(Consumer<SoakModel> hook) {
+        beforeSweep = hook;
+        return this;
+    }
+
+    /** For the checker's own test of UC: as {@link #tamperWithResultOf}, but only with a UC operation's result. */
+    SoakRun tamperWithUcResultOf(long opId) {
+        tamperFrom = opId;
+        tamperUcOnly = true;
+        return this;
+    }
+
     /** Writes every engine trace event of both NICs, with its virtual time, one line each (to replay a failing seed). */
     public SoakRun trace(PrintWriter w) {
         trace = w;
@@ -107,36 +140,55 @@ public final class SoakRun {
         network = new SimulatedNetwork(config.seed());
         time = network.time();
         LinkFaults faults = LinkFaults.NONE.withLoss(config.loss()).withDuplicate(config.duplicate())
-                .withReorder(config.reorder(), 40_000).withCorrupt(config.corrupt());
+                .withReorder(config.reorder(), REORDER_HOLD_NANOS).withCorrupt(config.corrupt());
         network.faults(faults);
         Arena arena = Arena.ofConfined();
         long run = RUNS.incrementAndGet();
         SoakModel model = new SoakModel();
         report = new SoakReport(config.ops(), diagnostics, progress);
-        generator = new WorkloadGenerator(random, model, config.ops());
-        checker = new CompletionChecker(model, report, time, random, tamperFrom);
+        generator = new WorkloadGenerator(random, model, config.ops(), OperationKind.mix(config.extras()));
+        memory = new MemoryChecker(model, report, random, tamperFrom);
+        if (tamperUcOnly) {
+            memory.tamperOnlyUc();
+        }
+        checker = new CompletionChecker(model, report, time, memory);
+        if (duplicateOf >= 0) {
+            checker.duplicateSendCompletionOf(duplicateOf);
+        }
         try {
-            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config.qps());
-            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config.qps());
-            for (int i = 0; i < config.qps(); i++) {
+            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config.pairs(), config.qps());
+            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config.pairs(), config.qps());
+            for (int i = 0; i < config.pairs(); i++) {
                 QpPairs.connect(a, b, i, random);
-                model.lanes.add(new Lane(i, a, b, random));
-                model.lanes.add(new Lane(i, b, a, random));
+                for (Lane lane : List.of(new Lane(i, a, b, random), new Lane(i, b, a, random))) {
+                    model.lanes.add(lane);
+                    if (config.isUc(i)) {
+                        UcReceives.open(lane);
+                    }
+                }
             }
             if (trace != null) {
                 traceEngines(a);
                 traceEngines(b);
             }
             String stopped = loop(model);
+            UcReceives.closeAll(model);
             if (stopped == null) {
                 settle();
-            } else {
+                // Every operation finished, but every pair failed on the way: a run that ends with none alive is no pass.
+                stopped = model.noPairSurvived() ? SoakResult.NO_PAIR_SURVIVED : null;
+            }
+            if (stopped != null) {
                 report.detail("stopped: " + stopped);
                 pollBoth();
             }
-            checker.sweep(a);
-            checker.sweep(b);
-            long lost = report.lost(model.unfinished());
+            if (beforeSweep != null) {
+                beforeSweep.accept(model);
+            }
+            memory.sweep(a);
+            memory.sweep(b);
+            long lost = report.lost(model.unfinished()) + report.lostStanding(UcReceives.left(model));
+            report.note(UcReceives.summary(model));
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {
@@ -163,6 +215,9 @@ public final class SoakRun {
         long instant = -1;
         report.started(time.nanoTime());
         while (report.finished() < ops) {
+            if (model.noPairSurvived() && outstanding() == 0) {
+                return SoakResult.NO_PAIR_SURVIVED;
+            }
             if (generator.posted() < ops) {
                 generator.postSome();
             }
@@ -193,14 +248,17 @@ public final class SoakRun {
     }
 
     /** Lets late duplicates and retransmissions play out: nothing may complete any more. */
-    private void settle() {
+    private void settle() throws VerbsException {
         time.runFor(SETTLE_NANOS);
         pollBoth();
     }
 
-    private void pollBoth() {
-        checker.poll(a);
-        checker.poll(b);
+    /** Both NICs' completions; again when a pair failed, whose flushes may then wait on the NIC polled first. */
+    private void pollBoth() throws VerbsException {
+        do {
+            checker.poll(a);
+            checker.poll(b);
+        } while (checker.pairFailedSinceAsked());
     }
 
     private long outstanding() {

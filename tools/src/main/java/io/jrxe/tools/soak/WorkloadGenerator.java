@@ -1,8 +1,6 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.verbs.ScatterGatherList;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 
@@ -19,18 +17,27 @@ import java.util.Random;
  *
  * <p>Every choice is a draw from the run's one {@link Random}, shared with the setup and the checker: a
  * seed replays only while the draws stay in the same order.
+ *
+ * <p>A lane whose QP pair failed is left out of the lanes a burst is drawn among, just as a lane with a full
+ * window is: the draw is the same call, over the lanes still open. The failure itself follows from the seed, so
+ * a run with a failed pair replays exactly too, and a run in which no pair fails draws as it always did.
  */
 final class WorkloadGenerator {
     private final Random random;
     private final SoakModel model;
     private final long ops;
+    /** The kinds drawn from: {@link OperationKind#MIX}, and what {@code --with} added after it. */
+    private final OperationKind[] mix;
+    private final WorkRequests requests;
     private long nextId;
     private long posted;
 
-    WorkloadGenerator(Random random, SoakModel model, long ops) {
+    WorkloadGenerator(Random random, SoakModel model, long ops, OperationKind[] mix) {
         this.random = random;
         this.model = model;
         this.ops = ops;
+        this.mix = mix;
+        this.requests = new WorkRequests(random);
     }
 
     /** The longest message the generator makes on a path of this MTU. */
@@ -49,7 +56,7 @@ final class WorkloadGenerator {
         while (posted < ops && random.nextInt(4) != 0) {
             open.clear();
             for (Lane lane : lanes) {
-                if (lane.active < Math.min(lane.depth, SoakRun.WINDOW) || lane.active == 0) {
+                if (!lane.failed && (lane.active < window(lane) || lane.active == 0)) {
                     open.add(lane);
                 }
             }
@@ -57,11 +64,16 @@ final class WorkloadGenerator {
                 return;
             }
             Lane lane = open.get(random.nextInt(open.size()));
-            int room = Math.max(1, Math.min(lane.depth, SoakRun.WINDOW) - lane.active);
+            int room = Math.max(1, window(lane) - lane.active);
             int burst = 1 + random.nextInt((int) Math.min(Math.min(4, room), ops - posted));
             postBurst(lane, burst);
             lane.depth = 1 + random.nextInt(SoakRun.WINDOW);
         }
+    }
+
+    /** How many operations the lane may have outstanding now: one on UC (see {@link UcReceives}). */
+    private static int window(Lane lane) {
+        return lane.ucReceives != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
     }
 
     private void postBurst(Lane lane, int n) throws VerbsException {
@@ -71,7 +83,7 @@ final class WorkloadGenerator {
         RecvWr lastRecv = null;
         for (int k = 0; k < n; k++) {
             Operation op = prepare(lane);
-            SendWr wr = sendWr(op);
+            SendWr wr = requests.sendWr(op);
             if (first == null) {
                 first = wr;
             } else {
@@ -79,7 +91,7 @@ final class WorkloadGenerator {
             }
             last = wr;
             if (op.needsRecv) {
-                RecvWr r = recvWr(op);
+                RecvWr r = requests.recvWr(op);
                 if (firstRecv == null) {
                     firstRecv = r;
                 } else {
@@ -124,7 +136,9 @@ final class WorkloadGenerator {
 
     /** Picks the operation and sets up its buffers, in memory and in the model. */
     private Operation prepare(Lane lane) {
-        Operation op = new Operation(nextId++, lane, OperationKind.MIX[random.nextInt(OperationKind.MIX.length)]);
+        UcReceives uc = lane.ucReceives;
+        OperationKind[] kinds = uc != null ? OperationKind.UC_MIX : mix;
+        Operation op = new Operation(nextId++, lane, kinds[random.nextInt(kinds.length)]);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
         SlotArea local = lane.localArea();
@@ -136,10 +150,13 @@ final class WorkloadGenerator {
                 op.inline = op.length <= SoakNic.MAX_INLINE && random.nextInt(3) == 0;
                 op.localSlot = local.take();
                 from.put(local.slot(op.localSlot), op.data);
-                op.remoteSlot = remote.take();
-                to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
+                // A UC SEND lands in one of the lane's standing receives, not in a slot of its own.
+                if (uc == null || !op.kind.isSend()) {
+                    op.remoteSlot = remote.take();
+                    to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
+                }
                 op.imm = random.nextInt();
-                op.needsRecv = op.kind.consumesReceive();
+                op.needsRecv = uc == null && op.kind.consumesReceive();
             }
             case READ -> {
                 op.length = randomLength(lane.mtu);
@@ -164,6 +181,24 @@ final class WorkloadGenerator {
                 }
                 model.atomicPosted(op);
             }
+            case ATOMIC_WRITE -> {
+                // The 8 bytes come from the requester's buffer; the rest of the slot keeps what it held.
+                op.length = 8;
+                op.localSlot = local.take();
+                op.cell = random.nextInt(SlotArea.CELLS);
+                op.data = randomBytes(8);
+                from.put(local.slot(op.localSlot), op.data);
+                model.atomicPosted(op);
+            }
+            case FLUSH -> {
+                // No byte moves: both slots keep what they held, which the model knows, and are checked for it.
+                op.length = randomLength(lane.mtu);
+                op.localSlot = local.take();
+                op.remoteSlot = remote.take();
+            }
+        }
+        if (uc != null) {
+            uc.inFlight = op;
         }
         return op;
     }
@@ -180,69 +215,5 @@ final class WorkloadGenerator {
         byte[] b = new byte[n];
         random.nextBytes(b);
         return b;
-    }
-
-    private SendWr sendWr(Operation op) {
-        Lane lane = op.lane;
-        SoakNic from = lane.from;
-        SoakNic to = lane.to;
-        SlotArea local = lane.localArea();
-        SlotArea remote = lane.remoteArea();
-        SendWr wr = new SendWr(SoakNic.MAX_SGE);
-        wr.wrId = op.id;
-        wr.opcode = op.kind.opcode;
-        wr.flags = SendWr.SIGNALED;
-        wr.immData = op.imm;
-        if (op.kind.flow == OperationKind.Flow.ATOMIC) {
-            MemorySegment d = MemorySegment.ofArray(op.data);
-            wr.compareAdd = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-            wr.swap = d.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
-            wr.remoteAddr = to.address(remote.cell(op.cell));
-            wr.rkey = to.mr.rkey();
-            wr.sgl.add(from.address(local.slot(op.localSlot)), 8, from.mr.lkey());
-            return wr;
-        }
-        if (op.inline) {
-            wr.flags |= SendWr.INLINE;
-            wr.inlineData = op.data.clone();
-            wr.inlineLength = op.length;
-        } else {
-            split(wr.sgl, from, local.slot(op.localSlot), op.length);
-        }
-        if (!op.kind.isSend()) {
-            wr.remoteAddr = to.address(remote.slot(op.remoteSlot));
-            wr.rkey = to.mr.rkey();
-        }
-        return wr;
-    }
-
-    private RecvWr recvWr(Operation op) {
-        Lane lane = op.lane;
-        RecvWr r = new RecvWr(SoakNic.MAX_SGE);
-        r.wrId = op.recvWrId();
-        if (op.kind.isSend()) {
-            SlotArea area = lane.remoteArea();
-            int room = Math.min(area.slotSize, op.length + random.nextInt(SoakNic.MAX_INLINE + 1));
-            split(r.sgl, lane.to, area.slot(op.remoteSlot), room);
-        }
-        // A WRITE_WITH_IMM's receive gets no buffer: it only carries the completion.
-        return r;
-    }
-
-    /** One to MAX_SGE contiguous pieces (none for an empty buffer): the DMA walks scatter/gather lists. */
-    private void split(ScatterGatherList sgl, SoakNic nic, long offset, int length) {
-        if (length == 0) {
-            return;
-        }
-        int pieces = Math.min(length, random.nextInt(3) == 0 ? 1 + random.nextInt(SoakNic.MAX_SGE) : 1);
-        long at = offset;
-        int left = length;
-        for (int p = pieces; p > 1; p--) {
-            int n = 1 + random.nextInt(left - (p - 1));
-            sgl.add(nic.address(at), n, nic.mr.lkey());
-            at += n;
-            left -= n;
-        }
-        sgl.add(nic.address(at), left, nic.mr.lkey());
     }
 }

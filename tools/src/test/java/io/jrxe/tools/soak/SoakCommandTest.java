@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** `jrxe soak` run in-process through {@link JrxeMain#run}: its one summary line, its progress, its exit statuses. */
 class SoakCommandTest {
-    private static final Pattern SUMMARY = Pattern.compile(
-            "ops=(\\d+) ok=(\\d+) mismatches=(\\d+) lost_completions=(\\d+) retransmits=(\\d+) seed=(-?\\d+)");
+    private static final Pattern SUMMARY = Pattern.compile("ops=(?<ops>\\d+) ok=(?<ok>\\d+) failed_qp=(?<failedQp>\\d+)"
+            + " expected_failures=(?<expected>\\d+) mismatches=(?<mismatches>\\d+) lost_completions=(?<lost>\\d+)"
+            + " duplicated_completions=(?<duplicated>\\d+) retransmits=(?<retransmits>\\d+) seed=(?<seed>-?\\d+)");
 
     record Run(int exit, String out, String err) {
         List<String> outLines() {
@@ -45,11 +46,14 @@ class SoakCommandTest {
         assertThat(run.outLines()).hasSize(1);
         Matcher m = SUMMARY.matcher(run.outLines().getFirst());
         assertThat(m.matches()).as(run.out()).isTrue();
-        assertThat(m.group(1)).isEqualTo("300");
-        assertThat(m.group(2)).isEqualTo("300");
-        assertThat(m.group(3)).isEqualTo("0");
-        assertThat(m.group(4)).isEqualTo("0");
-        assertThat(m.group(6)).isEqualTo("11");
+        assertThat(m.group("ops")).isEqualTo("300");
+        assertThat(m.group("ok")).isEqualTo("300");
+        assertThat(m.group("failedQp")).isEqualTo("0");
+        assertThat(m.group("expected")).isEqualTo("0");
+        assertThat(m.group("mismatches")).isEqualTo("0");
+        assertThat(m.group("lost")).isEqualTo("0");
+        assertThat(m.group("duplicated")).isEqualTo("0");
+        assertThat(m.group("seed")).isEqualTo("11");
         assertThat(run.err()).isEmpty();
     }
 
@@ -59,7 +63,7 @@ class SoakCommandTest {
         assertThat(first.exit()).isZero();
         Matcher m = SUMMARY.matcher(first.outLines().getFirst());
         assertThat(m.matches()).isTrue();
-        Run again = soak("--ops", "200", "--seed", m.group(6));
+        Run again = soak("--ops", "200", "--seed", m.group("seed"));
         assertThat(again.out()).isEqualTo(first.out());
     }
 
@@ -72,17 +76,48 @@ class SoakCommandTest {
         assertThat(run.errLines().getLast()).startsWith("soak: 2000/2000 ops done");
     }
 
+    @ParameterizedTest
+    @CsvSource({"11", "12", "13", "14", "15", "16"})
+    void underTheDefaultFaultsEveryOperationSucceeds(String seed) {
+        Run run = soak("--seed", seed, "--ops", "5000");
+        assertThat(run.exit()).isZero();
+        assertThat(run.outLines()).singleElement().asString().matches("ops=5000 ok=5000 failed_qp=0 expected_failures=0"
+                + " mismatches=0 lost_completions=0 duplicated_completions=0 retransmits=\\d+ seed=" + seed);
+        assertThat(run.errLines()).allMatch(l -> l.matches("soak: \\d+/5000 ops done, virtual time \\d+\\.\\d{3} s"));
+    }
+
     @Test
-    void aRunWithFailuresSaysWhyOnStderrAndExitsOne() {
-        // Every packet lost: the first work request of each QP exhausts retry_cnt, the rest are flushed.
+    void aPairThatRunsOutOfRetriesUnderHarshFaultsIsReportedAndIsNoFailure() {
+        Run run = soak("--seed", "33", "--ops", "1500", "--loss", "0.2", "--reorder", "0.2", "--dup", "0.1",
+                "--corrupt", "0.05");
+        assertThat(run.exit()).isZero();
+        Matcher m = SUMMARY.matcher(run.outLines().getFirst());
+        assertThat(m.matches()).as(run.out()).isTrue();
+        assertThat(Long.parseLong(m.group("failedQp"))).isGreaterThanOrEqualTo(1);
+        assertThat(Long.parseLong(m.group("ok")) + Long.parseLong(m.group("expected"))).isEqualTo(1500);
+        assertThat(m.group("mismatches")).isEqualTo("0");
+        assertThat(m.group("lost")).isEqualTo("0");
+        assertThat(m.group("duplicated")).isEqualTo("0");
+        assertThat(run.err()).contains("status=RETRY_EXC_ERR").contains("no new work goes to it");
+    }
+
+    @Test
+    void aRunInWhichEveryPairFailsSaysSoAndExitsOne() {
+        // Every packet lost: the first work request of each QP exhausts retry_cnt, the rest are flushed. That is
+        // no NIC bug, but a soak that could test nothing must not pass either.
         Run run = soak("--seed", "1", "--ops", "40", "--loss", "1");
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.outLines()).hasSize(1);
         Matcher m = SUMMARY.matcher(run.outLines().getFirst());
         assertThat(m.matches()).isTrue();
-        assertThat(m.group(2)).isEqualTo("0");
-        assertThat(Long.parseLong(m.group(3))).isPositive();
-        assertThat(run.err()).contains("RETRY_EXC_ERR");
+        assertThat(m.group("ok")).isEqualTo("0");
+        assertThat(m.group("failedQp")).isEqualTo("4");
+        assertThat(Long.parseLong(m.group("expected"))).isPositive().isLessThanOrEqualTo(40);
+        assertThat(m.group("mismatches")).isEqualTo("0");
+        assertThat(m.group("lost")).isEqualTo("0");
+        assertThat(m.group("duplicated")).isEqualTo("0");
+        assertThat(run.err()).contains("RETRY_EXC_ERR")
+                .contains("soak: stopped: no pair survived: the faults are too harsh to test anything");
     }
 
     @ParameterizedTest
@@ -94,6 +129,8 @@ class SoakCommandTest {
         "--ops|-1|--ops -1 is negative: give the number of operations to run (0 or more)",
         "--qps|0|--qps 0 is not in 1..64",
         "--qps|65|--qps 65 is not in 1..64",
+        "--with|rd|--with rd is not one of atomic-write,flush,uc",
+        "--with|flush,nothing|--with nothing is not one of atomic-write,flush,uc",
     })
     void aBadValueIsOneLineSayingWhatIsWrongThenTheUsageAndExitOne(String option, String value, String message) {
         Run run = option.equals("--ops") ? soak(option, value) : soak(option, value, "--ops", "10");
@@ -115,7 +152,8 @@ class SoakCommandTest {
     void zeroOperationsIsAnEmptyPassingRun() {
         Run run = soak("--seed", "9", "--ops", "0");
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).isEqualTo("ops=0 ok=0 mismatches=0 lost_completions=0 retransmits=0 seed=9" + System.lineSeparator());
+        assertThat(run.out()).isEqualTo("ops=0 ok=0 failed_qp=0 expected_failures=0 mismatches=0 lost_completions=0"
+                + " duplicated_completions=0 retransmits=0 seed=9" + System.lineSeparator());
     }
 
     @Test
@@ -123,6 +161,7 @@ class SoakCommandTest {
         Run run = soak("--help");
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("--seed", "--ops", "--qps", "--loss", "--reorder", "--dup", "--corrupt",
-                "Exit status:");
+                "--with", "atomic-write, flush", "uc (one more QP pair, of UC)", "Exit status:", "failed_qp=N", "that is no test failure",
+                "no pair survived");
     }
 }

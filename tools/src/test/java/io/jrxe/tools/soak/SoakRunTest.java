@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -109,6 +110,24 @@ class SoakRunTest {
                 Opcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, Opcode.RC_RDMA_READ_REQUEST, Opcode.RC_COMPARE_SWAP,
                 Opcode.RC_FETCH_ADD);
         assertThat(emptyPayload).as("some message of 0 bytes").isTrue();
+    }
+
+    @Test
+    void withFlushAndAtomicWriteTheMixHasThemTooAndAnOldSeedStillReplaysWithoutThem() throws Exception {
+        SoakConfig config = SoakConfig.defaults(3).withOps(600);
+        StringWriter trace = new StringWriter();
+        SoakRun extended = new SoakRun(config.with(List.of("flush", "atomic-write"))).trace(new PrintWriter(trace, true));
+        SoakResult result = extended.run();
+        assertThat(result.passed()).as(result.summary()).isTrue();
+        assertThat(result.ok()).isEqualTo(600);
+        assertThat(trace.toString()).contains("opcode=RC FLUSH ").contains("opcode=RC ATOMIC_WRITE ");
+
+        SoakRun plain = new SoakRun(config);
+        SoakRun plainAgain = new SoakRun(config.with(List.of()));
+        plain.run();
+        plainAgain.run();
+        assertThat(plainAgain.network().fingerprint()).isEqualTo(plain.network().fingerprint())
+                .isNotEqualTo(extended.network().fingerprint());
     }
 
     @Test
