@@ -123,6 +123,8 @@ final class Completer {
                 }
                 e.req.needRetry = true;
                 e.req.retryPsn = psn;
+                e.req.retryCause = RetryCause.RNR_NAK;
+                e.req.retryNumber = qp.rnrRetry() == 7 ? 0 : qp.rnrRetry() - e.comp.rnrRetryLeft;
                 long wait = RnrTimer.nanos(AethSyndrome.value(syndrome));
                 e.req.rnrResumeAt = dp.time.nanoTime() + wait;
                 e.comp.retransmitDeadline = Long.MAX_VALUE;
@@ -138,7 +140,7 @@ final class Completer {
                     dp.rnic.counters().increment(Counter.RCVD_SEQ_ERR);
                     acknowledgeThrough(e, Psn.add(psn, -1));
                     if (qp.state() == QpState.RTS && e.outstanding()) {
-                        retry(e, psn);
+                        retry(e, psn, RetryCause.SEQUENCE_NAK);
                     }
                     return;
                 }
@@ -201,7 +203,7 @@ final class Completer {
             madeProgress(e);
         }
         if (impliedNak && e.qp.state() == QpState.RTS) {
-            retry(e, e.comp.compPsn);
+            retry(e, e.comp.compPsn, RetryCause.IMPLIED_NAK);
         }
     }
 
@@ -211,7 +213,7 @@ final class Completer {
             return; // duplicate response
         }
         if (psn != e.comp.compPsn && !acknowledgesTheGap(e, psn)) {
-            retry(e, e.comp.compPsn); // implied NAK: a response went missing
+            retry(e, e.comp.compPsn, RetryCause.IMPLIED_NAK); // implied NAK: a response went missing
             return;
         }
         SendWqe w = wqeAt(e, psn);
@@ -253,7 +255,7 @@ final class Completer {
             return;
         }
         if (psn != e.comp.compPsn && !acknowledgesTheGap(e, psn)) {
-            retry(e, e.comp.compPsn);
+            retry(e, e.comp.compPsn, RetryCause.IMPLIED_NAK);
             return;
         }
         SendWqe w = wqeAt(e, psn);
@@ -391,7 +393,7 @@ final class Completer {
         if (now < e.req.rnrResumeAt) {
             return;
         }
-        retryNow(e, e.comp.compPsn);
+        retryNow(e, e.comp.compPsn, RetryCause.ACK_TIMEOUT);
     }
 
     /**
@@ -400,18 +402,18 @@ final class Completer {
      * and retrying for each of them resent the READ many times and spent all of retry_cnt on one
      * lost packet. Later losses are left to the ACK timer (rxe's comp.started_retry does the same).
      */
-    void retry(QpEngine e, int psn) {
+    void retry(QpEngine e, int psn, RetryCause cause) {
         if (e.comp.retryStarted) {
             return;
         }
-        retryNow(e, psn);
+        retryNow(e, psn, cause);
     }
 
     /**
      * Asks the requester to go back to psn and send again, if retries are left; else the work
      * request fails with RETRY_EXC_ERR. The QP's task carries it out.
      */
-    private void retryNow(QpEngine e, int psn) {
+    private void retryNow(QpEngine e, int psn, RetryCause cause) {
         e.comp.retryStarted = true;
         if (e.comp.retryLeft == 0) {
             dp.rnic.counters().increment(Counter.RETRY_EXCEEDED_ERR);
@@ -422,6 +424,8 @@ final class Completer {
             e.comp.retryLeft--;
             e.req.needRetry = true;
             e.req.retryPsn = psn;
+            e.req.retryCause = cause;
+            e.req.retryNumber = e.qp.retryCnt() - e.comp.retryLeft;
             e.comp.retransmitDeadline = Long.MAX_VALUE;
             dp.trace(TraceEvent.RETRANSMIT, e.qp.qpn(), 0, psn, -1, e.qp.retryCnt() - e.comp.retryLeft);
         }

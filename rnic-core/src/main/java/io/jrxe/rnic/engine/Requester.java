@@ -258,6 +258,9 @@ final class Requester {
         for (int i = 0; i < pad; i++) {
             tx.put(at++, (byte) 0);
         }
+        if (dp.port.tap() != null && Psn.before(req.psn, req.sentHighWater)) {
+            dp.port.annotateNextSent(retransmissionNote(req));
+        }
         dp.send(e, to, at);
         dp.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
 
@@ -267,6 +270,9 @@ final class Requester {
         } else {
             req.psn = Psn.next(req.psn);
             w.sentBytes += payload;
+        }
+        if (Psn.after(req.psn, req.sentHighWater)) {
+            req.sentHighWater = req.psn;
         }
         dp.window.update(e);
         if (last || readRequest) {
@@ -309,6 +315,14 @@ final class Requester {
         if (op.has(ExtensionHeader.IETH)) {
             ieth.wrap(tx, op.offsetOf(ExtensionHeader.IETH)).rkey(w.immOrInvalidate);
         }
+    }
+
+    /** What a capture says of a packet sent again: which retry, of which PSN, and why. */
+    private static String retransmissionNote(RequesterState req) {
+        String cause = req.retryCause == null ? "" : " " + req.retryCause.text;
+        return req.retryNumber > 0
+                ? String.format("retransmission %d of PSN 0x%06x%s", req.retryNumber, req.psn, cause)
+                : String.format("resend of PSN 0x%06x%s", req.psn, cause);
     }
 
     /** A send-side error: the WQE is done with it; the completer reports it and moves the QP to the error state. */

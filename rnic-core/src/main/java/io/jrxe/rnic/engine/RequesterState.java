@@ -16,6 +16,11 @@ final class RequesterState {
      */
     boolean needRetry;
     int retryPsn;
+    /** Why the last retry was asked for, and which one it is (1 = the first resend), for capture comments. */
+    RetryCause retryCause;
+    int retryNumber;
+    /** One past the highest PSN ever sent: a packet below it is a retransmission. */
+    int sentHighWater;
 
     /** This QP's share of the device's packets in flight, as last counted by {@link DeviceWindow}. */
     int countedInFlight;
@@ -28,5 +33,6 @@ final class RequesterState {
         outstandingReadsAtomics = 0;
         rnrResumeAt = Long.MIN_VALUE;
         needRetry = false;
+        sentHighWater = sqPsn;
     }
 }

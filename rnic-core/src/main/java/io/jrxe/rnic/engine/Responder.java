@@ -210,9 +210,10 @@ final class Responder {
             resp.writeRkey = reth.rkey();
             resp.writeLength = reth.dmaLength();
             resp.writeRemaining = resp.writeLength;
-            if (resp.writeLength > 0 && memory.check(resp.writeRkey, e.qp.pd(), resp.writeVa, resp.writeLength,
-                    Access.REMOTE_WRITE, true) != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+            AccessError err = resp.writeLength > 0 ? memory.check(resp.writeRkey, e.qp.pd(), resp.writeVa, resp.writeLength,
+                    Access.REMOTE_WRITE, true) : AccessError.NONE;
+            if (err != AccessError.NONE) {
+                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
                 return;
             }
         }
@@ -227,8 +228,9 @@ final class Responder {
         if (payloadLength > 0) {
             long va = resp.writeVa + (resp.writeLength - resp.writeRemaining);
             MptEntry entry = memory.lookup(resp.writeRkey);
-            if (memory.check(entry, resp.writeRkey, e.qp.pd(), va, payloadLength, Access.REMOTE_WRITE, true) != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+            AccessError err = memory.check(entry, resp.writeRkey, e.qp.pd(), va, payloadLength, Access.REMOTE_WRITE, true);
+            if (err != AccessError.NONE) {
+                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
                 return;
             }
             dp.dma.copy(entry, va, buf, payloadOffset, payloadLength, true);
@@ -251,8 +253,9 @@ final class Responder {
         MptEntry entry = null;
         if (length > 0) {
             entry = memory.lookup(rkey);
-            if (memory.check(entry, rkey, e.qp.pd(), va, length, Access.REMOTE_READ, true) != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+            AccessError err = memory.check(entry, rkey, e.qp.pd(), va, length, Access.REMOTE_READ, true);
+            if (err != AccessError.NONE) {
+                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
                 return;
             }
         }
@@ -279,13 +282,14 @@ final class Responder {
         atomicEth.wrap(buf, offset + op.offsetOf(ExtensionHeader.ATOMIC_ETH));
         long va = atomicEth.virtualAddress();
         if ((va & 7) != 0) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+            reject(e, psn, op, NakCode.INVALID_REQUEST, null, misaligned(va));
             return;
         }
         int rkey = atomicEth.rkey();
         MptEntry entry = memory.lookup(rkey);
-        if (memory.check(entry, rkey, e.qp.pd(), va, 8, Access.REMOTE_ATOMIC, true) != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+        AccessError err = memory.check(entry, rkey, e.qp.pd(), va, 8, Access.REMOTE_ATOMIC, true);
+        if (err != AccessError.NONE) {
+            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
             return;
         }
         if (!roomForResponse(e)) {
@@ -310,9 +314,10 @@ final class Responder {
 
     private void flush(QpEngine e, Opcode op, ByteBuffer buf, int offset, int psn) {
         reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
-        if (reth.dmaLength() > 0 && memory.check(reth.rkey(), e.qp.pd(), reth.virtualAddress(), reth.dmaLength(),
-                Access.FLUSH_GLOBAL, true) != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+        AccessError err = reth.dmaLength() > 0 ? memory.check(reth.rkey(), e.qp.pd(), reth.virtualAddress(), reth.dmaLength(),
+                Access.FLUSH_GLOBAL, true) : AccessError.NONE;
+        if (err != AccessError.NONE) {
+            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
             return;
         }
         // Host memory is already globally visible once written: the flush has nothing to wait for.
@@ -324,12 +329,13 @@ final class Responder {
         reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
         long va = reth.virtualAddress();
         if ((va & 7) != 0) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+            reject(e, psn, op, NakCode.INVALID_REQUEST, null, misaligned(va));
             return;
         }
         MptEntry entry = memory.lookup(reth.rkey());
-        if (memory.check(entry, reth.rkey(), e.qp.pd(), va, 8, Access.REMOTE_WRITE, true) != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null);
+        AccessError err = memory.check(entry, reth.rkey(), e.qp.pd(), va, 8, Access.REMOTE_WRITE, true);
+        if (err != AccessError.NONE) {
+            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
             return;
         }
         dp.dma.copy(entry, va, buf, payloadOffset, 8, true);
@@ -394,6 +400,11 @@ final class Responder {
      * filling completes with receiveStatus (on RC, by default, REM_INV_REQ_ERR).
      */
     private void reject(QpEngine e, int psn, Opcode op, NakCode code, WcStatus receiveStatus) {
+        reject(e, psn, op, code, receiveStatus, null);
+    }
+
+    /** As {@link #reject(QpEngine, int, Opcode, NakCode, WcStatus)}, with the precise reason for the NAK's comment and the event. */
+    private void reject(QpEngine e, int psn, Opcode op, NakCode code, WcStatus receiveStatus, String detail) {
         QueuePair qp = e.qp;
         if (qp.type() == QpType.UC) {
             if (receiveStatus != null && e.resp.recvWqe != null) {
@@ -404,14 +415,23 @@ final class Responder {
             dp.drop(code == NakCode.REMOTE_ACCESS_ERROR ? DropReason.NO_RESOURCES : DropReason.MALFORMED, qp.qpn(), psn, op.code());
             return;
         }
-        responses.acknowledge(e, psn, AethSyndrome.nak(code));
+        responses.nak(e, psn, AethSyndrome.nak(code), detail == null ? null : "NAK " + code.description() + ": " + detail);
         if (e.resp.recvWqe != null) {
             receives.fail(e, receiveStatus != null ? receiveStatus : WcStatus.REM_INV_REQ_ERR, 0);
         }
         // The affiliated events verbs define: an access violation, an invalid request, else fatal.
         AsyncEventType event = code == NakCode.REMOTE_ACCESS_ERROR ? AsyncEventType.QP_ACCESS_ERR
                 : code == NakCode.INVALID_REQUEST ? AsyncEventType.QP_REQ_ERR : AsyncEventType.QP_FATAL;
-        dp.error(e, event, "responder: " + code.description() + " at PSN " + Psn.format(psn));
+        dp.error(e, event, "responder: " + code.description() + " at PSN " + Psn.format(psn) + (detail == null ? "" : ": " + detail));
+    }
+
+    /** The precise reason of a remote access error (built on the error path only). */
+    private static String keyRefused(int rkey, AccessError err) {
+        return String.format("R_Key 0x%08x: %s", rkey, err.description());
+    }
+
+    private static String misaligned(long va) {
+        return String.format("atomic target 0x%x is not 8-byte aligned", va);
     }
 
     /** The request was executed: the next PSN is expected, and a message that ended counts in the MSN. */

@@ -30,6 +30,18 @@ final class ResponseSender {
         respond(e, ResponseKind.ACKNOWLEDGE, psn, syndrome, e.resp.msn, 0);
     }
 
+    /**
+     * A NAK whose capture comment names the responder's precise reason (when a capture is on and
+     * the NAK goes out at once; one that waits behind a READ's response goes without it).
+     */
+    void nak(QpEngine e, int psn, int syndrome, String reason) {
+        sendOwedAck(e);
+        if (reason != null && e.resp.responses.isEmpty() && dp.port.tap() != null) {
+            dp.port.annotateNextSent(reason);
+        }
+        acknowledge(e, psn, syndrome);
+    }
+
     /** Sends the QP's owed ACK, if any (at the end of a receive burst, or before another response). */
     void sendOwedAck(QpEngine e) {
         ResponderState resp = e.resp;

@@ -10,6 +10,8 @@ public abstract class AttachedPort implements PacketPort {
     protected final PeerAddress local;
     protected volatile PacketSink sink;
     protected volatile PacketTap tap;
+    /** The comment for the next packet sent (NIC thread only), or null. */
+    private String nextSentComment;
 
     protected AttachedPort(PeerAddress local) {
         this.local = local;
@@ -33,5 +35,17 @@ public abstract class AttachedPort implements PacketPort {
     @Override
     public final PacketTap tap() {
         return tap;
+    }
+
+    @Override
+    public final void annotateNextSent(String comment) {
+        nextSentComment = comment;
+    }
+
+    /** The comment set for the packet being sent, once. */
+    protected final String takeSentComment() {
+        String c = nextSentComment;
+        nextSentComment = null;
+        return c;
     }
 }

@@ -28,6 +28,13 @@ public interface PacketPort extends AutoCloseable {
      * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
      * records it with the reason as its comment.
      */
+    /**
+     * The next packet sent carries this comment in the capture (a retransmission, a NAK's reason). Callers
+     * build the text only when {@link #tap()} is set; a port without a tap ignores it.
+     */
+    default void annotateNextSent(String comment) {
+    }
+
     default void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
         PacketTap t = tap();
         if (t != null) {

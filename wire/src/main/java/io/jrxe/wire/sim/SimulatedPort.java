@@ -40,7 +40,7 @@ public final class SimulatedPort extends AttachedPort {
         packet.get(offset, datagram);
         if (tap != null) {
             tap.packet(io.jrxe.wire.port.PacketTap.Direction.SENT, local, to, srcPort, PeerAddress.ROCE_PORT, id, packet,
-                    offset, length, network.time().nanoTime(), null);
+                    offset, length, network.time().nanoTime(), takeSentComment());
         }
         network.carry(this, to, datagram, srcPort, id);
     }

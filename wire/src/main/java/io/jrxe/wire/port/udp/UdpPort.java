@@ -193,7 +193,7 @@ public final class UdpPort extends AttachedPort {
         PacketTap t = tap;
         if (t != null) {
             t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
-                    length, System.nanoTime(), null);
+                    length, System.nanoTime(), takeSentComment());
         }
     }
 
