@@ -38,7 +38,7 @@ public final class RegMrCostCommand implements Callable<Integer>, HintOnBadOptio
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sizes", paramLabel = "SIZE[,SIZE...]", split = ",", defaultValue = "4K,64K,1M,16M,256M,1G",
+    @Option(names = "--sizes", paramLabel = "SIZE", split = ",", defaultValue = "4K,64K,1M,16M,256M,1G",
             converter = ByteSize.Converter.class,
             description = "buffer sizes: bytes, or with K, M or G (powers of 1024) (default: ${DEFAULT-VALUE})")
     List<Long> sizes;
