@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GoldenMutationDissectorTest {
     private static final long BASE_SEED = Long.getLong("jrxe.fuzz.seed", 0xD155_EC7L);
-    private static final int CASES = Integer.getInteger("jrxe.fuzz.dissector.cases", 250_000);
+    private static final int CASES = Integer.getInteger("jrxe.fuzz.dissector.cases", 300_000);
     private static final int RENDER_EVERY = 8;
 
     private static List<GoldenRoce.Frame> frames;
