@@ -6,6 +6,9 @@ import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicEthFlyweight;
 import io.jrxe.wire.header.BthFlyweight;
@@ -142,6 +145,16 @@ class ResponderFuzzTest {
             // Straight through RESET (the receives this test left posted go with it) for the check of the pair.
             p.reconnect(p.a, p.b);
             BadPacketTest.stillWorks(p);
+            // And a QP pair created now on the same two devices works from its first packet.
+            SimPair.Side[] fresh = p.anotherQpPair();
+            int recvs = p.recvCompletions(p.b).size();
+            fresh[1].qp.postRecv(recv(fresh[1], 100_000, 64, 4321));
+            fresh[0].qp.postSend(Ops.wr(fresh[0], WrOpcode.SEND, 0, 64));
+            p.awaitOn(p.b, 0, recvs + 1, 100 * MS);
+            WorkCompletion arrived = p.recvCompletions(p.b).get(recvs);
+            assertThat(arrived.wrId()).isEqualTo(4321);
+            assertThat(arrived.status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(arrived.qpNum()).isEqualTo(fresh[1].qp.qpNum());
         }
     }
 
