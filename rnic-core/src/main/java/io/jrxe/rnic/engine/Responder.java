@@ -80,7 +80,7 @@ final class Responder {
             case RDMA_READ_REQUEST -> readRequest(e, op, buf, offset, psn);
             case COMPARE_SWAP, FETCH_ADD -> atomic(e, op, buf, offset, psn);
             case FLUSH -> flush(e, op, buf, offset, psn);
-            case ATOMIC_WRITE -> atomicWrite(e, op, buf, offset, payloadOffset, psn);
+            case ATOMIC_WRITE -> atomicWrite(e, op, buf, offset, payloadOffset, payloadLength, psn);
             default -> reject(e, psn, op, NakCode.INVALID_REQUEST, null);
         }
     }
@@ -325,7 +325,14 @@ final class Responder {
         answerPlacement(e, psn);
     }
 
-    private void atomicWrite(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int psn) {
+    private void atomicWrite(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength,
+            int psn) {
+        if (payloadLength != Long.BYTES) {
+            // An ATOMIC WRITE carries exactly the 8 bytes it places; with fewer, the copy below would read
+            // past the payload (found by ResponderFuzzTest: an engine exception, counted as a jrxe bug).
+            reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+            return;
+        }
         reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
         long va = reth.virtualAddress();
         if ((va & 7) != 0) {

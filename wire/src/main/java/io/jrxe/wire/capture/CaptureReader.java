@@ -85,6 +85,13 @@ public final class CaptureReader implements AutoCloseable {
         } catch (PcapNativeException e) {
             ended = true;
             throw damaged(e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            // Pcap4J makes each record's timestamp a java.sql.Timestamp, which refuses a fraction of a
+            // second that is not below one second; libpcap hands such a record on as it is, so the
+            // fault is the file's (a fuzzed pcap found it) and is reported as damage, not thrown raw.
+            ended = true;
+            throw damaged("frame " + (framesRead + 1) + " has a timestamp whose fraction of a second is a second"
+                    + " or more", e);
         } catch (TimeoutException e) {
             // Only live captures time out; a file that does has something wrong with it.
             ended = true;
