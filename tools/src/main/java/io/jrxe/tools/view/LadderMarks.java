@@ -212,8 +212,14 @@ final class LadderMarks {
         }
     }
 
+    /** Adds a note; one that a note already says, or says more of (a NAK's reason in its comment), is not repeated. */
     private void addNote(int i, String text) {
-        notes[i] = notes[i] == null ? text : notes[i] + "; " + text;
+        String note = notes[i];
+        if (note == null || text.startsWith(note)) {
+            notes[i] = text;
+        } else if (!note.contains(text)) {
+            notes[i] = note + "; " + text;
+        }
     }
 
     private static long payload(DissectedPacket p) {
