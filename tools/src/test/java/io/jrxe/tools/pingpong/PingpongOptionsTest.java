@@ -74,4 +74,22 @@ class PingpongOptionsTest {
         assertThat(r.err().strip()).isEqualTo("jrxe ud-pingpong: -s/--size 2048: Requested size larger than port MTU (1024) "
                 + "(see 'jrxe ud-pingpong --help')");
     }
+
+    @Test
+    void aCaptureIntoAMissingDirectorySaysWhy() {
+        InProcess r = InProcess.run("pingpong", "--addr", "127.0.1.73", "-d", "jrxe-pp-cap", "--capture", "/no/such/dir/x.pcapng",
+                "-p", "19108");
+        BadOptionAnswer.check(r, "pingpong", "--capture /no/such/dir/x.pcapng", "no such directory: /no/such/dir");
+    }
+
+    @Test
+    void countersArePrintedWhenTheServerWaitedInVain() {
+        InProcess r = InProcess.run("pingpong", "--addr", "127.0.1.74", "-d", "jrxe-pp-cnt", "--counters", "--accept-timeout", "0.2",
+                "-p", "19109");
+        assertThat(r.status()).as(r.toString()).isEqualTo(2);
+        java.util.List<String> err = r.err().lines().toList();
+        assertThat(err).as(r.toString()).hasSize(2);
+        assertThat(err.get(0)).startsWith("counters of jrxe-pp-cnt");
+        assertThat(err.get(1)).startsWith("jrxe pingpong: no client connected to TCP port 19109");
+    }
 }
