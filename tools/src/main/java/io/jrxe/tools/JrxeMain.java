@@ -42,7 +42,7 @@ public final class JrxeMain implements Runnable {
         CommandLine cli = new CommandLine(new JrxeMain());
         cli.setOut(out);
         cli.setErr(err);
-        cli.setParameterExceptionHandler(new UsageOnBadOptions());
+        cli.setParameterExceptionHandler(new BadOptionHandler());
         cli.setExecutionExceptionHandler(new OneLineErrors());
         return cli.execute(args);
     }

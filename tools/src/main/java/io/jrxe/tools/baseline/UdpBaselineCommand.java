@@ -1,5 +1,6 @@
 package io.jrxe.tools.baseline;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
 import io.jrxe.wire.port.udp.UdpTransport;
 import io.netty.bootstrap.Bootstrap;
@@ -62,7 +63,7 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
     @Override
     public Integer call() throws Exception {
         if (seconds <= 0 || seconds > 600 || size < 16 || size > 65000 || iterations < 1 || iterations > 10_000_000) {
-            throw new UserError("--seconds must be in (0, 600], --size in 16..65000, --iters in 1..10000000");
+            throw new BadOption("--seconds " + seconds + ", --size " + size + ", --iters " + iterations + ": --seconds must be in (0, 600], --size in 16..65000, --iters in 1..10000000");
         }
         PrintWriter out = spec.commandLine().getOut();
         UdpTransport transport = UdpTransport.best();

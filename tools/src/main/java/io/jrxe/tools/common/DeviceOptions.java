@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.tools.UserError;
+import io.jrxe.tools.BadOption;
 import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
@@ -85,7 +85,7 @@ public final class DeviceOptions {
     public int interfaceMtu() {
         int mtu = interfaceMtu == null ? DEFAULT_INTERFACE_MTU : interfaceMtu;
         if (mtu < 336 || mtu > 65536) {
-            throw new UserError("--if-mtu " + mtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
+            throw new BadOption("--if-mtu " + mtu + ": an interface MTU from 336 (a 256-byte path MTU after rxe's "
                     + "80 bytes of headroom) to 65536");
         }
         return mtu;
@@ -97,18 +97,31 @@ public final class DeviceOptions {
      */
     public void checkNative(String name) {
         if (address != null) {
-            throw new UserError("--addr applies to jrxe NICs only: " + name + " is the kernel's, with the addresses of its "
+            throw new BadOption("--addr applies to jrxe NICs only: " + name + " is the kernel's, with the addresses of its "
                     + "network interface (its GIDs: jrxe devinfo -v -d " + name + ")");
         }
         if (interfaceMtu != null) {
-            throw new UserError("--if-mtu applies to jrxe NICs only: " + name + " is the kernel's, its MTU follows its "
+            throw new BadOption("--if-mtu applies to jrxe NICs only: " + name + " is the kernel's, its MTU follows its "
                     + "network interface's (ip link set IFACE mtu BYTES)");
         }
         if (capture != null) {
-            throw new UserError("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
+            throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
                     + name + " itself stay inside the kernel and cross no interface)");
         }
+    }
+
+    /**
+     * Checks every value that has a range, so that a bad one is refused before a device opens or a peer is waited
+     * for, also when the option it limits is not used (--capture-max-mb without --capture).
+     */
+    public void checkValues() {
+        interfaceMtu();
+        captureMaxPackets();
+        captureMaxBytes();
+        captureSnapLength();
+        timeoutMillis();
+        acceptTimeoutMillis();
     }
 
     public Path capture() {
@@ -117,21 +130,21 @@ public final class DeviceOptions {
 
     public long captureMaxPackets() {
         if (captureMaxPackets < 1) {
-            throw new UserError("--capture-max-packets " + captureMaxPackets + ": at least 1");
+            throw new BadOption("--capture-max-packets " + captureMaxPackets + ": at least 1");
         }
         return captureMaxPackets;
     }
 
     public long captureMaxBytes() {
         if (captureMaxMebibytes < 1 || captureMaxMebibytes > (1L << 32)) {
-            throw new UserError("--capture-max-mb " + captureMaxMebibytes + ": from 1 to 4294967296");
+            throw new BadOption("--capture-max-mb " + captureMaxMebibytes + ": from 1 to 4294967296");
         }
         return captureMaxMebibytes << 20;
     }
 
     public int captureSnapLength() {
         if (captureSnapLength != 0 && (captureSnapLength < 54 || captureSnapLength > 65535)) {
-            throw new UserError("--capture-snaplen " + captureSnapLength + ": 0 (whole frames) or 54 to 65535 "
+            throw new BadOption("--capture-snaplen " + captureSnapLength + ": 0 (whole frames) or 54 to 65535 "
                     + "(54 keeps the Ethernet, IPv4, UDP and base transport headers)");
         }
         return captureSnapLength;
@@ -153,7 +166,7 @@ public final class DeviceOptions {
 
     private static int millis(double seconds, String option, boolean zeroAllowed) {
         if (Double.isNaN(seconds) || seconds < 0 || (!zeroAllowed && seconds == 0) || seconds > 86_400) {
-            throw new UserError(option + " " + seconds + ": give a number of seconds " + (zeroAllowed ? "from 0" : "above 0")
+            throw new BadOption(option + " " + seconds + ": give a number of seconds " + (zeroAllowed ? "from 0" : "above 0")
                     + " to 86400");
         }
         return seconds == 0 ? 0 : (int) Math.max(1, Math.round(seconds * 1000));

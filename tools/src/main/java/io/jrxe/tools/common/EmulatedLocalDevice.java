@@ -1,5 +1,6 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
@@ -64,6 +65,10 @@ public final class EmulatedLocalDevice extends LocalDevice {
             return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters(), afterWarmup);
         } catch (CaptureException e) {
             Verbs.emulated().remove(device);
+            IOException io = FileErrors.ioCause(e);
+            if (io != null && options.capture() != null) {
+                throw new BadOption("--capture " + options.capture() + ": cannot create it: " + FileErrors.why(io), e);
+            }
             throw new UserError(e.getMessage(), e);
         } catch (RuntimeException e) {
             Verbs.emulated().remove(device);
@@ -86,7 +91,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
     @Override
     PortInfo queryPort(int number) {
         if (number != Port.NUMBER) {
-            throw new UserError("device " + name() + " has port " + Port.NUMBER + " only, not port " + number);
+            throw new BadOption("-i/--ib-port " + number + ": device " + name() + " has port " + Port.NUMBER + " only");
         }
         try {
             return context().queryPort(number);

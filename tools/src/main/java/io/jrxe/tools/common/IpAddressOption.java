@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.tools.UserError;
+import io.jrxe.tools.BadOption;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -10,12 +10,12 @@ public final class IpAddressOption {
     private IpAddressOption() {
     }
 
-    /** The address {@code text} names; a UserError with {@code error} as its message when it names none. */
+    /** The address {@code text} names; a BadOption with {@code error} as its message when it names none. */
     public static InetAddress parse(String text, String error) {
         try {
             return InetAddress.getByName(text);
         } catch (UnknownHostException e) {
-            throw new UserError(error);
+            throw new BadOption(error);
         }
     }
 }

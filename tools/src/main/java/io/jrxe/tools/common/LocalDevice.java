@@ -1,5 +1,6 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
@@ -30,6 +31,7 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
 
     /** Opens the device the options describe; start-up warnings (a jrxe NIC's transmit path) go to {@code err}. */
     static LocalDevice open(DeviceOptions options, PrintWriter err) {
+        options.checkValues();
         return switch (options.choice()) {
             case ProviderChoice.Emulated e -> EmulatedLocalDevice.open(options, err);
             case ProviderChoice.Native n -> NativeLocalDevice.open(n.device(), options);
@@ -66,7 +68,7 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
         try {
             return context.queryGid(portNumber, index);
         } catch (VerbsException e) {
-            throw new UserError("GID index " + index + ": " + e.getMessage(), e);
+            throw new BadOption("GID index " + index + ": " + e.getMessage(), e);
         }
     }
 
@@ -103,7 +105,7 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
 
     /** Starts --latency-breakdown's recording on this device's engines; only a jrxe device has engines to trace. */
     public LatencyBreakdown traceLatency() {
-        throw new UserError("--latency-breakdown needs a jrxe device: " + name + " is a kernel device, whose engines cannot be traced");
+        throw new BadOption("--latency-breakdown needs a jrxe device: " + name + " is a kernel device, whose engines cannot be traced");
     }
 
     /** Releases what the command made; never throws a checked exception. */

@@ -1,5 +1,6 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.emulated.EmulatedProvider;
@@ -35,11 +36,12 @@ public sealed interface ProviderChoice {
 
     /**
      * The choice for {@code name}; {@code provider} is null (decide by the name), "emulated" or "native".
-     * Failures are one-line {@link UserError}s.
+     * A provider other than the two is a {@link BadOption}; a name nobody has, a {@link UserError}
+     * (exit 2): what is missing is the machine's device, not a value the command line could spell right.
      */
     static ProviderChoice of(String name, String provider, NativeProvider natives) {
         if (provider != null && !provider.equals(EmulatedProvider.NAME) && !provider.equals(NativeProvider.NAME)) {
-            throw new UserError("--provider " + provider + ": " + EmulatedProvider.NAME + " (a jrxe NIC) or "
+            throw new BadOption("--provider " + provider + ": " + EmulatedProvider.NAME + " (a jrxe NIC) or "
                     + NativeProvider.NAME + " (a kernel device through libibverbs)");
         }
         if (EmulatedProvider.NAME.equals(provider) || provider == null && name.startsWith(JRXE_PREFIX)) {

@@ -1,5 +1,6 @@
 package io.jrxe.tools.devinfo;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.verbs.DeviceAttributes;
@@ -92,7 +93,7 @@ public final class DevinfoCommand implements Callable<Integer> {
                 return 0;
             }
             if (ibPort != null && ibPort > 1) {
-                throw new UserError("Invalid port requested for device: " + dev.name() + " has 1 port");
+                throw new BadOption("-i/--ib-port " + ibPort + ": Invalid port requested for device: " + dev.name() + " has 1 port");
             }
             TransmitPath transmit = TransmitPath.probe(device.address() instanceof java.net.Inet6Address,
                     RawSocketOpener.system());

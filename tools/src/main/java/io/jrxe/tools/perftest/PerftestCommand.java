@@ -1,5 +1,6 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
@@ -214,20 +215,20 @@ public abstract class PerftestCommand implements Callable<Integer> {
         s.verb = verb();
         s.bw = bandwidth();
         s.client = servername != null;
-        if (port < 0 || port > 65535) {
-            throw bad("-p/--port " + port + ": a TCP port is 0..65535");
+        if (port < 1 || port > 65535) {
+            throw bad("-p/--port " + port + ": a TCP port is 1..65535");
         }
         if (ibPort.number() < 1) {
             throw bad("-i/--ib-port " + ibPort.number() + ": IB Port can't be less than 1");
         }
         if (!connection.equals("RC")) {
-            throw new UserError("-c " + connection + ": jrxe's perftest runs RC connections only");
+            throw new BadOption("-c " + connection + ": jrxe's perftest runs RC connections only");
         }
         if (rdmaCm || commRdmaCm) {
-            throw new UserError("jrxe has no RDMA CM: leave out -R/-z, the QPs connect through the TCP exchange");
+            throw new BadOption("-R/-z: jrxe has no RDMA CM: leave out -R/-z, the QPs connect through the TCP exchange");
         }
         if (bidirectional) {
-            throw new UserError("-b (bidirectional) is not in jrxe's perftest yet");
+            throw new BadOption("-b (bidirectional) is not in jrxe's perftest yet");
         }
         if (mtu != null) {
             try {
@@ -294,10 +295,10 @@ public abstract class PerftestCommand implements Callable<Integer> {
         s.all = all;
         if (duration != null) {
             if (all) {
-                throw new UserError("Duration mode currently doesn't support running on all sizes.");
+                throw new BadOption("-D/-a: Duration mode currently doesn't support running on all sizes.");
             }
             if (events) {
-                throw new UserError("Duration mode doesn't work with events.");
+                throw new BadOption("-D/-e: Duration mode doesn't work with events.");
             }
             s.durationSeconds = duration;
             s.marginSeconds = margin == null ? duration / 4 : margin;
@@ -339,7 +340,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             s.size = MAX_SIZE;
         }
         if (s.verb == Verb.ATOMIC && s.size != DEF_SIZE_ATOMIC) {
-            throw new UserError("Message size cannot be changed for Atomic tests");
+            throw new BadOption("-s/--size " + s.size + ": Message size cannot be changed for Atomic tests");
         }
         s.maxSize = s.size;
         s.noPeak = noPeak || s.durationSeconds > 0;
@@ -432,8 +433,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             } else {
                 s.outReads = 1;
             }
-            PerftestConnection conn = connect(s, out);
-            try (conn) {
+            try (PerftestConnection conn = connect(s, out)) {
                 conn.exchangeVersions();
                 int[] sys = conn.exchangeSysData(s.cycleBuffer, s.cacheLine);
                 s.cycleBuffer = sys[0];

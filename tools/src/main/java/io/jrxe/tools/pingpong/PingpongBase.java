@@ -2,6 +2,7 @@ package io.jrxe.tools.pingpong;
 
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LatencyBreakdown;
@@ -155,8 +156,8 @@ abstract class PingpongBase implements Callable<Integer> {
     }
 
     private void validate() {
-        if (port < 0 || port > 65535) {
-            throw bad("-p/--port " + port + ": a TCP port is 0..65535");
+        if (port < 1 || port > 65535) {
+            throw bad("-p/--port " + port + ": a TCP port is 1..65535");
         }
         if (ibPort.number() < 1) {
             throw bad("-i/--ib-port " + ibPort.number() + ": ports are numbered from 1");
@@ -170,8 +171,8 @@ abstract class PingpongBase implements Callable<Integer> {
         if (sl < 0 || sl > 15) {
             throw bad("-l/--sl " + sl + ": service levels are 0..15");
         }
-        if (size() < 1) {
-            throw bad("-s/--size " + size() + ": a message has at least 1 byte");
+        if (size() < 1 || size() > Port.MAX_MESSAGE_SIZE) {
+            throw bad("-s/--size " + size() + ": a message is 1.." + Port.MAX_MESSAGE_SIZE + " bytes (the port's max_msg_sz)");
         }
         validateMore();
     }
@@ -185,42 +186,52 @@ abstract class PingpongBase implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
+        int acceptTimeout = device.acceptTimeoutMillis();
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
-            LatencyBreakdown breakdown = latencyBreakdown ? dev.traceLatency() : null;
-            dev.port(ibPort.number());
-            int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
-            GidEntry gid = dev.gid(sgidIndex);
-            try (Session s = open(dev, timeout)) {
-                int routs = postRecvs(s, rxDepth);
-                if (routs < rxDepth) {
-                    throw new UserError("Couldn't post receive (" + routs + ")");
-                }
-                if (events) {
-                    s.arm();
-                }
-                PingpongDest mine = new PingpongDest(0, s.qp().qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid());
-                ServerSocket listening = servername == null ? OobSocket.listen(port) : null;
-                out.println("  local address:  " + mine.describe(localGidSeparator()));
+            try {
+                return exchange(dev, out, timeout, acceptTimeout);
+            } finally {
+                // also when the run failed (a server that waited in vain, a peer that stopped): the counters tell why
                 out.flush();
-                PingpongDest remote;
-                if (servername != null) {
-                    remote = PingpongExchange.client(servername, port, timeout, mine);
-                } else {
-                    remote = PingpongExchange.server(listening, device.acceptTimeoutMillis(), timeout, mine,
-                            r -> connectOrFail(s, r, mine.psn(), sgidIndex));
-                }
-                out.println(" ".repeat(2) + "remote address: " + remote.describe(","));
-                out.flush();
-                if (servername != null) {
-                    connectOrFail(s, remote, mine.psn(), sgidIndex);
-                }
-                int result = loop(s, remote, out, dev, breakdown);
-                if (breakdown != null) {
-                    breakdown.print(out, dev.name());
-                }
                 dev.report(spec.commandLine().getErr());
-                return result;
             }
+        }
+    }
+
+    private int exchange(LocalDevice dev, PrintWriter out, int timeout, int acceptTimeout) throws VerbsException {
+        LatencyBreakdown breakdown = latencyBreakdown ? dev.traceLatency() : null;
+        dev.port(ibPort.number());
+        int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
+        GidEntry gid = dev.gid(sgidIndex);
+        try (Session s = open(dev, timeout)) {
+            int routs = postRecvs(s, rxDepth);
+            if (routs < rxDepth) {
+                throw new UserError("Couldn't post receive (" + routs + ")");
+            }
+            if (events) {
+                s.arm();
+            }
+            PingpongDest mine = new PingpongDest(0, s.qp().qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid());
+            ServerSocket listening = servername == null ? OobSocket.listen(port) : null;
+            out.println("  local address:  " + mine.describe(localGidSeparator()));
+            out.flush();
+            PingpongDest remote;
+            if (servername != null) {
+                remote = PingpongExchange.client(servername, port, timeout, mine);
+            } else {
+                remote = PingpongExchange.server(listening, acceptTimeout, timeout, mine,
+                        r -> connectOrFail(s, r, mine.psn(), sgidIndex));
+            }
+            out.println(" ".repeat(2) + "remote address: " + remote.describe(","));
+            out.flush();
+            if (servername != null) {
+                connectOrFail(s, remote, mine.psn(), sgidIndex);
+            }
+            int result = loop(s, remote, out, dev, breakdown);
+            if (breakdown != null) {
+                breakdown.print(out, dev.name());
+            }
+            return result;
         }
     }
 

@@ -70,20 +70,20 @@ public final class RcPingpongCommand extends PingpongBase {
             throw bad("-m/--mtu " + mtu + ": " + e.getMessage());
         }
         if (odp && deviceMemory) {
-            throw new UserError("DM memory region can't be on demand");
+            throw bad("-j/--dm with -o/--odp: DM memory region can't be on demand");
         }
         if (prefetch && !odp && !implicitOdp) {
-            throw new UserError("prefetch is valid only with on-demand memory region");
+            throw bad("-P/--prefetch: prefetch is valid only with on-demand memory region");
         }
         if (odp || implicitOdp) {
-            throw new UserError("The device isn't ODP capable or does not support RC send and receive with ODP: "
+            throw bad("-o/--odp, -O/--iodp: The device isn't ODP capable or does not support RC send and receive with ODP: "
                     + "jrxe registers memory up front (pinned), it has no on-demand paging");
         }
         if (timestamps) {
-            throw new UserError("The device isn't completion timestamp capable: jrxe's completions carry no timestamp");
+            throw bad("-t/--ts: The device isn't completion timestamp capable: jrxe's completions carry no timestamp");
         }
         if (deviceMemory) {
-            throw new UserError("Device doesn't support dm allocation: jrxe has no device memory");
+            throw bad("-j/--dm: Device doesn't support dm allocation: jrxe has no device memory");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jrxe.tools.pingpong;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -46,7 +47,7 @@ public final class UdPingpongCommand extends PingpongBase {
     Session open(LocalDevice dev, int timeoutMillis) {
         int mtu = dev.port(ibPort.number()).activeMtu().bytes();
         if (size > mtu) {
-            throw new UserError("Requested size larger than port MTU (" + mtu + ")");
+            throw new BadOption("-s/--size " + size + ": Requested size larger than port MTU (" + mtu + ")");
         }
         return new UdSession(dev, timeoutMillis);
     }

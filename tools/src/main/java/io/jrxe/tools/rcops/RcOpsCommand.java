@@ -76,20 +76,26 @@ public final class RcOpsCommand implements Callable<Integer> {
             GidEntry gid = dev.gid(sgidIndex);
             int myMtu = Math.min(mtu, portInfo.activeMtu().bytes());
             try (RcOpsEndpoint ep = new RcOpsEndpoint(dev, timeout)) {
-                RcOpsDest mine = new RcOpsDest(ep.qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid(),
-                        ep.buf.address(), ep.mr.rkey(), myMtu);
-                String role = servername == null ? "server" : "client";
-                out.printf("rc-ops %s on %s (%s), GID index %d%n  local:  %s%n", role, dev.name(), dev.provider(),
-                        sgidIndex, mine.describe());
-                out.flush();
-                boolean ok = servername == null ? serve(ep, mine, sgidIndex, out, timeout)
-                        : perform(ep, mine, sgidIndex, out, timeout);
-                out.println(ok ? "rc-ops " + role + ": every check passed" : "rc-ops " + role + ": FAILED");
+                return run(dev, ep, sgidIndex, gid, myMtu, out, timeout);
+            } finally {
+                // also when an operation failed or the peer stopped: the counters (retries, NAKs) tell why
                 out.flush();
                 dev.report(spec.commandLine().getErr());
-                return ok ? 0 : 1;
             }
         }
+    }
+
+    private int run(LocalDevice dev, RcOpsEndpoint ep, int sgidIndex, GidEntry gid, int myMtu, PrintWriter out, int timeout) {
+        RcOpsDest mine = new RcOpsDest(ep.qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid(),
+                ep.buf.address(), ep.mr.rkey(), myMtu);
+        String role = servername == null ? "server" : "client";
+        out.printf("rc-ops %s on %s (%s), GID index %d%n  local:  %s%n", role, dev.name(), dev.provider(),
+                sgidIndex, mine.describe());
+        out.flush();
+        boolean ok = servername == null ? serve(ep, mine, sgidIndex, out, timeout)
+                : perform(ep, mine, sgidIndex, out, timeout);
+        out.println(ok ? "rc-ops " + role + ": every check passed" : "rc-ops " + role + ": FAILED");
+        return ok ? 0 : 1;
     }
 
     private boolean serve(RcOpsEndpoint ep, RcOpsDest mine, int sgidIndex, PrintWriter out, int timeout) {

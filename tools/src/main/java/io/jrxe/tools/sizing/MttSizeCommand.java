@@ -1,6 +1,5 @@
 package io.jrxe.tools.sizing;
 
-import io.jrxe.tools.HintOnBadOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +18,7 @@ import java.util.concurrent.Callable;
                 + "jrxe mtt-size --buffer 1G --page 4K --entry 8 --cache 1M"},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the sizes were printed", "1:bad options (a bad size, a page that is not a power of two, ...)"})
-public final class MttSizeCommand implements Callable<Integer>, HintOnBadOptions {
+public final class MttSizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

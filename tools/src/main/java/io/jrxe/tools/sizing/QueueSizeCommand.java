@@ -1,6 +1,5 @@
 package io.jrxe.tools.sizing;
 
-import io.jrxe.tools.HintOnBadOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +16,7 @@ import java.util.concurrent.Callable;
                 + "jrxe queue-size --send-wr 128 --recv-wr 64 --wqe 64 --cqe 32"},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the sizes were printed", "1:bad options (a bad size, a missing --wqe or --cqe, ...)"})
-public final class QueueSizeCommand implements Callable<Integer>, HintOnBadOptions {
+public final class QueueSizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -1,6 +1,6 @@
 package io.jrxe.tools.view;
 
-import io.jrxe.tools.HintOnBadOptions;
+import io.jrxe.tools.common.FileErrors;
 import io.jrxe.tools.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the page was written", "1:bad options",
             "2:the capture could not be read or the page not written"})
-public final class ViewCommand implements Callable<Integer>, HintOnBadOptions {
+public final class ViewCommand implements Callable<Integer> {
     static final int DEFAULT_MAX_PACKETS = 5000;
 
     @Spec
@@ -62,7 +62,7 @@ public final class ViewCommand implements Callable<Integer>, HintOnBadOptions {
         try {
             Files.writeString(target, page, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UserError("cannot write " + target + ": " + describe(e), e);
+            throw new UserError("cannot write " + target + ": " + FileErrors.why(e), e);
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(target);
@@ -85,16 +85,5 @@ public final class ViewCommand implements Callable<Integer>, HintOnBadOptions {
         int dot = name.lastIndexOf('.');
         String base = dot > 0 ? name.substring(0, dot) : name;
         return capture.resolveSibling(base + ".html");
-    }
-
-    private static String describe(IOException e) {
-        String reason = e.getMessage();
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "no such directory";
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        return reason == null ? e.getClass().getSimpleName() : reason;
     }
 }

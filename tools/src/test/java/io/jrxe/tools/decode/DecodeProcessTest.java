@@ -63,6 +63,7 @@ class DecodeProcessTest {
 
         ExternalTool.Result usage = jrxe("decode", "--no-such-option", capture.toString());
         assertThat(usage.exitCode()).isEqualTo(1);
-        assertThat(usage.stderr()).contains("Usage: jrxe decode");
+        assertThat(usage.stderr().lines().toList()).containsExactly(
+                "jrxe decode: Unknown option: '--no-such-option' (see 'jrxe decode --help')");
     }
 }

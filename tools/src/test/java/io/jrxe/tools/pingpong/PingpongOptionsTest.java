@@ -1,30 +1,40 @@
 package io.jrxe.tools.pingpong;
 
+import io.jrxe.tools.common.BadOptionAnswer;
 import io.jrxe.tools.common.InProcess;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** ibv_rc_pingpong's and ibv_ud_pingpong's options: bad ones print the usage and exit 1. */
+/** ibv_rc_pingpong's and ibv_ud_pingpong's options: a bad one is one line naming it, exit 1. */
 class PingpongOptionsTest {
-    private static void usage(String... args) {
-        InProcess r = InProcess.run(args);
-        assertThat(r.status()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("Usage: jrxe " + args[0]);
-        assertThat(r.out()).isEmpty();
+    private static void bad(String mentions, String... args) {
+        BadOptionAnswer.check(InProcess.run(args), args[0], mentions);
     }
 
     @Test
-    void badOptionsPrintTheUsage() {
-        usage("pingpong", "-m", "1000");
-        usage("pingpong", "-p", "70000");
-        usage("pingpong", "-i", "0");
-        usage("pingpong", "-n", "0");
-        usage("pingpong", "--no-such-option");
-        usage("pingpong", "host1", "host2");
-        usage("pingpong", "-s", "big");
-        usage("ud-pingpong", "-m", "1024");
-        usage("ud-pingpong", "-l", "16");
+    void badOptionsAreOneLineNamingThem() {
+        bad("-m/--mtu 1000", "pingpong", "-m", "1000");
+        bad("-p/--port 70000: a TCP port is 1..65535", "pingpong", "-p", "70000");
+        bad("-p/--port 0: a TCP port is 1..65535", "pingpong", "-p", "0");
+        bad("-p/--port 0", "ud-pingpong", "-p", "0");
+        bad("-i/--ib-port 0", "pingpong", "-i", "0");
+        bad("-n/--iters 0", "pingpong", "-n", "0");
+        bad("--no-such-option", "pingpong", "--no-such-option");
+        bad("host2", "pingpong", "host1", "host2");
+        bad("big", "pingpong", "-s", "big");
+        bad("-m", "ud-pingpong", "-m", "1024");
+        bad("-l/--sl 16", "ud-pingpong", "-l", "16");
+        bad("--if-mtu 100", "pingpong", "--if-mtu", "100");
+        bad("--timeout 0.0", "pingpong", "--timeout", "0");
+        bad("--capture-max-mb 0", "pingpong", "--capture-max-mb", "0");
+    }
+
+    @Test
+    void aMessageOverTheDevicesMaximumIsRefusedBeforeAnyConnection() {
+        // No server listens on the port: a check after connecting would fail differently (and wait for the timeout).
+        bad("-s/--size 8388609: a message is 1..8388608 bytes", "pingpong", "-s", "8388609", "-p", "19107", "localhost");
+        bad("-s/--size 8388609", "pingpong", "-s", "8388609", "-p", "19107");
     }
 
     @Test
@@ -43,25 +53,43 @@ class PingpongOptionsTest {
 
     @Test
     void odpAndTheOtherMissingFeaturesAreRefusedClearly() {
-        InProcess odp = InProcess.run("pingpong", "--addr", "127.0.1.70", "-o");
-        assertThat(odp.status()).isEqualTo(2);
-        assertThat(odp.err().strip()).startsWith("jrxe pingpong: The device isn't ODP capable").contains("no on-demand paging");
-        assertThat(InProcess.run("pingpong", "-t").err()).contains("timestamp");
-        assertThat(InProcess.run("pingpong", "-j").err()).contains("device memory");
-        assertThat(InProcess.run("pingpong", "-P").err()).contains("prefetch is valid only with on-demand memory region");
+        BadOptionAnswer.check(InProcess.run("pingpong", "--addr", "127.0.1.70", "-o"), "pingpong",
+                "jrxe pingpong: -o/--odp, -O/--iodp: The device isn't ODP capable", "no on-demand paging");
+        bad("-t/--ts", "pingpong", "-t");
+        bad("device memory", "pingpong", "-j");
+        bad("prefetch is valid only with on-demand memory region", "pingpong", "-P");
     }
 
     @Test
     void aGidIndexOutsideTheTableSaysWhichExist() {
-        InProcess r = InProcess.run("pingpong", "--addr", "127.0.1.71", "-d", "jrxe-pp-gid", "-g", "7", "-p", "19105");
-        assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).contains("GID index 7").contains("0..1");
+        bad("GID index 7", "pingpong", "--addr", "127.0.1.71", "-d", "jrxe-pp-gid", "-g", "7", "-p", "19105");
+        assertThat(InProcess.run("pingpong", "--addr", "127.0.1.71", "-d", "jrxe-pp-gid", "-g", "7", "-p", "19105").err())
+                .contains("0..1");
     }
 
     @Test
     void aUdMessageLargerThanTheMtuIsRefusedAsTheRealTool() {
         InProcess r = InProcess.run("ud-pingpong", "--addr", "127.0.1.72", "-d", "jrxe-pp-ud", "-s", "2048", "-p", "19106");
-        assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err().strip()).isEqualTo("jrxe ud-pingpong: Requested size larger than port MTU (1024)");
+        BadOptionAnswer.check(r, "ud-pingpong");
+        assertThat(r.err().strip()).isEqualTo("jrxe ud-pingpong: -s/--size 2048: Requested size larger than port MTU (1024) "
+                + "(see 'jrxe ud-pingpong --help')");
+    }
+
+    @Test
+    void aCaptureIntoAMissingDirectorySaysWhy() {
+        InProcess r = InProcess.run("pingpong", "--addr", "127.0.1.73", "-d", "jrxe-pp-cap", "--capture", "/no/such/dir/x.pcapng",
+                "-p", "19108");
+        BadOptionAnswer.check(r, "pingpong", "--capture /no/such/dir/x.pcapng", "no such directory: /no/such/dir");
+    }
+
+    @Test
+    void countersArePrintedWhenTheServerWaitedInVain() {
+        InProcess r = InProcess.run("pingpong", "--addr", "127.0.1.74", "-d", "jrxe-pp-cnt", "--counters", "--accept-timeout", "0.2",
+                "-p", "19109");
+        assertThat(r.status()).as(r.toString()).isEqualTo(2);
+        java.util.List<String> err = r.err().lines().toList();
+        assertThat(err).as(r.toString()).hasSize(2);
+        assertThat(err.get(0)).startsWith("counters of jrxe-pp-cnt");
+        assertThat(err.get(1)).startsWith("jrxe pingpong: no client connected to TCP port 19109");
     }
 }

@@ -71,4 +71,15 @@ class RcOpsCommandTest {
         assertThat(nobody.status()).as(nobody.toString()).isEqualTo(2);
         assertThat(nobody.err()).startsWith("jrxe rc-ops: couldn't connect to 127.0.9.4:18562").doesNotContain("Exception");
     }
+
+    @Test
+    void countersArePrintedWhenTheServerWaitedInVain() {
+        InProcess r = InProcess.run("rc-ops", "--addr", "127.0.1.75", "-d", "jrxe-rc-cnt",
+                "--counters", "--accept-timeout", "0.2", "-p", "19110");
+        assertThat(r.status()).as(r.toString()).isEqualTo(2);
+        List<String> err = r.err().lines().toList();
+        assertThat(err).as(r.toString()).hasSize(2);
+        assertThat(err.get(0)).startsWith("counters of jrxe-rc-cnt");
+        assertThat(err.get(1)).startsWith("jrxe rc-ops: no client connected to TCP port 19110");
+    }
 }

@@ -171,7 +171,7 @@ class ViewCommandTest {
         Path capture = GoldenCaptures.file("guest_pingpong.pcap");
         oneLine(2, "jrxe view: no such file: " + dir.resolve("missing.pcap"), "view", dir.resolve("missing.pcap").toString());
         oneLine(2, "is not a pcap or pcapng capture", "view", notACapture.toString(), "-o", dir.resolve("n.html").toString());
-        oneLine(2, "cannot write " + dir.resolve("no/such/dir.html") + ": no such directory", "view", capture.toString(),
+        oneLine(2, "cannot write " + dir.resolve("no/such/dir.html") + ": no such directory: " + dir.resolve("no/such"), "view", capture.toString(),
                 "-o", dir.resolve("no/such/dir.html").toString());
         Path html = Files.writeString(dir.resolve("page.html"), "x");
         oneLine(2, "the page would overwrite the capture", "view", html.toString(), "-o", html.toString());

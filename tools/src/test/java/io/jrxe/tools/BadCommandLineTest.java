@@ -1,0 +1,63 @@
+package io.jrxe.tools;
+
+import io.jrxe.tools.common.BadOptionAnswer;
+import io.jrxe.tools.common.InProcess;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * One rule for every command's bad command line: exit 1, nothing on stdout, one line on stderr that names the
+ * option and points to the command's --help. The commands are taken from `jrxe` itself, so a new one is covered.
+ */
+class BadCommandLineTest {
+    static List<String> commands() {
+        return new CommandLine(new JrxeMain()).getSubcommands().keySet().stream().filter(c -> !c.equals("help")).toList();
+    }
+
+    /** Every command with its first option that takes a number: "many" is no number of anything. */
+    static Stream<String[]> numericOptions() {
+        CommandLine jrxe = new CommandLine(new JrxeMain());
+        return commands().stream().flatMap(c -> jrxe.getSubcommands().get(c).getCommandSpec().options().stream()
+                .filter(BadCommandLineTest::takesANumber).findFirst().map(o -> new String[] {c, o.longestName()}).stream());
+    }
+
+    static List<String> commandsWithATcpPort() {
+        CommandLine jrxe = new CommandLine(new JrxeMain());
+        return commands().stream().filter(c -> jrxe.getSubcommands().get(c).getCommandSpec().findOption("-p") != null).toList();
+    }
+
+    private static boolean takesANumber(OptionSpec o) {
+        Class<?> t = o.type();
+        return t == int.class || t == long.class || t == double.class || t == Integer.class || t == Long.class;
+    }
+
+    @ParameterizedTest
+    @MethodSource("commands")
+    void anUnknownOptionIsOneLineNamingIt(String command) {
+        BadOptionAnswer.check(InProcess.run(command, "--no-such-option"), command, "--no-such-option");
+    }
+
+    @ParameterizedTest
+    @MethodSource("numericOptions")
+    void aValueThatIsNotANumberIsOneLineNamingTheOption(String command, String option) {
+        BadOptionAnswer.check(InProcess.run(command, option, "many"), command, option, "many");
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithATcpPort")
+    void portZeroIsRefused(String command) {
+        BadOptionAnswer.check(InProcess.run(command, "-p", "0"), command, "-p", "1..65535");
+    }
+
+    @org.junit.jupiter.api.Test
+    void everyCommandIsCoveredAndSomeHaveAPort() {
+        org.assertj.core.api.Assertions.assertThat(commands()).contains("pingpong", "write-bw", "view", "soak", "rc-ops");
+        org.assertj.core.api.Assertions.assertThat(numericOptions().count()).isGreaterThan(commands().size() / 2);
+        org.assertj.core.api.Assertions.assertThat(commandsWithATcpPort()).contains("pingpong", "ud-pingpong", "write-bw", "rc-ops");
+    }
+}
