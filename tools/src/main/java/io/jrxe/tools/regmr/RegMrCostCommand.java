@@ -1,6 +1,5 @@
 package io.jrxe.tools.regmr;
 
-import io.jrxe.tools.HintOnBadOptions;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
@@ -32,7 +31,7 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the costs were measured", "1:bad options (a bad size, a plot that is neither .png nor .svg, ...)",
             "2:a device could not be opened or failed"})
-public final class RegMrCostCommand implements Callable<Integer>, HintOnBadOptions {
+public final class RegMrCostCommand implements Callable<Integer> {
     private static final int MAX_REPEAT = 10_000;
 
     @Spec
