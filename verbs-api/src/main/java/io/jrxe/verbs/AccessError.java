@@ -1,18 +1,28 @@
-package io.jrxe.rnic.memory;
+package io.jrxe.verbs;
 
 /**
- * Why a memory access through a key was refused. The data path turns these into NAKs and
- * completion statuses; the text names the rule, for traces and for vendor_err.
+ * Why a jrxe NIC refused a memory access through a key. The data path turns these into NAKs and
+ * completion statuses; a local refusal's {@link #code()} is the completion's vendor_err, and the
+ * text names the rule, for traces and for {@link WorkCompletion#vendorErrMeaning()}.
  */
 public enum AccessError {
+    /** The access is allowed. */
     NONE("ok"),
+    /** No MR or MW has the key's index. */
     KEY_NOT_FOUND("no MR or MW has this key's index"),
+    /** The key's variant byte is old. */
     STALE_KEY("the key's variant is old: the MR/MW was re-registered, deregistered or invalidated since"),
+    /** The key was invalidated (LOCAL_INV, SEND_WITH_INV). */
     INVALIDATED("the key was invalidated"),
+    /** A memory window that is not bound. */
     MW_NOT_BOUND("the memory window is not bound"),
+    /** The key belongs to another protection domain. */
     WRONG_PD("the key belongs to another protection domain"),
+    /** The MR or MW does not grant the rights asked for. */
     NO_PERMISSION("the MR/MW does not grant the access asked for"),
+    /** The range is not inside the MR or MW. */
     OUT_OF_RANGE("the range is outside the MR/MW"),
+    /** An L_Key where an R_Key is needed, or the reverse. */
     WRONG_KIND("an L_Key was used where an R_Key is needed, or the reverse");
 
     private final String description;
@@ -21,6 +31,7 @@ public enum AccessError {
         this.description = description;
     }
 
+    /** What the rule says, in words. */
     public String description() {
         return description;
     }
