@@ -68,11 +68,13 @@ public final class EmulatedProvider implements Provider {
             group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         });
         try {
-            return add(device, config);
+            add(device, config);
         } catch (IllegalArgumentException e) {
             device.shutdown();
             throw e;
         }
+        device.publish();
+        return device;
     }
 
     /**
