@@ -17,7 +17,7 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class,
+        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class, io.jrxe.tools.pingpong.UcPingpongCommand.class, io.jrxe.tools.pingpong.SrqPingpongCommand.class,
             UdPingpongCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
             PerftestCommands.ReadBw.class, PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class,
             PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
