@@ -73,7 +73,12 @@ public final class EmulatedProvider implements Provider {
             device.shutdown();
             throw e;
         }
-        device.publish();
+        try {
+            device.publish();
+        } catch (IllegalStateException e) {
+            remove(device);
+            throw e;
+        }
         return device;
     }
 
