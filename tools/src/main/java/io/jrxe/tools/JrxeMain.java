@@ -17,13 +17,13 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class,
+        subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class, io.jrxe.tools.pingpong.UcPingpongCommand.class, io.jrxe.tools.pingpong.SrqPingpongCommand.class,
             UdPingpongCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
             PerftestCommands.ReadBw.class, PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class,
             PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
             SoakCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,
             io.jrxe.tools.rcops.RcOpsCommand.class, io.jrxe.tools.view.ViewCommand.class,
-            io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, CommandLine.HelpCommand.class})
+            io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class, CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -23,6 +23,17 @@ public final class QpHandle {
         dataPath.trace(TraceEvent.POSTED, qpn, wrId, -1, opcode, length);
     }
 
+    /**
+     * The QP's state, PSNs and queue depths as one snapshot. Call it on the NIC thread (as a command
+     * through the device's {@code NicExecutor}): the PSNs are the engines' own, which only that thread may read.
+     */
+    public QpLiveState liveState() {
+        var qp = engine.qp;
+        var rq = qp.srq() != null ? qp.srq().queue() : qp.recvQueue();
+        return new QpLiveState(qp.qpn(), qp.type(), qp.state(), qp.destQpn(), engine.req.psn, engine.resp.epsn,
+                qp.sendQueue().depth(), rq.depth(), qp.srq() != null, engine.peer == null ? null : engine.peer.toString());
+    }
+
     /** post_recv wrote WQEs (a QP in ERR flushes them at once). */
     public void receivesPosted() {
         dataPath.receivePosted(engine);

@@ -18,6 +18,7 @@ import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
 import picocli.CommandLine;
@@ -28,11 +29,13 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What ibv_rc_pingpong and ibv_ud_pingpong share: their options, the exchange of addresses, the loop that
+ * What ibv_rc_pingpong, ibv_uc_pingpong, ibv_srq_pingpong and ibv_ud_pingpong share: their options, the exchange of addresses, the loop that
  * sends a message, waits for the echo and sends again, and the two result lines. The subclasses make the
  * QP and say how a message is sent.
  */
@@ -94,28 +97,59 @@ abstract class PingpongBase implements Callable<Integer> {
     /** Makes the CQ, the QP and its memory and moves the QP to INIT; returns the session that runs the loop. */
     abstract Session open(LocalDevice dev, int timeoutMillis);
 
-    /** The resources of one run. */
+    /** How many QPs exchange messages: 1, or ibv_srq_pingpong's -q. */
+    int qpCount() {
+        return 1;
+    }
+
+    /** The resources of one run: its QPs (all on one CQ), and the SRQ they share if any. */
     abstract static class Session implements AutoCloseable {
         final SessionResources r;
-        final Qp qp;
+        final Srq srq;
+        final Qp[] qps;
         final RecvWr recv = new RecvWr(1);
         final SendWr send = new SendWr(1);
 
         /** Creates the session's QP of this type and moves it to INIT; on failure releases the resources. */
         Session(SessionResources r, QpType type, int rxDepth, QpAttributes init) {
+            this(r, type, rxDepth, init, 1, false);
+        }
+
+        /**
+         * Creates {@code count} QPs of this type and moves them to INIT; with {@code shared}, one SRQ of
+         * {@code rxDepth} receives serves them all. On failure releases what it made.
+         */
+        Session(SessionResources r, QpType type, int rxDepth, QpAttributes init, int count, boolean shared) {
             this.r = r;
+            this.qps = new Qp[count];
+            Srq made = null;
             try {
-                qp = r.pd.createQp(new QpInitAttributes(type, r.cq, r.cq, null,
-                        new QpCapabilities(1, rxDepth, 1, 1, 0), false));
-                qp.modify(init);
+                made = shared ? r.pd.createSrq(rxDepth, 1) : null;
+                for (int i = 0; i < count; i++) {
+                    qps[i] = r.pd.createQp(new QpInitAttributes(type, r.cq, r.cq, made,
+                            new QpCapabilities(1, shared ? 0 : rxDepth, 1, shared ? 0 : 1, 0), false));
+                    qps[i].modify(init);
+                }
             } catch (VerbsException e) {
+                closeQueues(qps, made);
                 r.close();
                 throw new UserError(e.getMessage(), e);
             }
+            this.srq = made;
         }
 
-        Qp qp() {
-            return qp;
+        Qp qp(int index) {
+            return qps[index];
+        }
+
+        /** The index of the QP with this number, or -1. */
+        int indexOf(int qpn) {
+            for (int i = 0; i < qps.length; i++) {
+                if (qps[i].qpNum() == qpn) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         CompletionWaiter waiter() {
@@ -127,10 +161,14 @@ abstract class PingpongBase implements Callable<Integer> {
             r.cq.requestNotify(false);
         }
 
-        /** Posts a receive of one message; false when the receive queue is full. */
+        /** Posts a receive of one message (to the SRQ if there is one); false when the receive queue is full. */
         boolean postRecv() throws VerbsException {
             try {
-                qp.postRecv(recv);
+                if (srq != null) {
+                    srq.postRecv(recv);
+                } else {
+                    qps[0].postRecv(recv);
+                }
                 return true;
             } catch (VerbsException e) {
                 if (e.errno() == Errno.ENOMEM) {
@@ -140,10 +178,10 @@ abstract class PingpongBase implements Callable<Integer> {
             }
         }
 
-        /** Moves the QP to RTR and RTS (or makes the AH) towards the peer. */
-        abstract void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException;
+        /** Moves QP {@code index} to RTR and RTS (or makes the AH) towards the peer's. */
+        abstract void connect(int index, PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException;
 
-        abstract void postSend(PingpongDest remote) throws VerbsException;
+        abstract void postSend(int index, PingpongDest remote) throws VerbsException;
 
         /** The client's validation pattern, written before the first send. */
         abstract void fillPattern();
@@ -151,8 +189,35 @@ abstract class PingpongBase implements Callable<Integer> {
         /** The pages whose content is not what the client sent; empty when all are right. */
         abstract java.util.List<Integer> invalidPages();
 
+        /** What the session made besides its QPs, SRQ and resources (an address handle); after the QPs. */
+        void closeMore() throws VerbsException {
+        }
+
         @Override
-        public abstract void close();
+        public void close() {
+            try {
+                closeQueues(qps, srq);
+                closeMore();
+            } catch (VerbsException e) {
+                // the device is removed next, with everything it holds
+            }
+            r.close();
+        }
+
+        private static void closeQueues(Qp[] qps, Srq srq) {
+            try {
+                for (Qp qp : qps) {
+                    if (qp != null) {
+                        qp.close();
+                    }
+                }
+                if (srq != null) {
+                    srq.close();
+                }
+            } catch (VerbsException e) {
+                // the device is removed next, with everything it holds
+            }
+        }
     }
 
     private void validate() {
@@ -211,21 +276,28 @@ abstract class PingpongBase implements Callable<Integer> {
             if (events) {
                 s.arm();
             }
-            PingpongDest mine = new PingpongDest(0, s.qp().qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid());
+            List<PingpongDest> mine = new ArrayList<>();
+            for (Qp qp : s.qps) {
+                mine.add(new PingpongDest(0, qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, gid.gid()));
+            }
             ServerSocket listening = servername == null ? OobSocket.listen(port) : null;
-            out.println("  local address:  " + mine.describe(localGidSeparator()));
+            for (PingpongDest d : mine) {
+                out.println("  local address:  " + d.describe(localGidSeparator()));
+            }
             out.flush();
-            PingpongDest remote;
+            List<PingpongDest> remote;
             if (servername != null) {
                 remote = PingpongExchange.client(servername, port, timeout, mine);
             } else {
                 remote = PingpongExchange.server(listening, acceptTimeout, timeout, mine,
-                        r -> connectOrFail(s, r, mine.psn(), sgidIndex));
+                        r -> connectOrFail(s, r, mine, sgidIndex));
             }
-            out.println(" ".repeat(2) + "remote address: " + remote.describe(","));
+            for (PingpongDest d : remote) {
+                out.println(" ".repeat(2) + "remote address: " + d.describe(","));
+            }
             out.flush();
             if (servername != null) {
-                connectOrFail(s, remote, mine.psn(), sgidIndex);
+                connectOrFail(s, remote, mine, sgidIndex);
             }
             int result = loop(s, remote, out, dev, breakdown);
             if (breakdown != null) {
@@ -235,9 +307,11 @@ abstract class PingpongBase implements Callable<Integer> {
         }
     }
 
-    private void connectOrFail(Session s, PingpongDest remote, int myPsn, int sgidIndex) {
+    private void connectOrFail(Session s, List<PingpongDest> remote, List<PingpongDest> mine, int sgidIndex) {
         try {
-            s.connect(remote, myPsn, sgidIndex);
+            for (int i = 0; i < mine.size(); i++) {
+                s.connect(i, remote.get(i), mine.get(i).psn(), sgidIndex);
+            }
         } catch (VerbsException e) {
             throw new UserError("Couldn't connect to remote QP: " + e.getMessage(), e);
         }
@@ -251,22 +325,30 @@ abstract class PingpongBase implements Callable<Integer> {
         return i;
     }
 
-    private int loop(Session s, PingpongDest remote, PrintWriter out, LocalDevice dev, LatencyBreakdown breakdown)
+    private int loop(Session s, List<PingpongDest> remote, PrintWriter out, LocalDevice dev, LatencyBreakdown breakdown)
             throws VerbsException {
         java.util.function.Supplier<String> counters = dev::movedCounters;
-        int pending = RECV_WRID;
-        if (servername != null) {
-            if (check) {
-                s.fillPattern();
+        int qps = s.qps.length;
+        // What each QP waits for before it sends again: its receive, and its own send's completion.
+        int[] pending = new int[qps];
+        if (servername != null && check) {
+            s.fillPattern();
+        }
+        for (int i = 0; i < qps; i++) {
+            pending[i] = RECV_WRID;
+            if (servername != null) {
+                s.postSend(i, remote.get(i));
+                pending[i] |= SEND_WRID;
             }
-            s.postSend(remote);
-            pending |= SEND_WRID;
         }
         long start = System.nanoTime();
         int rcnt = 0;
         int scnt = 0;
         int routs = rxDepth;
-        WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion()};
+        WorkCompletion[] wc = new WorkCompletion[2 * qps];
+        for (int i = 0; i < wc.length; i++) {
+            wc[i] = new WorkCompletion();
+        }
         while (rcnt < iters || scnt < iters) {
             int ne = s.waiter().await(wc);
             for (int i = 0; i < ne; i++) {
@@ -274,6 +356,10 @@ abstract class PingpongBase implements Callable<Integer> {
                 if (c.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
                     throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
                             WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, counters.get()));
+                }
+                int j = s.indexOf(c.qpNum());
+                if (j < 0) {
+                    throw new UserError(String.format("Couldn't find QPN %06x", c.qpNum()));
                 }
                 if (breakdown != null) {
                     if (c.wrId() == SEND_WRID) {
@@ -285,7 +371,8 @@ abstract class PingpongBase implements Callable<Integer> {
                 switch ((int) c.wrId()) {
                     case SEND_WRID -> scnt++;
                     case RECV_WRID -> {
-                        if (--routs <= 1) {
+                        // One receive per QP must stay posted (ibv_srq_pingpong's rule; the others have one QP).
+                        if (--routs <= qps) {
                             routs += postRecvs(s, rxDepth - routs);
                             if (routs < rxDepth) {
                                 throw new UserError("Couldn't post receive (" + routs + ")");
@@ -295,10 +382,10 @@ abstract class PingpongBase implements Callable<Integer> {
                     }
                     default -> throw new UserError("Completion for unknown wr_id " + (int) c.wrId());
                 }
-                pending &= ~(int) c.wrId();
-                if (scnt < iters && pending == 0) {
-                    s.postSend(remote);
-                    pending = RECV_WRID | SEND_WRID;
+                pending[j] &= ~(int) c.wrId();
+                if (scnt < iters && pending[j] == 0) {
+                    s.postSend(j, remote.get(j));
+                    pending[j] = RECV_WRID | SEND_WRID;
                 }
             }
         }

@@ -8,7 +8,6 @@ import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.WrOpcode;
-import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.verbs.Ah;
@@ -68,9 +67,9 @@ public final class UdPingpongCommand extends PingpongBase {
         }
 
         @Override
-        void connect(PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException {
-            qp.modify(new QpAttributes().state(QpState.RTR));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(myPsn));
+        void connect(int index, PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException {
+            qp(index).modify(new QpAttributes().state(QpState.RTR));
+            qp(index).modify(new QpAttributes().state(QpState.RTS).sqPsn(myPsn));
             if (!Gids.hasInterfaceId(remote.gid())) {
                 throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, "the peer sent no GID (run it with -g "
                         + "GID_INDEX): on RoCE every packet needs a GRH, so an address handle needs the peer's GID");
@@ -81,32 +80,26 @@ public final class UdPingpongCommand extends PingpongBase {
         }
 
         @Override
-        void postSend(PingpongDest remote) throws VerbsException {
+        void postSend(int index, PingpongDest remote) throws VerbsException {
             send.remoteQpn = remote.qpn();
-            qp.postSend(send);
+            qp(index).postSend(send);
         }
 
         @Override
         void fillPattern() {
-            RcPingpongCommand.fill(r.buf, GRH, size);
+            ConnectedPingpong.fill(r.buf, GRH, size);
         }
 
         @Override
         List<Integer> invalidPages() {
-            return RcPingpongCommand.check(r.buf, GRH, size);
+            return ConnectedPingpong.check(r.buf, GRH, size);
         }
 
         @Override
-        public void close() {
-            try {
-                qp.close();
-                if (ah != null) {
-                    ah.close();
-                }
-            } catch (VerbsException e) {
-                // the device is removed next, with everything it holds
+        void closeMore() throws VerbsException {
+            if (ah != null) {
+                ah.close();
             }
-            r.close();
         }
     }
 }

@@ -67,6 +67,11 @@ public final class ChildJrxe implements AutoCloseable {
         }
     }
 
+    /** The child's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Reads stdout until a line matches; fails when the child ends or the timeout passes first. */
     public String awaitLine(Predicate<String> matches, long timeoutSeconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);

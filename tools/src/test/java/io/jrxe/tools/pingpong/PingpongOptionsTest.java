@@ -31,6 +31,30 @@ class PingpongOptionsTest {
     }
 
     @Test
+    void ucAndSrqPingpongRefuseBadOptionsTheSameWay() {
+        bad("-m/--mtu 1000", "uc-pingpong", "-m", "1000");
+        bad("-n/--iters 0", "uc-pingpong", "-n", "0");
+        bad("'-o'", "uc-pingpong", "-o");
+        bad("-s/--size 0", "srq-pingpong", "-s", "0");
+        bad("-q/--num-qp 0: use at least one QP", "srq-pingpong", "-q", "0");
+        bad("-q/--num-qp 600 with -r/--rx-depth 500: rx_depth is too small", "srq-pingpong", "-q", "600");
+        bad("-q/--num-qp 16 with -r/--rx-depth 8", "srq-pingpong", "-r", "8");
+        bad("'-q'", "pingpong", "-q", "2");
+    }
+
+    @Test
+    void ucAndSrqHelpListTheirOptionsAndDefaults() {
+        InProcess uc = InProcess.run("uc-pingpong", "--help");
+        assertThat(uc.status()).isZero();
+        assertThat(uc.out()).contains("-s, --size", "-m, --mtu", "-r, --rx-depth", "-c, --chk").doesNotContain("--odp", "--num-qp");
+        InProcess srq = InProcess.run("srq-pingpong", "--help");
+        assertThat(srq.status()).isZero();
+        assertThat(srq.out()).contains("-q, --num-qp", "-r, --rx-depth", "-m, --mtu");
+        assertThat(srq.out().replaceAll("\\s+", " ")).contains("number of QPs to use (default: 16)")
+                .contains("(default: 500)").contains("default: 4096");
+    }
+
+    @Test
     void aMessageOverTheDevicesMaximumIsRefusedBeforeAnyConnection() {
         // No server listens on the port: a check after connecting would fail differently (and wait for the timeout).
         bad("-s/--size 8388609: a message is 1..8388608 bytes", "pingpong", "-s", "8388609", "-p", "19107", "localhost");

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * jrxe pingpong and ud-pingpong against each other across two JVMs: the server in a child JVM on 127.0.1.1,
+ * jrxe pingpong, uc-pingpong, srq-pingpong and ud-pingpong against each other across two JVMs: the server in a child JVM on 127.0.1.1,
  * the client in this one on 127.0.1.2, each on a TCP port of its own. The test waits for the server's local
  * address line (it listens before it prints it), never sleeps.
  */
@@ -42,24 +42,44 @@ class PingpongProcessTest {
 
     /** Checks a finished side's lines; returns its local and remote addresses. */
     static Address[] checkRun(List<String> lines, int size, int iters) {
-        assertThat(lines).as("%s", lines).hasSize(4);
-        Address local = address(lines.get(0));
-        Address remote = address(lines.get(1));
-        assertThat(local.side()).isEqualTo("local");
-        assertThat(remote.side()).isEqualTo("remote");
-        Matcher bytes = BYTES.matcher(lines.get(2));
-        assertThat(bytes.matches()).as(lines.get(2)).isTrue();
+        Address[][] all = checkRun(lines, size, iters, 1);
+        return new Address[] {all[0][0], all[1][0]};
+    }
+
+    /** Checks a finished side's lines with {@code qps} QPs; returns its local addresses and its remote ones, in QP order. */
+    static Address[][] checkRun(List<String> lines, int size, int iters, int qps) {
+        assertThat(lines).as("%s", lines).hasSize(2 * qps + 2);
+        Address[] local = new Address[qps];
+        Address[] remote = new Address[qps];
+        for (int i = 0; i < qps; i++) {
+            local[i] = address(lines.get(i));
+            remote[i] = address(lines.get(qps + i));
+            assertThat(local[i].side()).isEqualTo("local");
+            assertThat(remote[i].side()).isEqualTo("remote");
+        }
+        Matcher bytes = BYTES.matcher(lines.get(2 * qps));
+        assertThat(bytes.matches()).as(lines.get(2 * qps)).isTrue();
         assertThat(Long.parseLong(bytes.group(1))).isEqualTo((long) size * iters * 2);
         assertThat(Double.parseDouble(bytes.group(3))).isPositive();
-        Matcher it = ITERS.matcher(lines.get(3));
-        assertThat(it.matches()).as(lines.get(3)).isTrue();
+        Matcher it = ITERS.matcher(lines.get(2 * qps + 1));
+        assertThat(it.matches()).as(lines.get(2 * qps + 1)).isTrue();
         assertThat(Integer.parseInt(it.group(1))).isEqualTo(iters);
         assertThat(Double.parseDouble(it.group(3))).isPositive();
         assertThat(it.group(2)).isEqualTo(bytes.group(2));
-        return new Address[] {local, remote};
+        return new Address[][] {local, remote};
+    }
+
+    private static long counter(String line, String name) {
+        Matcher m = Pattern.compile("\\b" + name + "=(\\d+)\\b").matcher(line);
+        assertThat(m.find()).as("%s in %s", name, line).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     private void pingpong(String command, int port, int size, String... extra) throws Exception {
+        pingpong(command, port, size, 1, extra);
+    }
+
+    private void pingpong(String command, int port, int size, int qps, String... extra) throws Exception {
         int iters = 200;
         Path capture = dir.resolve(command + ".pcapng");
         List<String> common = List.of("-p", String.valueOf(port), "-n", String.valueOf(iters), "-s", String.valueOf(size), "-c");
@@ -78,16 +98,23 @@ class PingpongProcessTest {
             assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();
             List<String> serverLines = server.stdoutLines();
             assertThat(serverLines).as("the server's data check passed").noneMatch(l -> l.startsWith("invalid data"));
-            Address[] s = checkRun(serverLines, size, iters);
-            Address[] c = checkRun(client.lines(), size, iters);
-            assertThat(s[0].gid()).isEqualTo("::ffff:127.0.1.1");
-            assertThat(c[0].gid()).isEqualTo("::ffff:127.0.1.2");
-            assertThat(c[1]).as("the client's remote is the server's local").isEqualTo(new Address("remote", s[0].qpn(), s[0].psn(), s[0].gid()));
-            assertThat(s[1]).as("the server's remote is the client's local").isEqualTo(new Address("remote", c[0].qpn(), c[0].psn(), c[0].gid()));
+            Address[][] s = checkRun(serverLines, size, iters, qps);
+            Address[][] c = checkRun(client.lines(), size, iters, qps);
+            for (int i = 0; i < qps; i++) {
+                assertThat(s[0][i].gid()).isEqualTo("::ffff:127.0.1.1");
+                assertThat(c[0][i].gid()).isEqualTo("::ffff:127.0.1.2");
+                assertThat(c[1][i]).as("the client's remote is the server's local, QP by QP")
+                        .isEqualTo(new Address("remote", s[0][i].qpn(), s[0][i].psn(), s[0][i].gid()));
+                assertThat(s[1][i]).as("the server's remote is the client's local, QP by QP")
+                        .isEqualTo(new Address("remote", c[0][i].qpn(), c[0][i].psn(), c[0][i].gid()));
+            }
             if (List.of(extra).contains("--counters")) {
                 // Exactly the run's messages each way: the device's warm-up, before it, is not the command's.
-                assertThat(client.err()).as("the client's counters").startsWith("counters of jrxe-pp-client:")
-                        .containsPattern("\\brdma_sends=" + iters + "\\b").containsPattern("\\brdma_recvs=" + iters + "\\b");
+                assertThat(client.err()).as("the client's counters").startsWith("counters of jrxe-pp-client:");
+                // With several QPs, each QP whose echo came back sends again while fewer than ITERS sends have
+                // completed, so up to QPS - 1 more go out (as in ibv_srq_pingpong); their echoes are not awaited.
+                assertThat(counter(client.err(), "rdma_sends")).isBetween((long) iters, (long) iters + qps - 1);
+                assertThat(counter(client.err(), "rdma_recvs")).isBetween((long) iters, (long) iters + qps - 1);
             } else {
                 assertThat(client.err()).isEmpty();
             }
@@ -114,6 +141,22 @@ class PingpongProcessTest {
     @Test
     void udPingpongBetweenTwoJvmsWithDataCheck() throws Exception {
         pingpong("ud-pingpong", 19103, 1024);
+    }
+
+    @Test
+    void ucPingpongBetweenTwoJvmsWithDataCheck() throws Exception {
+        // Several packets a message over UC: FIRST, MIDDLE, LAST with no ACK between them.
+        pingpong("uc-pingpong", 19110, 4096 + 1000, "--counters");
+    }
+
+    @Test
+    void srqPingpongWithFourQpsSharingOneSrq() throws Exception {
+        pingpong("srq-pingpong", 19111, 1000, 4, "-q", "4", "--counters");
+    }
+
+    @Test
+    void srqPingpongWithItsDefaultSixteenQps() throws Exception {
+        pingpong("srq-pingpong", 19112, 64, 16, "-e");
     }
 
     @Test

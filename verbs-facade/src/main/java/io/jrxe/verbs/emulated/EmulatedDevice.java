@@ -14,6 +14,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     private final Runnable shutdown;
     private final AtomicBoolean shutDown = new AtomicBoolean();
     private volatile EmulatedProvider provider;
+    /** The name its MBeans are published under, or null when it is not published (see {@link #publish}). */
+    private volatile String publishedName;
 
     /** A device with a data path (dataPath may be null for a control-path-only device). */
     public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
@@ -25,8 +27,27 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     /** Releases the port and the NIC thread (from a thread other than the NIC thread). */
     void shutdown() {
         if (shutDown.compareAndSet(false, true)) {
+            String published = publishedName;
+            if (published != null) {
+                publishedName = null;
+                LiveStatePublisher.unpublishDevice(published);
+            }
             shutdown.run();
         }
+    }
+
+    /**
+     * Publishes the device and, from now on, its QPs as JMX MBeans ({@link JmxNames}). Only a device with a NIC
+     * thread of its own is published: on the simulated network the test's thread is the NIC thread, and a
+     * monitoring read from another thread would race it.
+     */
+    void publish() {
+        publishedName = LiveStatePublisher.publishDevice(this);
+    }
+
+    /** The name the device's MBeans are published under, or null. */
+    String publishedName() {
+        return publishedName;
     }
 
     void listedBy(EmulatedProvider p) {

@@ -44,11 +44,13 @@ final class EmulatedPd implements Pd {
         EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
         EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
         EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
-        return Commands.call(rnic, () -> {
-            var qp = rnic.createQp(pd, init.type(), send.cq(), recv.cq(), srq == null ? null : srq.srq(), init.caps(),
+        EmulatedQp qp = Commands.call(rnic, () -> {
+            var created = rnic.createQp(pd, init.type(), send.cq(), recv.cq(), srq == null ? null : srq.srq(), init.caps(),
                     init.sqSigAll());
-            return new EmulatedQp(device, qp, device.dataPath() == null ? null : device.dataPath().attach(qp));
+            return new EmulatedQp(device, created, device.dataPath() == null ? null : device.dataPath().attach(created));
         });
+        qp.publish();
+        return qp;
     }
 
     @Override

@@ -68,11 +68,18 @@ public final class EmulatedProvider implements Provider {
             group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         });
         try {
-            return add(device, config);
+            add(device, config);
         } catch (IllegalArgumentException e) {
             device.shutdown();
             throw e;
         }
+        try {
+            device.publish();
+        } catch (IllegalStateException e) {
+            remove(device);
+            throw e;
+        }
+        return device;
     }
 
     /**

@@ -20,12 +20,25 @@ final class EmulatedQp implements Qp {
     private final DataPath dataPath;
     private final QueuePair qp;
     private final QpHandle handle;
+    private final EmulatedDevice device;
+    /** The device's published name when this QP's MBean is registered, else null. */
+    private volatile String publishedUnder;
 
     EmulatedQp(EmulatedDevice device, QueuePair qp, QpHandle handle) {
         this.rnic = device.rnic();
         this.dataPath = device.dataPath();
         this.qp = qp;
         this.handle = handle;
+        this.device = device;
+    }
+
+    /** Registers the QP's MBean when its device is published (off the NIC thread). */
+    void publish() {
+        String deviceName = device.publishedName();
+        if (deviceName != null && handle != null) {
+            LiveStatePublisher.publishQp(device, deviceName, qp.qpn(), handle);
+            publishedUnder = deviceName;
+        }
     }
 
     QueuePair qp() {
@@ -94,6 +107,11 @@ final class EmulatedQp implements Qp {
                 dataPath.detach(qp);
             }
         });
+        String deviceName = publishedUnder;
+        if (deviceName != null) {
+            publishedUnder = null;
+            LiveStatePublisher.unpublishQp(deviceName, qp.qpn());
+        }
     }
 
     @Override

@@ -1,0 +1,143 @@
+package io.jrxe.tools.pingpong;
+
+import io.jrxe.tools.common.Gids;
+import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WrOpcode;
+import picocli.CommandLine.Option;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The pingpongs over connected QPs: ibv_rc_pingpong, ibv_uc_pingpong and ibv_srq_pingpong. They share the
+ * message size and path MTU options, one buffer that every QP sends from and receives into, and the
+ * connection: RTR towards the peer's QPN and PSN with a hop limit of 1, then RTS. RC adds the reliable
+ * transport's attributes (timeouts, retries, RDMA resources); UC has none of them.
+ */
+abstract class ConnectedPingpong extends PingpongBase {
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", defaultValue = "4096", description = "size of message to exchange (default: ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = {"-m", "--mtu"}, paramLabel = "MTU", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: ${DEFAULT-VALUE})")
+    int mtu;
+
+    /** RC or UC. */
+    abstract QpType type();
+
+    /** True when one SRQ feeds every QP's receives. */
+    boolean sharedReceiveQueue() {
+        return false;
+    }
+
+    @Override
+    int size() {
+        return size;
+    }
+
+    @Override
+    String localGidSeparator() {
+        return ",";
+    }
+
+    @Override
+    void validateMore() {
+        try {
+            Mtu.ofBytes(mtu);
+        } catch (IllegalArgumentException e) {
+            throw bad("-m/--mtu " + mtu + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    Session open(LocalDevice dev, int timeoutMillis) {
+        return new ConnectedSession(dev, timeoutMillis);
+    }
+
+    private final class ConnectedSession extends Session {
+        ConnectedSession(LocalDevice dev, int timeoutMillis) {
+            // The CQ takes every receive and each QP's one send, as the rdma-core programs size it.
+            super(new SessionResources(dev, size, Access.LOCAL_WRITE, rxDepth + qpCount(), events, timeoutMillis), type(),
+                    rxDepth, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort.number()).accessFlags(0),
+                    qpCount(), sharedReceiveQueue());
+            recv.wrId = RECV_WRID;
+            recv.sgl.add(r.buf.address(), size, r.mr.lkey());
+            send.wrId = SEND_WRID;
+            send.opcode = WrOpcode.SEND;
+            send.flags = SendWr.SIGNALED;
+            send.sgl.add(r.buf.address(), size, r.mr.lkey());
+        }
+
+        @Override
+        void connect(int index, PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException {
+            if (!Gids.hasInterfaceId(remote.gid())) {
+                throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, "the peer sent no GID (run it with -g "
+                        + "GID_INDEX): on RoCE every packet needs a GRH, so a QP cannot be connected by LID alone");
+            }
+            // The rdma-core programs' RTR and RTS attributes; they send with hop limit 1.
+            QpAttributes rtr = new QpAttributes().state(QpState.RTR)
+                    .av(new AddressVector(remote.gid(), sgidIndex, 1, 0, 0, sl, ibPort.number()))
+                    .pathMtu(Mtu.ofBytes(mtu)).destQpn(remote.qpn()).rqPsn(remote.psn());
+            QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(myPsn);
+            if (type() == QpType.RC) {
+                rtr.maxDestRdAtomic(1).minRnrTimer(12);
+                rts.timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1);
+            }
+            qp(index).modify(rtr);
+            qp(index).modify(rts);
+        }
+
+        @Override
+        void postSend(int index, PingpongDest remote) throws VerbsException {
+            qp(index).postSend(send);
+        }
+
+        @Override
+        void fillPattern() {
+            fill(r.buf, 0, size);
+        }
+
+        @Override
+        List<Integer> invalidPages() {
+            return check(r.buf, 0, size);
+        }
+    }
+
+    /**
+     * The client's pattern: the rdma-core pingpongs leave their 0x7b fill and write the first byte of every
+     * page (with the value {@code i / page_size % sizeof(char)}, which is 0).
+     */
+    static void fill(MemorySegment buf, long offset, int size) {
+        for (int i = 0; i < size; i += PAGE_SIZE) {
+            buf.set(ValueLayout.JAVA_BYTE, offset + i, (byte) 0);
+        }
+    }
+
+    /**
+     * The pages that do not hold the client's pattern. The rdma-core pingpongs check the first byte of each
+     * page; jrxe checks every byte, which the real client's message passes too.
+     */
+    static List<Integer> check(MemorySegment buf, long offset, int size) {
+        List<Integer> bad = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            byte expected = i % PAGE_SIZE == 0 ? 0 : (byte) 0x7b;
+            if (buf.get(ValueLayout.JAVA_BYTE, offset + i) != expected) {
+                int page = i / PAGE_SIZE;
+                if (bad.isEmpty() || bad.getLast() != page) {
+                    bad.add(page);
+                }
+                i = (page + 1) * PAGE_SIZE - 1;
+            }
+        }
+        return bad;
+    }
+}
