@@ -131,6 +131,54 @@ class InvokedDeviceTest {
         assertThat(memA.mismatch(memB)).isEqualTo(-1);
     }
 
+    /**
+     * On an invoked device the program's thread does the NIC's work, sockets included: over thousands of
+     * SEND exchanges (post, send, receive, ACK, completions, polls) it allocates nothing per work request.
+     */
+    @Test
+    void theInvokingThreadAllocatesNothingPerWorkRequest() throws Exception {
+        int rounds = 20_000;
+        RecvWr recv = new RecvWr(1);
+        recv.sgl.add(memB.address(), 256, mrB.lkey());
+        SendWr send = wr(WrOpcode.SEND, 64);
+        WorkCompletion[] wcA = {new WorkCompletion()};
+        WorkCompletion[] wcB = {new WorkCompletion()};
+        Runnable round = () -> {
+            try {
+                qpB.postRecv(recv);
+                qpA.postSend(send);
+                boolean sent = false;
+                boolean received = false;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!(sent && received)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("a SEND did not complete within 10 s");
+                    }
+                    sent |= cqA.poll(wcA) > 0;
+                    received |= cqB.poll(wcB) > 0;
+                }
+                if (wcA[0].status() != WcStatus.SUCCESS || wcB[0].status() != WcStatus.SUCCESS) {
+                    throw new AssertionError(wcA[0] + " / " + wcB[0]);
+                }
+            } catch (VerbsException e) {
+                throw new AssertionError(e);
+            }
+        };
+        for (int i = 0; i < rounds; i++) {
+            round.run(); // warm-up: let the JIT compile and escape-analyse the hot path
+        }
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < rounds; i++) {
+            round.run();
+        }
+        double perWorkRequest = (threads.getCurrentThreadAllocatedBytes() - before) / (2.0 * rounds);
+        System.out.printf("invoked data path allocation: %.3f bytes/WR over %d WRs%n", perWorkRequest, 2 * rounds);
+        // 2 x 20,000 WRs and 3 x 20,000 datagrams: one object per WR or datagram would be >= 16 bytes/WR.
+        assertThat(perWorkRequest).isLessThan(4.0);
+    }
+
     private SendWr wr(WrOpcode opcode, int length) {
         SendWr wr = new SendWr(1);
         wr.opcode = opcode;
