@@ -91,6 +91,7 @@ public final class PolledUdpPort extends RoceUdpPort {
         return receiver;
     }
 
+    @Override
     public TransmitPath transmitPath() {
         return transmitPath;
     }

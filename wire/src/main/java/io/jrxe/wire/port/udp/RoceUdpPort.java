@@ -9,6 +9,7 @@ import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.raw.TransmitPath;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -38,6 +39,9 @@ public abstract class RoceUdpPort extends AttachedPort {
     protected RoceUdpPort(PeerAddress local) {
         super(local);
     }
+
+    /** How this port's packets leave: a raw socket or UDP sockets, and why. */
+    public abstract TransmitPath transmitPath();
 
     /**
      * Writes the ICRC of a packet that leaves through a UDP socket from {@code sourcePort}. Over

@@ -143,7 +143,7 @@ public final class UdpPort extends RoceUdpPort {
         return transport;
     }
 
-    /** How this port's packets leave: the raw socket or UDP sockets, and why. */
+    @Override
     public TransmitPath transmitPath() {
         return transmitPath;
     }
