@@ -1,6 +1,7 @@
 package io.jrxe.tools.common;
 
 import io.jrxe.tools.BadOption;
+import io.jrxe.verbs.emulated.Progress;
 import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
@@ -58,6 +59,15 @@ public final class DeviceOptions {
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
 
+    @Option(names = "--progress", paramLabel = "MODE",
+            description = "who runs a jrxe NIC: thread (a NIC thread of its own; best for bandwidth) or invoker "
+                    + "(this program's thread whenever it polls, a standby thread when it does not; best for "
+                    + "latency); default: invoker for ping-pongs and latency tests, thread for the rest")
+    String progress;
+
+    /** What a command runs its jrxe NIC with when --progress is not given. */
+    private Progress defaultProgress = Progress.NIC_THREAD;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "how long to wait for the peer to connect (as a client), to answer on the TCP connection, "
                     + "and for the next completion of a test (default: ${DEFAULT-VALUE})")
@@ -104,6 +114,9 @@ public final class DeviceOptions {
             throw new BadOption("--if-mtu applies to jrxe NICs only: " + name + " is the kernel's, its MTU follows its "
                     + "network interface's (ip link set IFACE mtu BYTES)");
         }
+        if (progress != null) {
+            throw new BadOption("--progress applies to jrxe NICs only: the kernel runs " + name + " in its own threads");
+        }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
@@ -116,12 +129,32 @@ public final class DeviceOptions {
      * for, also when the option it limits is not used (--capture-max-mb without --capture).
      */
     public void checkValues() {
+        progress();
         interfaceMtu();
         captureMaxPackets();
         captureMaxBytes();
         captureSnapLength();
         timeoutMillis();
         acceptTimeoutMillis();
+    }
+
+    /** A latency command runs its jrxe NIC on its own polling thread unless --progress says otherwise. */
+    public void defaultProgress(Progress mode) {
+        defaultProgress = mode;
+    }
+
+    public Progress progress() {
+        if (progress == null) {
+            // Over IPv6 kernel rxe sends a zero UDP checksum, which only a socket with UDP_NO_CHECK6_RX accepts: the
+            // invoked NIC's JDK sockets cannot set it, so an IPv6 device keeps its NIC thread unless told otherwise.
+            return address() instanceof java.net.Inet6Address ? Progress.NIC_THREAD : defaultProgress;
+        }
+        for (Progress p : Progress.values()) {
+            if (p.optionName().equals(progress)) {
+                return p;
+            }
+        }
+        throw new BadOption("--progress " + progress + ": thread or invoker");
     }
 
     public Path capture() {

@@ -44,7 +44,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
         EmulatedDevice device;
         try {
             device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
-                    .withInterfaceMtu(options.interfaceMtu()));
+                    .withInterfaceMtu(options.interfaceMtu()), options.progress());
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
                     + e.getMessage(), e);
@@ -78,6 +78,11 @@ public final class EmulatedLocalDevice extends LocalDevice {
 
     public EmulatedDevice device() {
         return device;
+    }
+
+    @Override
+    public int progress() {
+        return device.progress();
     }
 
     @Override

@@ -27,7 +27,7 @@ import java.util.Locale;
 public final class LatencyBreakdown implements TraceListener {
     /** The stages, in a round trip's order. */
     public enum Stage {
-        POST_TO_TASK("post -> the NIC thread runs the QP"),
+        POST_TO_TASK("post -> the NIC runs the QP"),
         TASK_TO_FETCH("task -> WQE fetched"),
         FETCH_TO_SENT("WQE fetched -> first packet sent"),
         SENT_TO_RESPONSE("sent -> ACK/response back (wire + peer)"),

@@ -104,6 +104,14 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
     }
 
     /** Starts --latency-breakdown's recording on this device's engines; only a jrxe device has engines to trace. */
+    /**
+     * Runs a jrxe NIC's duty cycle on this thread when the program runs it ({@code --progress invoker}): a loop that
+     * waits by polling memory, not a CQ, calls it as it spins. Otherwise does nothing.
+     */
+    public int progress() {
+        return 0;
+    }
+
     public LatencyBreakdown traceLatency() {
         throw new BadOption("--latency-breakdown needs a jrxe device: " + name + " is a kernel device, whose engines cannot be traced");
     }

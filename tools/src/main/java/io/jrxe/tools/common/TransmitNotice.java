@@ -2,7 +2,7 @@ package io.jrxe.tools.common;
 
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.raw.TransmitPath;
-import io.jrxe.wire.port.udp.UdpPort;
+import io.jrxe.wire.port.udp.RoceUdpPort;
 
 import java.io.PrintWriter;
 
@@ -17,7 +17,7 @@ public final class TransmitNotice {
 
     /** The device's transmit path, or null for a device that is not on real sockets. */
     public static TransmitPath of(EmulatedDevice device) {
-        return device.dataPath() != null && device.dataPath().port() instanceof UdpPort udp ? udp.transmitPath() : null;
+        return device.dataPath() != null && device.dataPath().port() instanceof RoceUdpPort udp ? udp.transmitPath() : null;
     }
 
     /** Prints the warning when peers other than jrxe would drop this device's packets. */

@@ -6,6 +6,7 @@ import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
@@ -399,6 +400,9 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
         }
         device.jitWarmupMillis(warmupMillis);
+        if (!bandwidth()) {
+            device.defaultProgress(Progress.INVOKER); // one busy thread per side: see docs/benchmarks.md
+        }
         if (latencyBreakdown && bandwidth()) {
             throw bad("--latency-breakdown is for the latency tests (write-lat, send-lat, read-lat, atomic-lat)");
         }

@@ -58,6 +58,11 @@ final class PerftestResources implements AutoCloseable {
     /** Where the tests poll completions to. */
     final WorkCompletion[] wcs = new WorkCompletion[16];
 
+    /** Runs a jrxe NIC that this program's thread drives, while a loop polls memory (see LocalDevice#progress). */
+    int progress() {
+        return dev.progress();
+    }
+
     PerftestResources(PerftestCommand.Settings s, LocalDevice dev, GidEntry gid) {
         this.s = s;
         this.dev = dev;

@@ -5,6 +5,7 @@ import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
+import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
@@ -72,6 +73,12 @@ abstract class PingpongBase implements Callable<Integer> {
 
     @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default: poll)")
     boolean events;
+
+    @Option(names = "--warmup", paramLabel = "MS", defaultValue = "1000",
+            description = "how long a jrxe NIC runs traffic through itself before it meets the peer, so that the JIT "
+                    + "has compiled its data path and the first exchanges are not timed through the interpreter "
+                    + "(default: ${DEFAULT-VALUE}; 0: a few rounds only)")
+    int warmupMillis;
 
     @Option(names = "--latency-breakdown", description = "on a jrxe device: after the result lines, where an exchange's "
             + "microseconds went on this side, stage by stage (post, NIC thread, fetch, send, ACK, completion, poll)")
@@ -236,6 +243,9 @@ abstract class PingpongBase implements Callable<Integer> {
         if (sl < 0 || sl > 15) {
             throw bad("-l/--sl " + sl + ": service levels are 0..15");
         }
+        if (warmupMillis < 0 || warmupMillis > 60_000) {
+            throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
+        }
         if (size() < 1 || size() > Port.MAX_MESSAGE_SIZE) {
             throw bad("-s/--size " + size() + ": a message is 1.." + Port.MAX_MESSAGE_SIZE + " bytes (the port's max_msg_sz)");
         }
@@ -252,6 +262,8 @@ abstract class PingpongBase implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int timeout = device.timeoutMillis();
         int acceptTimeout = device.acceptTimeoutMillis();
+        device.defaultProgress(Progress.INVOKER); // one busy thread per side: see docs/benchmarks.md
+        device.jitWarmupMillis(warmupMillis);
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             try {
                 return exchange(dev, out, timeout, acceptTimeout);

@@ -61,7 +61,7 @@ class LatencyBreakdownTest {
         exchange(b);
         StringWriter text = new StringWriter();
         b.print(new PrintWriter(text), "jrxe0");
-        assertThat(text.toString()).contains("latency breakdown on jrxe0", "post -> the NIC thread runs the QP",
+        assertThat(text.toString()).contains("latency breakdown on jrxe0", "post -> the NIC runs the QP",
                 "send CQE -> polled by the program", "receive CQE -> polled by the program")
                 .doesNotContain("its bytes seen by the program");
         assertThat(text.toString().lines()).hasSize(2 + 8);

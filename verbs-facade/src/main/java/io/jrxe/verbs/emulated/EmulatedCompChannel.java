@@ -10,10 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 final class EmulatedCompChannel implements CompChannel {
+    private final EmulatedDevice device;
     private final CompletionChannel channel;
     private final Map<CompletionQueue, Cq> cqs = new ConcurrentHashMap<>();
 
-    EmulatedCompChannel(CompletionChannel channel) {
+    EmulatedCompChannel(EmulatedDevice device, CompletionChannel channel) {
+        this.device = device;
         this.channel = channel;
     }
 
@@ -27,6 +29,7 @@ final class EmulatedCompChannel implements CompChannel {
 
     @Override
     public Cq awaitEvent(long timeout, TimeUnit unit) throws InterruptedException {
+        device.leave(); // an invoked NIC must not wait for this sleeping thread to run it
         CompletionQueue cq = channel.await(timeout, unit);
         return cq == null ? null : cqs.get(cq);
     }

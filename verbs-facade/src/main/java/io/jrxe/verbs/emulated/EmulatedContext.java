@@ -84,13 +84,13 @@ final class EmulatedContext implements Context {
 
     @Override
     public CompChannel createCompChannel() {
-        return new EmulatedCompChannel(rnic.createCompletionChannel());
+        return new EmulatedCompChannel(device, rnic.createCompletionChannel());
     }
 
     @Override
     public Cq createCq(int entries, CompChannel channel) throws VerbsException {
         EmulatedCompChannel ch = channel == null ? null : Commands.own(channel, EmulatedCompChannel.class, "completion channel");
-        return new EmulatedCq(rnic, Commands.call(rnic, () -> rnic.createCq(entries, ch == null ? null : ch.channel())), ch);
+        return new EmulatedCq(device, Commands.call(rnic, () -> rnic.createCq(entries, ch == null ? null : ch.channel())), ch);
     }
 
     @Override

@@ -9,9 +9,11 @@ import io.jrxe.verbs.VerbsException;
 final class EmulatedCq implements Cq {
     private final Rnic rnic;
     private final CompletionQueue cq;
+    private final EmulatedDevice device;
 
-    EmulatedCq(Rnic rnic, CompletionQueue cq, EmulatedCompChannel channel) {
-        this.rnic = rnic;
+    EmulatedCq(EmulatedDevice device, CompletionQueue cq, EmulatedCompChannel channel) {
+        this.device = device;
+        this.rnic = device.rnic();
         this.cq = cq;
         if (channel != null) {
             channel.attach(cq, this);
@@ -24,7 +26,11 @@ final class EmulatedCq implements Cq {
 
     @Override
     public int poll(WorkCompletion[] wcs) {
-        return cq.poll(wcs, wcs.length);
+        int n = cq.poll(wcs, wcs.length);
+        if (n == 0 && device.progress() > 0) {
+            n = cq.poll(wcs, wcs.length); // an invoked NIC ran on this thread just now and may have completed work
+        }
+        return n;
     }
 
     @Override

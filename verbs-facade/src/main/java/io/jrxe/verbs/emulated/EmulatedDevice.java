@@ -1,5 +1,7 @@
 package io.jrxe.verbs.emulated;
 
+import io.jrxe.wire.port.udp.InvokerLoop;
+
 import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.verbs.Context;
@@ -12,6 +14,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     private final Rnic rnic;
     private final DataPath dataPath;
     private final Runnable shutdown;
+    /** The loop the program's thread runs, or null when the device has a NIC thread (or no network). */
+    private final InvokerLoop invoker;
     private final AtomicBoolean shutDown = new AtomicBoolean();
     private volatile EmulatedProvider provider;
     /** The name its MBeans are published under, or null when it is not published (see {@link #publish}). */
@@ -19,9 +23,38 @@ public final class EmulatedDevice implements Device, AutoCloseable {
 
     /** A device with a data path (dataPath may be null for a control-path-only device). */
     public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
+        this(rnic, dataPath, null, shutdown);
+    }
+
+    /** A device whose engines run on the program's thread through {@code invoker}. */
+    EmulatedDevice(Rnic rnic, DataPath dataPath, InvokerLoop invoker, Runnable shutdown) {
         this.rnic = rnic;
         this.dataPath = dataPath;
+        this.invoker = invoker;
         this.shutdown = shutdown;
+    }
+
+    /** Who runs the engines. */
+    public Progress progressMode() {
+        return invoker == null ? Progress.NIC_THREAD : Progress.INVOKER;
+    }
+
+    /**
+     * Runs the NIC's duty cycle on this thread (receives, timers, queued work) when the device is
+     * {@link Progress#INVOKER invoked}: what a program that waits by polling memory, not a CQ,
+     * calls in its loop. Polling a CQ does it already. With a NIC thread, does nothing.
+     *
+     * @return the work done; 0 when there was none or another thread runs the NIC right now
+     */
+    public int progress() {
+        return invoker == null ? 0 : invoker.invoke();
+    }
+
+    /** The program's thread is going to sleep: the standby thread runs the NIC from now on. */
+    void leave() {
+        if (invoker != null) {
+            invoker.leave();
+        }
     }
 
     /** Releases the port and the NIC thread (from a thread other than the NIC thread). */

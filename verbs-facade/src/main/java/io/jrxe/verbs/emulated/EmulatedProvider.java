@@ -51,6 +51,19 @@ public final class EmulatedProvider implements Provider {
      * @throws io.jrxe.wire.port.udp.PortInUseException when the address cannot be bound (taken, or not local)
      */
     public EmulatedDevice createUdp(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
+        return createUdp(config, Progress.NIC_THREAD);
+    }
+
+    /**
+     * Makes a device on real UDP whose engines run as {@code progress} says: on a NIC thread of
+     * its own, or on the program's thread when it polls ({@link EmulatedDevice#progress()}).
+     *
+     * @throws io.jrxe.wire.port.udp.PortInUseException when the address cannot be bound (taken, or not local)
+     */
+    public EmulatedDevice createUdp(DeviceConfig config, Progress progress) throws io.jrxe.wire.port.udp.PortInUseException {
+        if (progress == Progress.INVOKER) {
+            return createInvoked(config);
+        }
         io.jrxe.wire.port.udp.UdpTransport transport = io.jrxe.wire.port.udp.UdpTransport.best();
         io.netty.channel.EventLoopGroup group = transport.newNicThread(config.name());
         io.netty.channel.EventLoop loop = group.next();
@@ -80,6 +93,21 @@ public final class EmulatedProvider implements Provider {
             throw e;
         }
         return device;
+    }
+
+    private EmulatedDevice createInvoked(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
+        io.jrxe.wire.port.udp.PolledUdpPort port = io.jrxe.wire.port.udp.PolledUdpPort.bind(
+                PeerAddress.of(config.addresses().getFirst()), io.jrxe.wire.port.raw.RawSocketOpener.system());
+        io.jrxe.wire.port.udp.InvokerLoop loop = new io.jrxe.wire.port.udp.InvokerLoop(port, config.name());
+        Rnic rnic = new Rnic(config, new InvokerExecutor(loop));
+        DataPath dataPath = loop.holding(() -> new DataPath(rnic, port, loop));
+        EmulatedDevice device = new EmulatedDevice(rnic, dataPath, loop, loop::close);
+        try {
+            return add(device, config);
+        } catch (IllegalArgumentException e) {
+            device.shutdown();
+            throw e;
+        }
     }
 
     /**

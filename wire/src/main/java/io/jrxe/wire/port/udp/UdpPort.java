@@ -1,13 +1,7 @@
 package io.jrxe.wire.port.udp;
 
-import io.jrxe.wire.header.BthFlyweight;
-import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
-import io.jrxe.wire.port.DropReason;
-import io.jrxe.wire.port.PacketInfo;
-import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.PacketSink;
-import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.raw.RawSocketOpener;
@@ -42,17 +36,12 @@ import java.util.Map;
  * IPv4 solves for the identification that makes a packet's ICRC right
  * ({@link Ipv4IdentificationSolver}).
  *
- * <p>The sockets' setup is in {@link UdpSockets}; what runs per packet is all here, in one class on
- * purpose: the send path (ICRC, the source port's socket, the GSO batch) and the receive path (the
- * GRO slice's view, the ICRC check or identification solve, the tap) read this object's fields
- * directly (local, sink and tap too, which {@link AttachedPort} declares on this same object). Moved
- * into objects of their own they would cost a load of another object per packet, and batching,
- * flush and close share the batch and the sockets.
+ * <p>The sockets' setup is in {@link UdpSockets}; the ICRC and the admission of a received
+ * datagram are {@link RoceUdpPort}'s, shared with the polled port. What is here runs on the event
+ * loop: the source port's socket, the GSO batch and its flush, and the GRO slice's view. Batching,
+ * flush and close share the batch and the sockets, so they stay in one class.
  */
-public final class UdpPort extends AttachedPort {
-    /** Room for a 4096-byte MTU packet with every header. */
-    public static final int MAX_DATAGRAM = 4096 + 128;
-
+public final class UdpPort extends RoceUdpPort {
     private final UdpTransport transport;
     private final EventLoop loop;
     private final Channel receiver;
@@ -61,9 +50,6 @@ public final class UdpPort extends AttachedPort {
     private final TransmitPath transmitPath;
     private boolean rawToLoopback;
     private final Map<Integer, Channel> senders = new HashMap<>();
-    private final IcrcCalculator icrc = new IcrcCalculator();
-    private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
-    private final PacketInfo info = new PacketInfo();
     private final Runnable flush = this::flushNow;
     private boolean flushPending;
     private volatile boolean closed;
@@ -157,7 +143,7 @@ public final class UdpPort extends AttachedPort {
         return transport;
     }
 
-    /** How this port's packets leave: the raw socket or UDP sockets, and why. */
+    @Override
     public TransmitPath transmitPath() {
         return transmitPath;
     }
@@ -180,21 +166,10 @@ public final class UdpPort extends AttachedPort {
         }
         Channel ch = sender(srcPort);
         int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
-        int value = local.ipv6()
-                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
-                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
-        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
+        writeUdpIcrc(packet, offset, length, to, sourcePort);
         batch(ch, to, packet, offset, length);
         tapSent(to, sourcePort, 0, packet, offset, length);
         scheduleFlush();
-    }
-
-    private void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset, int length) {
-        PacketTap t = tap;
-        if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
-                    length, System.nanoTime(), takeSentComment());
-        }
     }
 
     private void scheduleFlush() {
@@ -315,50 +290,13 @@ public final class UdpPort extends AttachedPort {
     }
 
     private void received(DatagramPacket msg) {
-        PacketSink s = sink;
-        if (s == null || closed) {
+        if (closed) {
             return;
         }
         ByteBuf content = msg.content();
         int length = content.readableBytes();
         ByteBuffer buffer = view(content, length);
-        int offset = buffer.position();
-        InetSocketAddress sender = msg.sender();
-        info.source = sourceOf(sender);
-        info.destination = local;
-        info.sourcePort = sender.getPort();
-        info.ttl = 64;
-        info.trafficClass = 0;
-        info.flowLabel = 0;
-        // Only a capture reads the time; a clock read per packet is a measurable share of a bulk receive.
-        info.timestampNanos = tap != null ? System.nanoTime() : 0;
-        if (length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH) {
-            deliverDrop(s, buffer, offset, length, DropReason.TOO_SHORT);
-            return;
-        }
-        if (local.ipv6()) {
-            int expected = icrc.ipv6(info.source.ipBytes(), local.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
-                    offset, length);
-            if (IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH) != expected) {
-                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
-                return;
-            }
-            info.identification = 0;
-        } else {
-            int id = solver.solve(info.source.ipv4(), local.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
-                    offset, length);
-            if (id == Ipv4IdentificationSolver.NO_SOLUTION) {
-                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
-                return;
-            }
-            info.identification = id;
-        }
-        PacketTap t = tap;
-        if (t != null) {
-            t.packet(PacketTap.Direction.RECEIVED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT,
-                    info.identification, buffer, offset, length, info.timestampNanos, null);
-        }
-        s.packet(buffer, offset, length, info);
+        admit(buffer, buffer.position(), length, msg.sender());
     }
 
     /**
@@ -376,38 +314,6 @@ public final class UdpPort extends AttachedPort {
         }
         return content.nioBufferCount() == 1 ? content.internalNioBuffer(content.readerIndex(), length)
                 : ByteBuffer.wrap(io.netty.buffer.ByteBufUtil.getBytes(content));
-    }
-
-    private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
-        PacketTap t = tap;
-        if (t != null) {
-            t.packet(PacketTap.Direction.DROPPED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
-                    offset, length, info.timestampNanos, "dropped: " + reason.description());
-        }
-        s.dropped(buffer, offset, length, info, reason);
-    }
-
-    /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
-    private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
-
-    private PeerAddress sourceOf(InetSocketAddress sender) {
-        PeerAddress p = sources.get(sender);
-        if (p == null) {
-            p = PeerAddress.of(sender.getAddress());
-            if (sources.size() > 4096) {
-                sources.clear();
-            }
-            sources.put(sender, p);
-        }
-        return p;
-    }
-
-    @Override
-    public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
-        if (info.timestampNanos == 0) {
-            info.timestampNanos = System.nanoTime(); // the tap came after the packet, which was not timed then
-        }
-        super.reportDrop(buffer, offset, length, info, reason);
     }
 
     @Override

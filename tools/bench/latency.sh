@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Issue 16's latency figures, measured side by side with udp-baseline in one run, ROUNDS times
+# (default 3), two JVMs on loopback per pairing. Prints each figure, its ratio and its target;
+# exits 0 when every ratio met its target in every round.
+#
+#   tools/bench/latency.sh [ROUNDS]
+#
+# Meant for an otherwise idle machine: other busy processes take the cores the four
+# threads of a pairing need, and their time slices become the tails being measured.
+set -euo pipefail
+
+rounds=${1:-3}
+case "$rounds" in ''|*[!0-9]*|0) echo "usage: $0 [ROUNDS]  (ROUNDS: a number above 0, default 3)" >&2; exit 1 ;; esac
+base_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+jrxe="$base_dir/jrxe"
+server_ip=127.0.9.2
+client_ip=127.0.9.1
+tcp_port=18600
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$jrxe" --version >/dev/null # builds the jar first when it is stale
+
+# pair NAME ARGS...: runs `jrxe ARGS` as a server and as its client (with $client_extra too); the client's
+# output goes to $out/NAME.
+client_extra=()
+pair() {
+  local name=$1; shift
+  tcp_port=$((tcp_port + 1))
+  "$jrxe" "$@" --addr "$server_ip" -p "$tcp_port" >"$out/$name.server" 2>&1 &
+  local server=$!
+  if ! "$jrxe" "$@" --addr "$client_ip" -p "$tcp_port" --timeout 30 ${client_extra[@]+"${client_extra[@]}"} "$server_ip" >"$out/$name" 2>&1; then
+    echo "latency.sh: \`jrxe $*\` failed:" >&2
+    cat "$out/$name" >&2
+    kill "$server" 2>/dev/null || true
+    exit 2
+  fi
+  wait "$server" || true
+}
+
+usec_per_iter() { awk '/usec\/iter/ {print $(NF-1)}' "$out/$1"; }
+# perftest latency row: #bytes #iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
+lat_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 9 {v = $f} END {print v}' "$out/$1"; }
+# perftest bandwidth row: #bytes #iterations BW_peak BW_average MsgRate
+bw_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 5 {v = $f} END {print v}' "$out/$1"; }
+
+misses=0
+# check LABEL VALUE OP LIMIT: prints a row and counts a miss
+check() {
+  local label=$1 value=$2 op=$3 limit=$4 verdict
+  if awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN {exit !((op == "<=") ? v <= l : v >= l)}'; then
+    verdict=met
+  else
+    verdict=MISSED
+    misses=$((misses + 1))
+  fi
+  printf '  %-58s %10.2f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+
+for round in $(seq "$rounds"); do
+  echo "round $round of $rounds"
+  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 >"$out/udp" 2>&1
+  rtt=$(awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp")
+  gso=$(awk '/UDP GSO/ {print $(NF-1)}' "$out/udp")
+  printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"
+
+  pair pp pingpong
+  check "pingpong (4096 B, 1000 iters): us/iter / UDP p50" "$(ratio "$(usec_per_iter pp)" "$rtt")" "<=" 4
+  pair pp64 pingpong -s 64 -n 10000
+  check "pingpong -s 64 -n 10000: us/iter / UDP p50" "$(ratio "$(usec_per_iter pp64)" "$rtt")" "<=" 2
+  pair ppe pingpong -e
+  check "pingpong -e: us/iter / UDP p50" "$(ratio "$(usec_per_iter ppe)" "$rtt")" "<=" 3
+  pair ud ud-pingpong
+  check "ud-pingpong: us/iter / UDP p50" "$(ratio "$(usec_per_iter ud)" "$rtt")" "<=" 3
+
+  for t in write-lat send-lat read-lat; do
+    pair "$t" "$t" -s 2 -n 20000
+    typ=$(lat_field "$t" 5)
+    check "$t -s 2 -n 20000: p99 / typical" "$(ratio "$(lat_field "$t" 8)" "$typ")" "<=" 3
+    check "$t -s 2 -n 20000: p99.9 / typical" "$(ratio "$(lat_field "$t" 9)" "$typ")" "<=" 10
+    check "$t -s 2 -n 20000: average / typical" "$(ratio "$(lat_field "$t" 6)" "$typ")" "<=" 1.3
+  done
+  check "write-lat typical / half the UDP p50" "$(ratio "$(lat_field write-lat 5)" "$(ratio "$rtt" 2)")" "<=" 1.3
+  pair wl1000 write-lat -s 2
+  check "write-lat -s 2 (1000 iters): average / typical" "$(ratio "$(lat_field wl1000 6)" "$(lat_field wl1000 5)")" "<=" 2
+  client_extra=(--capture "$out/cap.pcapng")
+  pair wlcap write-lat -s 2 -n 20000
+  client_extra=()
+  check "write-lat with --capture: typical / without" "$(ratio "$(lat_field wlcap 5)" "$(lat_field write-lat 5)")" "<=" 1.5
+
+  pair wbw write-bw -s 65536 --if-mtu 4200 -D 6
+  # MiB/s over GB/s: 1 MiB/s = 1.048576e-3 GB/s
+  check "write-bw -s 65536 --if-mtu 4200 -D 6: BW / UDP GSO" "$(awk -v m="$(bw_field wbw 4)" -v g="$gso" 'BEGIN {printf "%.3f", m * 1.048576e-3 / g}')" ">=" 1.0
+  pair sbw send-bw -s 64 -D 6
+  check "send-bw -s 64 -D 6: million messages/s" "$(bw_field sbw 5)" ">=" 0.9
+done
+echo "$misses target(s) missed over $rounds round(s)"
+[ "$misses" -eq 0 ]

@@ -1,0 +1,314 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.time.NicTime;
+import io.netty.util.internal.PlatformDependent;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A NIC's duty cycle (due timers, queued tasks, the datagrams waiting on its port) run by
+ * whichever thread invokes it, as Aeron's agent invoker lets a client run an embedded media
+ * driver. A program that busy-polls its CQ runs the NIC on its own thread between polls, so a
+ * ping-pong needs one runnable thread per process instead of two: on a machine with fewer cores
+ * than busy threads, every hand-off between two threads can cost a scheduler time slice.
+ *
+ * <p>The NIC must still progress when nobody polls (the passive target of a WRITE, a program
+ * asleep on a completion event), so a standby thread watches: while the program invoked the
+ * loop within the last {@link #HANDOVER_NANOS} it sleeps; after that it runs the duty cycle
+ * itself, blocking in a selector on the port's socket (and the next timer) between cycles.
+ *
+ * <p>Exclusion is one flag, taken without waiting: a thread that finds the loop held goes on
+ * (its work is queued, and the holder drains the queue before it lets go and looks again after).
+ * Whoever holds the loop owns the device's state, as the NIC thread does with an event loop;
+ * the flag's release and acquire order that state between holders.
+ */
+public final class InvokerLoop implements NicTime, AutoCloseable {
+    /** How long after the program's last invocation the standby thread takes the NIC over. */
+    static final long HANDOVER_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("jrxe.invoker.handoverMicros", 200));
+    /**
+     * How long the standby thread, once it runs the NIC, keeps polling (yielding between polls) after
+     * its last work before it blocks: as a NIC thread does (see SpinThenBlockStrategy), so that the
+     * next packet of an exchange is served without a wake-up.
+     */
+    static final long SPIN_NANOS = SpinThenBlockStrategy.DEFAULT_SPIN_MICROS * 1_000;
+    private static final int TASKS_PER_ROUND = 256;
+    private static final int DATAGRAMS_PER_ROUND = 64;
+    private static final int ROUNDS_PER_CYCLE = 8;
+
+    private record Timer(long deadline, long sequence, Runnable task) implements Comparable<Timer> {
+        @Override
+        public int compareTo(Timer o) {
+            int c = Long.compare(deadline, o.deadline);
+            return c != 0 ? c : Long.compare(sequence, o.sequence);
+        }
+    }
+
+    private final AtomicBoolean held = new AtomicBoolean();
+    private volatile Thread holder;
+    private final Queue<Runnable> tasks = PlatformDependent.newMpscQueue();
+    /** The holder's only. */
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+    private long timerSequence;
+    private final PolledUdpPort port;
+    private final Selector selector;
+    private final Thread standby;
+    private volatile long lastInvoked;
+    private volatile long nextDeadline = Long.MAX_VALUE;
+    private volatile boolean standbySelecting;
+    private volatile long standbyWakesAt = Long.MAX_VALUE;
+    private volatile boolean closed;
+
+    /** Starts the standby thread of a device whose packets arrive on {@code port}. */
+    public InvokerLoop(PolledUdpPort port, String deviceName) {
+        this(port, deviceName, true);
+    }
+
+    /** With {@code withStandby} false, only invocations run the NIC (tests of what an invocation does). */
+    InvokerLoop(PolledUdpPort port, String deviceName, boolean withStandby) {
+        this.port = port;
+        try {
+            this.selector = Selector.open();
+            port.receiveChannel().register(selector, SelectionKey.OP_READ);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot watch the socket of " + deviceName + ": " + e.getMessage(), e);
+        }
+        this.standby = new Thread(this::standbyLoop, "jrxe-nic-" + deviceName + "-standby");
+        standby.setDaemon(true);
+        if (withStandby) {
+            standby.start();
+        }
+    }
+
+    public PolledUdpPort port() {
+        return port;
+    }
+
+    /**
+     * Runs the duty cycle on the calling thread unless another thread is running it, and counts
+     * as the program being there: the standby thread stays asleep.
+     *
+     * @return how much work was done (timers, tasks and datagrams); 0 when the loop was held elsewhere
+     */
+    public int invoke() {
+        lastInvoked = System.nanoTime();
+        return runIfFree();
+    }
+
+    /**
+     * The program stops invoking (it is about to sleep on a completion event): the standby thread
+     * takes over now rather than after the handover time.
+     */
+    public void leave() {
+        lastInvoked = 0;
+        LockSupport.unpark(standby);
+    }
+
+    /** True on the thread that runs the duty cycle now. */
+    public boolean inLoop() {
+        return holder == Thread.currentThread();
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        tasks.offer(task);
+        if (holder != Thread.currentThread()) {
+            runIfFree(); // a doorbell runs the NIC at once on the poster's thread when nobody else does
+        }
+    }
+
+    @Override
+    public void schedule(long delayNanos, Runnable task) {
+        long deadline = System.nanoTime() + Math.max(0, delayNanos);
+        if (holder != Thread.currentThread()) {
+            execute(() -> addTimer(deadline, task));
+            return;
+        }
+        addTimer(deadline, task);
+    }
+
+    private void addTimer(long deadline, Runnable task) {
+        timers.add(new Timer(deadline, timerSequence++, task));
+        if (deadline < nextDeadline) {
+            nextDeadline = deadline;
+            if (standbySelecting && deadline < standbyWakesAt) {
+                selector.wakeup(); // the standby thread sleeps past this timer
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} holding the loop, waiting for the holder to let go if needed: the
+     * control path (create a QP, register memory), never the data path.
+     */
+    public <T, X extends Exception> T holding(Action<T, X> action) throws X {
+        if (holder == Thread.currentThread()) {
+            return action.run();
+        }
+        while (!held.compareAndSet(false, true)) {
+            Thread.yield();
+        }
+        holder = Thread.currentThread();
+        try {
+            return action.run();
+        } finally {
+            holder = null;
+            held.set(false);
+            if (!tasks.isEmpty()) {
+                runIfFree();
+            }
+        }
+    }
+
+    /** What {@link #holding} runs. */
+    @FunctionalInterface
+    public interface Action<T, X extends Exception> {
+        T run() throws X;
+    }
+
+    private int runIfFree() {
+        int work = 0;
+        while (!held.get() && held.compareAndSet(false, true)) {
+            holder = Thread.currentThread();
+            try {
+                work += dutyCycle();
+            } finally {
+                holder = null;
+                held.set(false);
+            }
+            if (tasks.isEmpty() || closed) {
+                break; // else a task came while we let go and its poster found the loop held: run it
+            }
+        }
+        return work;
+    }
+
+    private int dutyCycle() {
+        int work = 0;
+        for (int round = 0; round < ROUNDS_PER_CYCLE; round++) {
+            int done = runDueTimers() + runTasks() + port.receive(DATAGRAMS_PER_ROUND);
+            work += done;
+            if (done == 0) {
+                break;
+            }
+        }
+        Timer next = timers.peek();
+        nextDeadline = next == null ? Long.MAX_VALUE : next.deadline;
+        return work;
+    }
+
+    private int runDueTimers() {
+        if (timers.isEmpty()) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        int n = 0;
+        Timer t;
+        while ((t = timers.peek()) != null && t.deadline <= now) {
+            timers.poll();
+            run(t.task);
+            n++;
+        }
+        return n;
+    }
+
+    private int runTasks() {
+        int n = 0;
+        Runnable r;
+        while (n < TASKS_PER_ROUND && (r = tasks.poll()) != null) {
+            run(r);
+            n++;
+        }
+        return n;
+    }
+
+    /** Engines catch their own failures; anything else is a bug that must not stop the NIC. */
+    private static void run(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        }
+    }
+
+    private void standbyLoop() {
+        long lastWork = 0;
+        while (!closed) {
+            long now = System.nanoTime();
+            long quietFor = now - lastInvoked;
+            if (quietFor < HANDOVER_NANOS) {
+                LockSupport.parkNanos(this, HANDOVER_NANOS - quietFor);
+                continue;
+            }
+            if (runIfFree() > 0) {
+                lastWork = System.nanoTime();
+                continue;
+            }
+            if (held.get() || now - lastWork < SPIN_NANOS) {
+                Thread.yield(); // a control verb holds the loop for a moment, or the next packet may be close
+                continue;
+            }
+            waitForWork();
+        }
+    }
+
+    /** Blocks until a datagram arrives, the next timer is due, or the selector is woken (an earlier timer, close). */
+    private void waitForWork() {
+        long deadline = nextDeadline;
+        long timeoutNanos = deadline == Long.MAX_VALUE ? 0 : deadline - System.nanoTime();
+        if (deadline != Long.MAX_VALUE && timeoutNanos <= 0) {
+            return;
+        }
+        standbyWakesAt = deadline;
+        standbySelecting = true;
+        try {
+            if (tasks.isEmpty() && !closed && nextDeadline == deadline) {
+                // select's timeout is in milliseconds: round up, a timer never fires early
+                selector.select(timeoutNanos == 0 ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+            }
+            selector.selectedKeys().clear();
+        } catch (IOException e) {
+            LockSupport.parkNanos(HANDOVER_NANOS); // a selector that fails is retried, not spun on
+        } finally {
+            standbySelecting = false;
+            standbyWakesAt = Long.MAX_VALUE;
+        }
+    }
+
+    /** Stops the standby thread and closes the port; the NIC does nothing after. */
+    @Override
+    public void close() {
+        closed = true;
+        selector.wakeup();
+        LockSupport.unpark(standby);
+        if (Thread.currentThread() != standby && standby.isAlive()) {
+            try {
+                standby.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        holding(() -> {
+            port.close();
+            return null;
+        });
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing: the selector's descriptors are released either way
+        }
+    }
+}

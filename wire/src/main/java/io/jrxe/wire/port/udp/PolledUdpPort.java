@@ -1,0 +1,214 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.raw.RawIpv4Sender;
+import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.raw.RawSocketUnavailableException;
+import io.jrxe.wire.port.raw.TransmitPath;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A device's RoCEv2 port on UDP sockets that any thread may read and write, so that whichever
+ * thread runs the NIC's duty cycle ({@link InvokerLoop}) serves it: a non-blocking socket bound
+ * to the device's address on port 4791 receives, one socket per UDP source port sends (as
+ * {@link UdpPort} does, SO_REUSEPORT). Each packet is sent at once, one system call, which is
+ * what a lone request of a ping-pong wants; there is no GSO batch, so bulk transfers belong to
+ * {@link UdpPort}. Only the thread holding the loop touches this object.
+ *
+ * <p>It uses the JDK's sockets rather than Netty's because a Netty event loop can only be run by
+ * the one thread that owns it, and the point of this port is to be run by the application's.
+ * Over IPv6, Java cannot allow a zero UDP checksum (UDP_NO_CHECK6_RX), which kernel rxe sends:
+ * this port reaches jrxe peers over IPv6 and any peer over IPv4.
+ */
+public final class PolledUdpPort extends RoceUdpPort {
+    private final DatagramChannel receiver;
+    private final ProtocolFamily family;
+    /** The IPv4 raw transmit path to kernel peers, or null. */
+    private final RawIpv4Sender raw;
+    private final TransmitPath transmitPath;
+    private final Map<Integer, DatagramChannel> senders = new HashMap<>();
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(MAX_DATAGRAM);
+    private int lastSenderPort = -1;
+    private DatagramChannel lastSender;
+    private long sendFailures;
+    private volatile boolean closed;
+
+    private PolledUdpPort(PeerAddress local, DatagramChannel receiver, RawIpv4Sender raw, TransmitPath transmitPath) {
+        super(local);
+        this.receiver = receiver;
+        this.family = local.ipv6() ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+        this.raw = raw;
+        this.transmitPath = transmitPath;
+    }
+
+    /**
+     * Binds the device's address on port 4791; over IPv4, packets to peers that are not on
+     * loopback leave through a raw socket where the process may open one, as {@link UdpPort}'s do.
+     *
+     * @throws PortInUseException with a sentence for a taken port or an address that is not local
+     */
+    public static PolledUdpPort bind(PeerAddress local, RawSocketOpener rawOpener) throws PortInUseException {
+        RawIpv4Sender raw = null;
+        TransmitPath path = TransmitPath.IPV6;
+        if (!local.ipv6()) {
+            try {
+                raw = new RawIpv4Sender(rawOpener.open(), local, RawIpv4Sender.DEFAULT_SLOTS, MAX_DATAGRAM, 1);
+                path = TransmitPath.RAW;
+            } catch (RawSocketUnavailableException e) {
+                path = TransmitPath.udpIpv4(e);
+            }
+        }
+        InetSocketAddress at = local.socketAddress();
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open(local.ipv6() ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 8 << 20);
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, 8 << 20);
+            ch.configureBlocking(false);
+            ch.bind(at);
+            return new PolledUdpPort(local, ch, raw, path);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            if (raw != null) {
+                raw.close();
+            }
+            throw new PortInUseException(UdpSockets.describeBindFailure(at, e), e);
+        }
+    }
+
+    /** The socket that receives, for the standby thread's selector. */
+    DatagramChannel receiveChannel() {
+        return receiver;
+    }
+
+    @Override
+    public TransmitPath transmitPath() {
+        return transmitPath;
+    }
+
+    /** Packets a full socket buffer or a send error cost (the peer's retransmission recovers them). */
+    public long sendFailures() {
+        return sendFailures;
+    }
+
+    /**
+     * Reads up to {@code max} datagrams that are waiting, without blocking, and hands each to the
+     * NIC; a burst that delivered any ends with the sink's {@code burstEnd}.
+     *
+     * @return the datagrams read
+     */
+    int receive(int max) {
+        int n = 0;
+        try {
+            while (n < max && !closed) {
+                rx.clear();
+                InetSocketAddress from = (InetSocketAddress) receiver.receive(rx);
+                if (from == null) {
+                    break;
+                }
+                n++;
+                admit(rx, 0, rx.position(), from);
+            }
+        } catch (IOException e) {
+            return n; // a closed socket (shutdown) or an ICMP error queued on it: nothing to read now
+        }
+        PacketSink s = sink;
+        if (n > 0 && s != null && !closed) {
+            s.burstEnd();
+        }
+        return n;
+    }
+
+    @Override
+    public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        if (closed) {
+            return;
+        }
+        if (raw != null && !to.loopback()) {
+            int identification = raw.stage(packet, offset, length, to, srcPort);
+            tapSent(to, srcPort, identification, packet, offset, length);
+            raw.flush();
+            return;
+        }
+        DatagramChannel ch = sender(srcPort);
+        int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
+        writeUdpIcrc(packet, offset, length, to, sourcePort);
+        tapSent(to, sourcePort, 0, packet, offset, length);
+        int position = packet.position();
+        int limit = packet.limit();
+        try {
+            packet.limit(offset + length).position(offset);
+            if (ch.send(packet, to.socketAddress()) == 0) {
+                sendFailures++;
+            }
+        } catch (IOException e) {
+            sendFailures++;
+        } finally {
+            packet.limit(limit).position(position);
+        }
+    }
+
+    /** The socket bound to this UDP source port; the 4791 socket when it cannot be had. */
+    private DatagramChannel sender(int srcPort) {
+        if (srcPort == lastSenderPort) {
+            return lastSender; // a burst comes from one QP: no lookup (and no boxing of the port) per packet
+        }
+        DatagramChannel ch = senders.get(srcPort);
+        if (ch == null) {
+            ch = bindSender(srcPort);
+            senders.put(srcPort, ch);
+        }
+        lastSenderPort = srcPort;
+        lastSender = ch;
+        return ch;
+    }
+
+    private DatagramChannel bindSender(int srcPort) {
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open(family);
+            ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
+            ch.configureBlocking(false);
+            ch.bind(new InetSocketAddress(local.address(), srcPort));
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            return receiver;
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(receiver);
+        for (DatagramChannel ch : senders.values()) {
+            if (ch != receiver) {
+                closeQuietly(ch);
+            }
+        }
+        if (raw != null) {
+            raw.close();
+        }
+    }
+
+    private static void closeQuietly(DatagramChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // closing: nothing left to do with it
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
+import io.jrxe.wire.port.AttachedPort;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PacketTap;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.raw.TransmitPath;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What a RoCEv2 port on UDP sockets does per packet, whichever sockets carry it: the ICRC of a
+ * packet leaving through a UDP socket, and the admission of a received datagram (its length,
+ * its ICRC or, over IPv4, the identification that makes the ICRC right) before the NIC sees it,
+ * with the capture tap told of each. The fields are the port object's own, as
+ * {@link AttachedPort}'s are, so that the per-packet paths load nothing from other objects.
+ *
+ * <p>The event-loop port ({@link UdpPort}) and the polled port ({@link PolledUdpPort}) differ
+ * only in how their sockets are read and written.
+ */
+public abstract class RoceUdpPort extends AttachedPort {
+    /** Room for a 4096-byte MTU packet with every header. */
+    public static final int MAX_DATAGRAM = 4096 + 128;
+
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
+    private final PacketInfo info = new PacketInfo();
+    /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
+    private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
+
+    protected RoceUdpPort(PeerAddress local) {
+        super(local);
+    }
+
+    /** How this port's packets leave: a raw socket or UDP sockets, and why. */
+    public abstract TransmitPath transmitPath();
+
+    /**
+     * Writes the ICRC of a packet that leaves through a UDP socket from {@code sourcePort}. Over
+     * IPv4 it is computed for identification 0: the kernel numbers the datagram, and jrxe peers
+     * solve for the number it chose.
+     */
+    protected final void writeUdpIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int sourcePort) {
+        int value = local.ipv6()
+                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
+                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
+        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
+    }
+
+    protected final void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset,
+                                 int length) {
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
+                    length, System.nanoTime(), takeSentComment());
+        }
+    }
+
+    /** A received datagram: checked, shown to the tap, and handed to the NIC or dropped with its reason. */
+    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender) {
+        PacketSink s = sink;
+        if (s == null) {
+            return;
+        }
+        info.source = sourceOf(sender);
+        info.destination = local;
+        info.sourcePort = sender.getPort();
+        info.ttl = 64;
+        info.trafficClass = 0;
+        info.flowLabel = 0;
+        // Only a capture reads the time; a clock read per packet is a measurable share of a bulk receive.
+        info.timestampNanos = tap != null ? System.nanoTime() : 0;
+        if (length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH) {
+            deliverDrop(s, buffer, offset, length, DropReason.TOO_SHORT);
+            return;
+        }
+        if (local.ipv6()) {
+            int expected = icrc.ipv6(info.source.ipBytes(), local.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+                    offset, length);
+            if (IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH) != expected) {
+                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
+                return;
+            }
+            info.identification = 0;
+        } else {
+            int id = solver.solve(info.source.ipv4(), local.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+                    offset, length);
+            if (id == Ipv4IdentificationSolver.NO_SOLUTION) {
+                deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
+                return;
+            }
+            info.identification = id;
+        }
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.RECEIVED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT,
+                    info.identification, buffer, offset, length, info.timestampNanos, null);
+        }
+        s.packet(buffer, offset, length, info);
+    }
+
+    private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.DROPPED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
+                    offset, length, info.timestampNanos, "dropped: " + reason.description());
+        }
+        s.dropped(buffer, offset, length, info, reason);
+    }
+
+    private PeerAddress sourceOf(InetSocketAddress sender) {
+        PeerAddress p = sources.get(sender);
+        if (p == null) {
+            p = PeerAddress.of(sender.getAddress());
+            if (sources.size() > 4096) {
+                sources.clear();
+            }
+            sources.put(sender, p);
+        }
+        return p;
+    }
+
+    @Override
+    public void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+        if (info.timestampNanos == 0) {
+            info.timestampNanos = System.nanoTime(); // the tap came after the packet, which was not timed then
+        }
+        super.reportDrop(buffer, offset, length, info, reason);
+    }
+}

@@ -1,0 +1,161 @@
+package io.jrxe.wire.port.udp;
+
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.raw.RawSocketUnavailableException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The invoked NIC's duty cycle: work runs on the thread that invokes or rings it, work that finds
+ * the loop held is run by the holder before it lets go, and when nobody invokes, the standby
+ * thread serves datagrams and timers by itself.
+ */
+class InvokerLoopTest {
+    private static final PeerAddress A = PeerAddress.of("127.0.6.21");
+    private static final PeerAddress B = PeerAddress.of("127.0.6.22");
+    private static final RawSocketOpener NO_RAW = () -> {
+        throw new RawSocketUnavailableException(1, "not in this test");
+    };
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : open.reversed()) {
+            c.close();
+        }
+    }
+
+    private InvokerLoop loop(PeerAddress at, boolean standby) throws PortInUseException {
+        InvokerLoop loop = new InvokerLoop(PolledUdpPort.bind(at, NO_RAW), "test-" + at.address().getHostAddress(), standby);
+        open.add(loop);
+        return loop;
+    }
+
+    @Test
+    void aDoorbellRunsTheNicOnThePostersThread() throws Exception {
+        InvokerLoop loop = loop(A, false);
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        loop.execute(() -> ranOn.set(Thread.currentThread()));
+        assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void workRungWhileAnotherThreadHoldsTheLoopRunsBeforeTheHolderLetsGo() throws Exception {
+        InvokerLoop loop = loop(A, false);
+        List<String> order = new CopyOnWriteArrayList<>();
+        loop.holding(() -> {
+            Thread poster = new Thread(() -> loop.execute(() -> order.add("task")));
+            poster.start();
+            poster.join();
+            order.add("holder done");
+            return null;
+        });
+        assertThat(order).containsExactly("holder done", "task");
+    }
+
+    @Test
+    void anInvocationDeliversTheDatagramsThatWait() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, false);
+        Recorder recorder = new Recorder(3);
+        b.port().receiver(recorder);
+        for (int i = 0; i < 3; i++) {
+            ByteBuffer packet = packet(i, 64 + i * 100);
+            a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (recorder.done.getCount() > 0 && System.nanoTime() < deadline) {
+            b.invoke();
+        }
+        assertThat(recorder.lengths).containsExactly(64, 164, 264);
+        assertThat(recorder.threads).containsOnly(Thread.currentThread());
+        assertThat(recorder.dropped).isEmpty();
+    }
+
+    @Test
+    void withNobodyInvokingTheStandbyThreadServesDatagrams() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, true);
+        Recorder recorder = new Recorder(1);
+        b.port().receiver(recorder);
+        ByteBuffer packet = packet(7, 128);
+        a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).as("delivered without an invocation").isTrue();
+        assertThat(recorder.threads.getFirst().getName()).endsWith("-standby");
+    }
+
+    @Test
+    void withNobodyInvokingTheStandbyThreadFiresTimers() throws Exception {
+        InvokerLoop loop = loop(A, true);
+        CountDownLatch fired = new CountDownLatch(1);
+        long at = System.nanoTime();
+        AtomicReference<Long> firedAt = new AtomicReference<>();
+        loop.holding(() -> {
+            loop.schedule(TimeUnit.MILLISECONDS.toNanos(5), () -> {
+                firedAt.set(System.nanoTime());
+                fired.countDown();
+            });
+            return null;
+        });
+        assertThat(fired.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(firedAt.get() - at).as("never early").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+
+    @Test
+    void aTimerScheduledFromOutsideTheLoopRunsInIt() throws Exception {
+        InvokerLoop loop = loop(A, false);
+        AtomicReference<Boolean> inLoop = new AtomicReference<>();
+        loop.schedule(0, () -> inLoop.set(loop.inLoop()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (inLoop.get() == null && System.nanoTime() < deadline) {
+            loop.invoke();
+        }
+        assertThat(inLoop.get()).isTrue();
+    }
+
+    private static ByteBuffer packet(int seq, int length) {
+        ByteBuffer b = ByteBuffer.allocateDirect(length);
+        for (int i = 0; i < length - 4; i++) {
+            b.put(i, (byte) (seq + i));
+        }
+        b.put(0, (byte) 0x04); // a SEND ONLY: the port does not read it, but a BTH-shaped start is honest
+        return b;
+    }
+
+    private static final class Recorder implements PacketSink {
+        final CountDownLatch done;
+        final List<Integer> lengths = new CopyOnWriteArrayList<>();
+        final List<Thread> threads = new CopyOnWriteArrayList<>();
+        final List<DropReason> dropped = new CopyOnWriteArrayList<>();
+
+        Recorder(int expected) {
+            done = new CountDownLatch(expected);
+        }
+
+        @Override
+        public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+            lengths.add(length);
+            threads.add(Thread.currentThread());
+            done.countDown();
+        }
+
+        @Override
+        public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+            dropped.add(reason);
+        }
+    }
+}
