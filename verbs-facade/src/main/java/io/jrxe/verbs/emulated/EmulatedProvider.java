@@ -80,6 +80,20 @@ public final class EmulatedProvider implements Provider {
             port.close();
             group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         });
+        return listAndPublish(device, config);
+    }
+
+    private EmulatedDevice createInvoked(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
+        io.jrxe.wire.port.udp.PolledUdpPort port = io.jrxe.wire.port.udp.PolledUdpPort.bind(
+                PeerAddress.of(config.addresses().getFirst()), io.jrxe.wire.port.raw.RawSocketOpener.system());
+        io.jrxe.wire.port.udp.InvokerLoop loop = new io.jrxe.wire.port.udp.InvokerLoop(port, config.name());
+        Rnic rnic = new Rnic(config, new InvokerExecutor(loop));
+        DataPath dataPath = loop.holding(() -> new DataPath(rnic, port, loop));
+        return listAndPublish(new EmulatedDevice(rnic, dataPath, loop, loop::close), config);
+    }
+
+    /** Lists a device made on real UDP and publishes its live state (JMX); a device that cannot be is released. */
+    private EmulatedDevice listAndPublish(EmulatedDevice device, DeviceConfig config) {
         try {
             add(device, config);
         } catch (IllegalArgumentException e) {
@@ -93,21 +107,6 @@ public final class EmulatedProvider implements Provider {
             throw e;
         }
         return device;
-    }
-
-    private EmulatedDevice createInvoked(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
-        io.jrxe.wire.port.udp.PolledUdpPort port = io.jrxe.wire.port.udp.PolledUdpPort.bind(
-                PeerAddress.of(config.addresses().getFirst()), io.jrxe.wire.port.raw.RawSocketOpener.system());
-        io.jrxe.wire.port.udp.InvokerLoop loop = new io.jrxe.wire.port.udp.InvokerLoop(port, config.name());
-        Rnic rnic = new Rnic(config, new InvokerExecutor(loop));
-        DataPath dataPath = loop.holding(() -> new DataPath(rnic, port, loop));
-        EmulatedDevice device = new EmulatedDevice(rnic, dataPath, loop, loop::close);
-        try {
-            return add(device, config);
-        } catch (IllegalArgumentException e) {
-            device.shutdown();
-            throw e;
-        }
     }
 
     /**

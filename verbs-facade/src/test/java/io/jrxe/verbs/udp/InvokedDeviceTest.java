@@ -85,9 +85,12 @@ class InvokedDeviceTest {
     }
 
     @Test
-    void bothDevicesSayWhoRunsThem() {
+    void anInvokedDeviceIsListedAndPublishedAsAnyOther() throws Exception {
         assertThat(nicA.progressMode()).isEqualTo(Progress.INVOKER);
         assertThat(Verbs.emulated().devices()).contains(nicA, nicB);
+        assertThat(java.lang.management.ManagementFactory.getPlatformMBeanServer()
+                .isRegistered(new javax.management.ObjectName("io.jrxe:type=QueuePair,device=inv-a,qpn=" + qpA.qpNum())))
+                .isTrue();
     }
 
     @Test
