@@ -103,6 +103,15 @@ public final class OobSocket implements AutoCloseable {
      */
     public static OobSocket accept(ServerSocket server, int acceptTimeoutMillis, int timeoutMillis) {
         try (server) {
+            return acceptNext(server, acceptTimeoutMillis, timeoutMillis);
+        } catch (IOException e) {
+            throw new UserError("closing TCP port " + server.getLocalPort() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Takes the next client of {@code server} and leaves it listening, for a server of one client after another. */
+    public static OobSocket acceptNext(ServerSocket server, int acceptTimeoutMillis, int timeoutMillis) {
+        try {
             server.setSoTimeout(acceptTimeoutMillis);
             Socket s = server.accept();
             return new OobSocket(s, s.getInetAddress().getHostAddress() + ":" + s.getPort(), timeoutMillis);

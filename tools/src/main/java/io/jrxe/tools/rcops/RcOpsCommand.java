@@ -3,6 +3,7 @@ package io.jrxe.tools.rcops;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.conformance.ConformanceServer;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.Gids;
@@ -65,6 +66,12 @@ public final class RcOpsCommand implements Callable<Integer> {
             description = "path MTU: 256, 512, 1024, 2048 or 4096; the smaller of the two sides' is used (default: ${DEFAULT-VALUE})")
     int mtu;
 
+    @Option(names = "--many", paramLabel = "COUNT",
+            description = "be a target for `jrxe conformance --target`: serve one tester connection after another, each "
+                    + "with a fresh QP and the conformance layout, COUNT of them (0: until interrupted); without it the "
+                    + "server serves one rc-ops client")
+    Integer many;
+
     @Override
     public Integer call() {
         validate();
@@ -75,6 +82,13 @@ public final class RcOpsCommand implements Callable<Integer> {
             int sgidIndex = gidIndex >= 0 ? gidIndex : dev.defaultGidIndex();
             GidEntry gid = dev.gid(sgidIndex);
             int myMtu = Math.min(mtu, portInfo.activeMtu().bytes());
+            if (many != null) {
+                out.printf("rc-ops conformance target on %s (%s), GID index %d, GID %s%n", dev.name(), dev.provider(),
+                        sgidIndex, Gids.ntop(gid.gid()));
+                ConformanceServer.serve(dev.context(), gid.gid(), sgidIndex, ibPort.number(), myMtu, port, many,
+                        device.acceptTimeoutMillis(), timeout, out);
+                return 0;
+            }
             try (RcOpsEndpoint ep = new RcOpsEndpoint(dev, timeout)) {
                 return run(dev, ep, sgidIndex, gid, myMtu, out, timeout);
             } finally {
@@ -169,6 +183,12 @@ public final class RcOpsCommand implements Callable<Integer> {
     private void validate() {
         if (port < 1 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 1..65535");
+        }
+        if (many != null && many < 0) {
+            throw bad("--many " + many + ": the number of conformance cases to serve is 0 (no limit) or more");
+        }
+        if (many != null && servername != null) {
+            throw bad("--many: only the server serves conformance cases; drop SERVERNAME or --many");
         }
         if (ibPort.number() < 1) {
             throw bad("-i/--ib-port " + ibPort.number() + ": ports are numbered from 1");

@@ -9,11 +9,11 @@ import java.nio.charset.StandardCharsets;
  * address and rkey of its buffer and the path MTU it wants. One line of fixed length, so that a reader knows how
  * many bytes to wait for: {@code rcops1 QPN PSN GID ADDR RKEY MTU}, hex numbers, the GID as its 32 hex digits.
  */
-record RcOpsDest(int qpn, int psn, byte[] gid, long addr, int rkey, int mtu) {
+public record RcOpsDest(int qpn, int psn, byte[] gid, long addr, int rkey, int mtu) {
     private static final String MAGIC = "rcops1";
-    static final int LENGTH = MAGIC.length() + 1 + 6 + 1 + 6 + 1 + 32 + 1 + 16 + 1 + 8 + 1 + 4 + 1;
+    public static final int LENGTH = MAGIC.length() + 1 + 6 + 1 + 6 + 1 + 32 + 1 + 16 + 1 + 8 + 1 + 4 + 1;
 
-    byte[] encode() {
+    public byte[] encode() {
         String line = String.format("%s %06x %06x %s %016x %08x %04d%n", MAGIC, qpn, psn, Gids.wire(gid), addr, rkey, mtu);
         byte[] bytes = line.replace(System.lineSeparator(), "\n").getBytes(StandardCharsets.US_ASCII);
         if (bytes.length != LENGTH) {
@@ -23,7 +23,7 @@ record RcOpsDest(int qpn, int psn, byte[] gid, long addr, int rkey, int mtu) {
     }
 
     /** Parses a peer's line; a line that is not one says what came instead (another tool on that port, ...). */
-    static RcOpsDest decode(byte[] bytes) {
+    public static RcOpsDest decode(byte[] bytes) {
         String line = new String(bytes, StandardCharsets.US_ASCII);
         String[] f = line.strip().split(" ");
         if (f.length != 7 || !f[0].equals(MAGIC)) {
@@ -42,7 +42,7 @@ record RcOpsDest(int qpn, int psn, byte[] gid, long addr, int rkey, int mtu) {
         return s.strip().replaceAll("[^\\x20-\\x7e]", "?");
     }
 
-    String describe() {
+    public String describe() {
         return String.format("QPN 0x%06x, PSN 0x%06x, GID %s, buffer 0x%x rkey 0x%x, MTU %d", qpn, psn, Gids.ntop(gid), addr,
                 rkey, mtu);
     }
