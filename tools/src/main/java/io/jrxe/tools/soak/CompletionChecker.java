@@ -18,7 +18,7 @@ import io.jrxe.wire.sim.VirtualTime;
  * RETRY_EXC_ERR) make their operations expected failures, each still due exactly once. Any other error
  * status is a mismatch; so is a pair that went to ERR without a requester running out of retries.
  *
- * <p>A UC lane's receives are not an operation's: {@link UcReceives} checks them. A UC operation finishes only
+ * <p>A UC lane's receives are not an operation's: {@link StandingReceives} checks them. A UC operation finishes only
  * a quarantine after its send completion, when no copy of its packets can still arrive.
  */
 final class CompletionChecker {
@@ -99,13 +99,13 @@ final class CompletionChecker {
     }
 
     private void recvCompletion(SoakNic nic, WorkCompletion wc) throws VerbsException {
-        if (UcReceives.isStanding(wc.wrId())) {
+        if (StandingReceives.isStanding(wc.wrId())) {
             Integer index = nic.qpIndex.get(wc.qpNum());
             Lane lane = index == null ? null : model.incoming(nic, index);
-            if (lane == null || lane.ucReceives == null) {
+            if (lane == null || lane.standing == null) {
                 report.stray("a UC receive completion on a QP that is not UC, on " + nic + ": " + wc);
             } else {
-                lane.ucReceives.completion(wc, report, memory);
+                lane.standing.completion(wc, report, memory);
             }
             return;
         }
@@ -126,7 +126,7 @@ final class CompletionChecker {
             error(op, "receive completion", wc, false);
         } else {
             op.recvSucceeded = true;
-            String wrong = op.receiveProblem(wc);
+            String wrong = op.receiveProblem(wc, 0);
             if (wrong != null) {
                 report.failed(op, wrong);
             }
@@ -161,8 +161,8 @@ final class CompletionChecker {
         for (Lane l : model.lanes) {
             if (l.index == lane.index) {
                 l.failed = true;
-                if (l.ucReceives != null) {
-                    l.ucReceives.closing = true;
+                if (l.standing != null) {
+                    l.standing.closing = true;
                 }
             }
         }
@@ -191,13 +191,13 @@ final class CompletionChecker {
         if (op.missingCompletions() > 0) {
             return;
         }
-        UcReceives uc = op.lane.ucReceives;
+        StandingReceives uc = op.lane.standing;
         if (uc != null && !op.quarantined) {
             op.quarantined = true;
-            time.schedule(UcReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
+            time.schedule(StandingReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
             return;
         }
-        if (!(uc != null ? memory.finishedUc(op) : memory.finished(op))) {
+        if (!(uc != null ? memory.finishedUnreliable(op) : memory.finished(op))) {
             report.failed(op, null);
         }
         if (uc != null) {

@@ -27,8 +27,10 @@ final class Lane {
      * it completes as an expected failure. Both lanes of a pair fail together.
      */
     boolean failed;
-    /** A UC lane's standing receives and the one operation it has in flight; null on RC. */
-    UcReceives ucReceives;
+    /** A UC or UD lane's standing receives and the one operation it has in flight; null on RC. */
+    StandingReceives standing;
+    /** UD: the handle of the address handle of the peer, which every send names; 0 on RC and UC. */
+    int ahHandle;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
     int depth = SoakRun.WINDOW;
 
@@ -37,7 +39,7 @@ final class Lane {
         this.index = index;
         this.from = from;
         this.to = to;
-        this.mtu = QpPairs.pathMtu(index).bytes();
+        this.mtu = from.mtus[index];
         for (int c = 0; c < SlotArea.CELLS; c++) {
             cellValue[c] = random.nextLong();
             MemorySegment.copy(new long[] {cellValue[c]}, 0, to.memory, ValueLayout.JAVA_LONG_UNALIGNED,

@@ -73,11 +73,11 @@ final class MemoryChecker {
     }
 
     /**
-     * A UC operation after its quarantine ({@link UcReceives}): its own buffer unchanged; a SEND delivered or
+     * A UC operation after its quarantine ({@link StandingReceives}): its own buffer unchanged; a SEND delivered or
      * lost (an expected failure); a WRITE's target holding the whole message, or whole packets from its start
      * and after them what it held before (lost on the way: an expected failure), and nothing else.
      */
-    boolean finishedUc(Operation op) {
+    boolean finishedUnreliable(Operation op) {
         Lane lane = op.lane;
         SlotArea local = lane.localArea();
         boolean good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
@@ -127,7 +127,7 @@ final class MemoryChecker {
      */
     void maybeTamper(Operation op, long resultAt) {
         if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0 && resultAt >= 0
-                && (!tamperUcOnly || op.lane.ucReceives != null)) {
+                && (!tamperUcOnly || op.lane.standing != null)) {
             tamperFrom = -1;
             SoakNic resultNic = SoakModel.resultNic(op);
             long at = resultAt + random.nextInt(op.length);

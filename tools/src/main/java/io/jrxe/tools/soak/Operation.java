@@ -31,7 +31,7 @@ final class Operation {
     /** Its receive completed successfully: the message is all there, though the send may have failed after. */
     boolean recvSucceeded;
     boolean finished;
-    /** A UC operation whose send completed waits out {@link UcReceives#QUARANTINE_NANOS} before it finishes. */
+    /** A UC or UD operation whose send completed waits out {@link StandingReceives#QUARANTINE_NANOS} before it finishes. */
     boolean quarantined;
 
     Operation(long id, Lane lane, OperationKind kind) {
@@ -50,14 +50,17 @@ final class Operation {
         return (recvWrId & RECV_TAG) != 0 ? recvWrId & ~RECV_TAG : -1;
     }
 
-    /** What is wrong with a successful receive completion of its message (opcode, byte_len, immediate), or null. */
-    String receiveProblem(WorkCompletion wc) {
+    /**
+     * What is wrong with a successful receive completion of its message (opcode, byte_len, immediate), or null.
+     * {@code header}: the bytes in front of the message that byte_len counts too (a UD receive's GRH area), else 0.
+     */
+    String receiveProblem(WorkCompletion wc, int header) {
         boolean withImm = kind.carriesImmediate();
-        if (wc.opcode() == kind.receiveCompletion() && wc.byteLen() == length && wc.hasImmediate() == withImm
+        if (wc.opcode() == kind.receiveCompletion() && wc.byteLen() == header + length && wc.hasImmediate() == withImm
                 && (!withImm || wc.immData() == imm)) {
             return null;
         }
-        return "receive completion " + wc + ", expected " + kind.receiveCompletion() + " byte_len " + length
+        return "receive completion " + wc + ", expected " + kind.receiveCompletion() + " byte_len " + (header + length)
                 + (withImm ? String.format(" imm=0x%08x", imm) : " without imm");
     }
 

@@ -33,12 +33,15 @@ enum OperationKind {
     /** What a UC QP can do: no READs, no atomics, no FLUSH. */
     static final OperationKind[] UC_MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM};
 
+    /** What a UD QP can do: SENDs. */
+    static final OperationKind[] UD_MIX = {SEND, SEND_WITH_IMM};
+
     /** {@link #MIX}, then the kinds {@code extras} adds, in the order of {@link SoakExtra}. */
     static OperationKind[] mix(Set<SoakExtra> extras) {
         List<OperationKind> kinds = new ArrayList<>(List.of(MIX));
         for (SoakExtra extra : SoakExtra.values()) {
-            if (extras.contains(extra) && extra.kind != null) {
-                kinds.add(extra.kind);
+            if (extras.contains(extra)) {
+                kinds.addAll(List.of(extra.kinds));
             }
         }
         return kinds.toArray(OperationKind[]::new);

@@ -43,15 +43,18 @@ final class SoakNic {
     final Cq sendCq;
     final Cq recvCq;
     final Qp[] qps;
+    /** Each QP pair's path MTU; a UD pair's is the port's active MTU, which limits a datagram. */
+    final int[] mtus;
     final SlotArea[] areas;
     final MemorySegment memory;
     final Mr mr;
     final MemorySegment shadow;
     final Map<Integer, Integer> qpIndex = new HashMap<>();
 
-    /** QP pairs {@code 0..rcPairs-1} are RC, the rest up to {@code qpPairs} UC. */
-    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, int qpPairs, int rcPairs)
+    /** A QP for each of {@link SoakConfig#pairs}, of its {@link SoakConfig#pairType}. */
+    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, SoakConfig config)
             throws VerbsException, UnknownHostException {
+        int qpPairs = config.pairs();
         this.label = label;
         device = Verbs.emulated().createSimulated(
                 DeviceConfig.of(name, InetAddress.getByName(address)).withInterfaceMtu(4200), network);
@@ -60,13 +63,16 @@ final class SoakNic {
         sendCq = ctx.createCq(4096, null);
         recvCq = ctx.createCq(4096, null);
         qps = new Qp[qpPairs];
+        mtus = new int[qpPairs];
         areas = new SlotArea[qpPairs];
         long size = 0;
         for (int i = 0; i < qps.length; i++) {
-            qps[i] = pd.createQp(new QpInitAttributes(i < rcPairs ? QpType.RC : QpType.UC, sendCq, recvCq, null,
+            QpType type = config.pairType(i);
+            qps[i] = pd.createQp(new QpInitAttributes(type, sendCq, recvCq, null,
                     new QpCapabilities(2 * SoakRun.WINDOW, 2 * SoakRun.WINDOW, MAX_SGE, MAX_SGE, MAX_INLINE), false));
             qpIndex.put(qps[i].qpNum(), i);
-            areas[i] = new SlotArea(size, QpPairs.pathMtu(i).bytes());
+            mtus[i] = type == QpType.UD ? QpPairs.UD_MTU.bytes() : QpPairs.pathMtu(i).bytes();
+            areas[i] = new SlotArea(size, mtus[i]);
             size = areas[i].end();
         }
         memory = arena.allocate(Math.max(size, 4096), 4096);

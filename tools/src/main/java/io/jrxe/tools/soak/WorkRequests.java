@@ -32,6 +32,11 @@ final class WorkRequests {
         wr.opcode = op.kind.opcode;
         wr.flags = SendWr.SIGNALED;
         wr.immData = op.imm;
+        if (lane.standing != null && lane.standing.isUd()) {
+            wr.ahHandle = lane.ahHandle;
+            wr.remoteQpn = to.qps[lane.index].qpNum();
+            wr.remoteQkey = QpPairs.QKEY;
+        }
         if (op.kind.writesCell()) {
             if (op.kind.flow == OperationKind.Flow.ATOMIC) {
                 MemorySegment d = MemorySegment.ofArray(op.data);

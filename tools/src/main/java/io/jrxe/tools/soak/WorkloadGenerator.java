@@ -71,9 +71,9 @@ final class WorkloadGenerator {
         }
     }
 
-    /** How many operations the lane may have outstanding now: one on UC (see {@link UcReceives}). */
+    /** How many operations the lane may have outstanding now: one on UC (see {@link StandingReceives}). */
     private static int window(Lane lane) {
-        return lane.ucReceives != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
+        return lane.standing != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
     }
 
     private void postBurst(Lane lane, int n) throws VerbsException {
@@ -134,10 +134,24 @@ final class WorkloadGenerator {
         return mtu + 1 + random.nextInt(3 * mtu + mtu / 2);
     }
 
+    /** A UD datagram's length: 0 to one MTU, the edges often. */
+    private int datagramLength(int mtu) {
+        int r = random.nextInt(100);
+        if (r < 8) {
+            return 0;
+        } else if (r < 16) {
+            return mtu - random.nextInt(2);
+        } else if (r < 50) {
+            return 1 + random.nextInt(64);
+        }
+        return 1 + random.nextInt(mtu);
+    }
+
     /** Picks the operation and sets up its buffers, in memory and in the model. */
     private Operation prepare(Lane lane) {
-        UcReceives uc = lane.ucReceives;
-        OperationKind[] kinds = uc != null ? OperationKind.UC_MIX : mix;
+        StandingReceives uc = lane.standing;
+        boolean ud = uc != null && uc.isUd();
+        OperationKind[] kinds = uc == null ? mix : ud ? OperationKind.UD_MIX : OperationKind.UC_MIX;
         Operation op = new Operation(nextId++, lane, kinds[random.nextInt(kinds.length)]);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
@@ -145,12 +159,12 @@ final class WorkloadGenerator {
         SlotArea remote = lane.remoteArea();
         switch (op.kind.flow) {
             case MESSAGE -> {
-                op.length = randomLength(lane.mtu);
+                op.length = ud ? datagramLength(lane.mtu) : randomLength(lane.mtu);
                 op.data = randomBytes(op.length);
                 op.inline = op.length <= SoakNic.MAX_INLINE && random.nextInt(3) == 0;
                 op.localSlot = local.take();
                 from.put(local.slot(op.localSlot), op.data);
-                // A UC SEND lands in one of the lane's standing receives, not in a slot of its own.
+                // A UC or UD SEND lands in one of the lane's standing receives, not in a slot of its own.
                 if (uc == null || !op.kind.isSend()) {
                     op.remoteSlot = remote.take();
                     to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
