@@ -109,7 +109,20 @@ final class CompletionChecker {
             }
             return;
         }
-        Operation op = model.takeRecv(wc.wrId());
+        int srqSlot = -1;
+        Operation op;
+        if (SrqReceives.isShared(wc.wrId()) && nic.srqReceives != null) {
+            srqSlot = nic.srqReceives.take(wc, report);
+            if (srqSlot < 0) {
+                return;
+            }
+            op = sharedReceiveOf(nic, wc);
+            if (op == null) {
+                return;
+            }
+        } else {
+            op = model.takeRecv(wc.wrId());
+        }
         if (op == null || op.lane.to != nic || op.lane.to.qps[op.lane.index].qpNum() != wc.qpNum()) {
             unexpected(op == null && model.recvTaken(wc.wrId()),
                     "a receive completion no posted receive was waiting for", nic, wc);
@@ -122,7 +135,13 @@ final class CompletionChecker {
         }
         lane.recvs.remove(op);
         op.recvDone = true;
-        if (wc.status() != WcStatus.SUCCESS) {
+        if (srqSlot >= 0 && !nic.srqReceives.received(op, srqSlot, wc.status(), memory)) {
+            report.failed(op, null);
+        }
+        if (wc.status() != WcStatus.SUCCESS && lane.failed && srqSlot >= 0) {
+            // The message its failed QP was receiving into an SRQ receive when the pair failed.
+            op.expectedFailure = true;
+        } else if (wc.status() != WcStatus.SUCCESS) {
             error(op, "receive completion", wc, false);
         } else {
             op.recvSucceeded = true;
@@ -132,6 +151,21 @@ final class CompletionChecker {
             }
         }
         maybeFinish(op);
+    }
+
+    /**
+     * The operation an SRQ receive completion is of: the oldest of its lane (the QP it names) still waiting for a
+     * receive, as RC delivers a QP's messages in order; null (said to the report) when there is none.
+     */
+    private Operation sharedReceiveOf(SoakNic nic, WorkCompletion wc) {
+        Integer index = nic.qpIndex.get(wc.qpNum());
+        Lane lane = index == null ? null : model.incoming(nic, index);
+        Operation op = lane == null ? null : lane.recvs.peekFirst();
+        if (op == null) {
+            report.stray("an SRQ receive completion for a QP no message was due on, on " + nic + ": " + wc);
+            return null;
+        }
+        return model.takeRecv(op.recvWrId());
     }
 
     /** A completion with an error status: the failure of the operation's QP pair, what it flushed, or a mismatch. */
@@ -172,6 +206,27 @@ final class CompletionChecker {
         QpAttributes toError = new QpAttributes().state(QpState.ERR);
         lane.from.qps[lane.index].modify(toError);
         lane.to.qps[lane.index].modify(toError);
+        if (lane.receivesFromSrq()) {
+            time.schedule(SrqReceives.QUIET_NANOS, () -> abandonSharedReceives(lane.index));
+        }
+    }
+
+    /**
+     * A while after QP pair {@code index} failed, no receive completion of it can come any more: its operations
+     * still waiting for one through an SRQ (whose receives a failed QP does not flush) are expected failures.
+     */
+    private void abandonSharedReceives(int index) {
+        for (Lane l : model.lanes) {
+            if (l.index != index) {
+                continue;
+            }
+            for (Operation op; (op = l.recvs.pollFirst()) != null; ) {
+                model.takeRecv(op.recvWrId());
+                op.recvDone = true;
+                op.expectedFailure = true;
+                maybeFinish(op);
+            }
+        }
     }
 
     /** A completion for a work request that is not outstanding: one that completed already, or none at all. */

@@ -48,6 +48,11 @@ final class Lane {
         }
     }
 
+    /** An RC lane whose responder takes its receives from its SRQ ({@code --with srq}), not from the QP's own queue. */
+    boolean receivesFromSrq() {
+        return standing == null && to.srqReceives != null;
+    }
+
     SlotArea localArea() {
         return from.areas[index];
     }

@@ -119,7 +119,11 @@ final class SoakModel {
                 lane.from.shadow.set(ValueLayout.JAVA_LONG_UNALIGNED, at, op.expectedOriginal);
                 yield at;
             }
+            // A SEND through an SRQ has no slot of its own: its bytes were checked in the receive's buffer.
             case MESSAGE -> {
+                if (op.remoteSlot < 0) {
+                    yield -1;
+                }
                 long at = lane.remoteArea().slot(op.remoteSlot);
                 MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, op.length);
                 yield at;

@@ -9,6 +9,8 @@ import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
@@ -50,6 +52,8 @@ final class SoakNic {
     final Mr mr;
     final MemorySegment shadow;
     final Map<Integer, Integer> qpIndex = new HashMap<>();
+    /** {@code --with srq}: the shared receive queue of all the NIC's RC QPs, kept filled; else null. */
+    final SrqReceives srqReceives;
 
     /** A QP for each of {@link SoakConfig#pairs}, of its {@link SoakConfig#pairType}. */
     SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, SoakConfig config)
@@ -66,15 +70,20 @@ final class SoakNic {
         mtus = new int[qpPairs];
         areas = new SlotArea[qpPairs];
         long size = 0;
+        // Room for a full window of every RC lane into this NIC, and a spare per pair.
+        int srqDepth = config.qps() * (SoakRun.WINDOW + 1);
+        Srq srq = config.extras().contains(SoakExtra.SRQ) ? pd.createSrq(srqDepth, 1) : null;
         for (int i = 0; i < qps.length; i++) {
             QpType type = config.pairType(i);
-            qps[i] = pd.createQp(new QpInitAttributes(type, sendCq, recvCq, null,
+            qps[i] = pd.createQp(new QpInitAttributes(type, sendCq, recvCq, type == QpType.RC ? srq : null,
                     new QpCapabilities(2 * SoakRun.WINDOW, 2 * SoakRun.WINDOW, MAX_SGE, MAX_SGE, MAX_INLINE), false));
             qpIndex.put(qps[i].qpNum(), i);
             mtus[i] = type == QpType.UD ? QpPairs.UD_MTU.bytes() : QpPairs.pathMtu(i).bytes();
             areas[i] = new SlotArea(size, mtus[i]);
             size = areas[i].end();
         }
+        SlotArea srqArea = srq == null ? null : new SlotArea(size, Mtu.MTU_4096.bytes(), srqDepth);
+        size = srq == null ? size : srqArea.end();
         memory = arena.allocate(Math.max(size, 4096), 4096);
         shadow = MemorySegment.ofArray(new byte[(int) memory.byteSize()]);
         // Start from a known pattern: every byte of memory is in the model from the start.
@@ -83,6 +92,7 @@ final class SoakNic {
         // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
         mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
                 | Access.FLUSH_GLOBAL);
+        srqReceives = srq == null ? null : new SrqReceives(this, srq, srqArea);
     }
 
     long address(long offset) {

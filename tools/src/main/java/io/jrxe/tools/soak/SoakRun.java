@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The soak: two NICs on a {@link SimulatedNetwork} with faults in both directions, several connected RC QP
@@ -56,7 +57,7 @@ public final class SoakRun {
     private Progress progress;
     private long virtualLimitNanos;
     private long tamperFrom = -1;
-    private boolean tamperUcOnly;
+    private Predicate<Operation> tamperOnly;
     private long duplicateOf = -1;
     private Consumer<SoakModel> beforeSweep;
     private PrintWriter trace;
@@ -120,8 +121,13 @@ public final class SoakRun {
 
     /** For the checker's own test of UC and UD: as {@link #tamperWithResultOf}, but only with a UC or UD operation's result. */
     SoakRun tamperWithUcOrUdResultOf(long opId) {
+        return tamperWithResultOf(opId, op -> op.lane.standing != null);
+    }
+
+    /** For the checker's own test of one kind of operation: as {@link #tamperWithResultOf}, only with those {@code which} accepts. */
+    SoakRun tamperWithResultOf(long opId, Predicate<Operation> which) {
         tamperFrom = opId;
-        tamperUcOnly = true;
+        tamperOnly = which;
         return this;
     }
 
@@ -149,8 +155,8 @@ public final class SoakRun {
         report = new SoakReport(config.ops(), diagnostics, progress);
         generator = new WorkloadGenerator(random, model, config.ops(), OperationKind.mix(config.extras()));
         memory = new MemoryChecker(model, report, random, tamperFrom);
-        if (tamperUcOnly) {
-            memory.tamperOnlyUc();
+        if (tamperOnly != null) {
+            memory.tamperOnly(tamperOnly);
         }
         checker = new CompletionChecker(model, report, time, memory);
         if (duplicateOf >= 0) {
@@ -198,6 +204,7 @@ public final class SoakRun {
             long lost = report.lost(model.unfinished()) + report.lostStanding(StandingReceives.left(model));
             report.note(StandingReceives.summary(model, QpType.UC));
             report.note(StandingReceives.summary(model, QpType.UD));
+            report.note(SrqReceives.summary(a, b));
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {

@@ -90,7 +90,7 @@ final class WorkloadGenerator {
                 last.next(wr);
             }
             last = wr;
-            if (op.needsRecv) {
+            if (op.needsRecv && !lane.receivesFromSrq()) {
                 RecvWr r = requests.recvWr(op);
                 if (firstRecv == null) {
                     firstRecv = r;
@@ -165,7 +165,8 @@ final class WorkloadGenerator {
                 op.localSlot = local.take();
                 from.put(local.slot(op.localSlot), op.data);
                 // A UC or UD SEND lands in one of the lane's standing receives, not in a slot of its own.
-                if (uc == null || !op.kind.isSend()) {
+                // So does a SEND on an RC lane whose responder receives from its SRQ.
+                if (!op.kind.isSend() || uc == null && !lane.receivesFromSrq()) {
                     op.remoteSlot = remote.take();
                     to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
                 }
