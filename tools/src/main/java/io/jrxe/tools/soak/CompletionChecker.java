@@ -255,6 +255,9 @@ final class CompletionChecker {
         if (!(uc != null ? memory.finishedUnreliable(op) : memory.finished(op))) {
             report.failed(op, null);
         }
+        if (model.windows != null) {
+            model.windows.finished(op);
+        }
         if (uc != null) {
             uc.finished(op);
         }

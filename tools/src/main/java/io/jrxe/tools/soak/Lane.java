@@ -29,6 +29,9 @@ final class Lane {
     boolean failed;
     /** A UC or UD lane's standing receives and the one operation it has in flight; null on RC. */
     StandingReceives standing;
+    /** {@code --with mw} on RC: the window of the requester's memory the peer accesses, and the peer's; else null. */
+    MemoryWindows.Window window;
+    MemoryWindows.Window peerWindow;
     /** UD: the handle of the address handle of the peer, which every send names; 0 on RC and UC. */
     int ahHandle;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */

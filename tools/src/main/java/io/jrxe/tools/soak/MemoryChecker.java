@@ -59,7 +59,7 @@ final class MemoryChecker {
             }
         }
         boolean good = true;
-        if (!local.indeterminateSlots.get(op.localSlot)) {
+        if (op.localSlot >= 0 && !local.indeterminateSlots.get(op.localSlot)) {
             good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
             local.free.add(op.localSlot);
         }

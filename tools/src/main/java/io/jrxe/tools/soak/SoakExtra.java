@@ -18,6 +18,11 @@ public enum SoakExtra {
      * they are expected failures), deliver twice or in part, but never wrong. See {@link StandingReceives}.
      */
     UC("uc"),
+    /**
+     * Type 2 memory windows over the RC pairs' memory: RDMA WRITE and READ through a window's R_Key, and windows
+     * bound (BIND_MW) and invalidated (LOCAL_INV, and the peer's SEND_WITH_INV) on the way. See {@link MemoryWindows}.
+     */
+    MW("mw", OperationKind.MW_WRITE, OperationKind.MW_READ, OperationKind.MW_INVALIDATE),
     /** The RC pairs' receives come from one shared receive queue per NIC, kept filled. See {@link SrqReceives}. */
     SRQ("srq"),
     /**

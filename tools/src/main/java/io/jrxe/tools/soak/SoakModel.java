@@ -19,6 +19,8 @@ import java.util.Map;
  */
 final class SoakModel {
     final List<Lane> lanes = new ArrayList<>();
+    /** {@code --with mw}: what the memory windows did; else null. */
+    MemoryWindows windows;
     private final Map<Long, Operation> awaitingSend = new HashMap<>();
     private final Map<Long, Operation> awaitingRecv = new HashMap<>();
     /** The ids of the operations whose send (receive) completion arrived: a second one is a duplicate. */
@@ -128,7 +130,7 @@ final class SoakModel {
                 MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, op.length);
                 yield at;
             }
-            case ATOMIC_WRITE, FLUSH -> -1;
+            case ATOMIC_WRITE, FLUSH, LOCAL -> -1;
         };
     }
 

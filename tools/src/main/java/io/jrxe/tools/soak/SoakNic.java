@@ -91,7 +91,7 @@ final class SoakNic {
         // A fixed iova, not the memory's address: the packets (RETH, AtomicETH) then carry the same addresses in
         // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
         mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
-                | Access.FLUSH_GLOBAL);
+                | Access.FLUSH_GLOBAL | Access.MW_BIND);
         srqReceives = srq == null ? null : new SrqReceives(this, srq, srqArea);
     }
 

@@ -174,6 +174,10 @@ public final class SoakRun {
                 if (type == QpType.UD) {
                     QpPairs.connectUd(lanes.get(0), lanes.get(1), random);
                 }
+                if (type == QpType.RC && config.extras().contains(SoakExtra.MW)) {
+                    MemoryWindows.open(lanes.get(0), lanes.get(1));
+                    model.windows = new MemoryWindows();
+                }
                 for (Lane lane : lanes) {
                     model.lanes.add(lane);
                     if (type != QpType.RC) {
@@ -205,6 +209,7 @@ public final class SoakRun {
             report.note(StandingReceives.summary(model, QpType.UC));
             report.note(StandingReceives.summary(model, QpType.UD));
             report.note(SrqReceives.summary(a, b));
+            report.note(model.windows == null ? null : model.windows.summary());
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {

@@ -49,6 +49,20 @@ final class WorkRequests {
             wr.sgl.add(from.address(local.slot(op.localSlot)), 8, from.mr.lkey());
             return wr;
         }
+        if (op.kind.flow == OperationKind.Flow.LOCAL) {
+            MemoryWindows.Window w = op.window;
+            if (op.kind == OperationKind.MW_BIND) {
+                wr.mwRkey = w.key;
+                wr.newRkey = op.windowKey;
+                wr.mrLkey = from.mr.lkey();
+                wr.bindAddr = from.address(w.area.base);
+                wr.bindLength = w.area.end() - w.area.base;
+                wr.bindAccess = MemoryWindows.bindAccess(w);
+            } else {
+                wr.invalidateRkey = op.windowKey;
+            }
+            return wr;
+        }
         if (op.inline) {
             wr.flags |= SendWr.INLINE;
             wr.inlineData = op.data.clone();
@@ -60,6 +74,15 @@ final class WorkRequests {
         if (!op.kind.isSend()) {
             wr.remoteAddr = to.address(remote.slot(op.remoteSlot));
             wr.rkey = to.mr.rkey();
+        }
+        if (op.window != null) {
+            // Through the peer's window, by its key; a SEND_WITH_INV names the key it invalidates.
+            if (op.kind.isSend()) {
+                wr.invalidateRkey = op.windowKey;
+            } else {
+                wr.remoteAddr = op.window.address(remote.slot(op.remoteSlot));
+                wr.rkey = op.windowKey;
+            }
         }
         return wr;
     }

@@ -152,7 +152,12 @@ final class WorkloadGenerator {
         StandingReceives uc = lane.standing;
         boolean ud = uc != null && uc.isUd();
         OperationKind[] kinds = uc == null ? mix : ud ? OperationKind.UD_MIX : OperationKind.UC_MIX;
-        Operation op = new Operation(nextId++, lane, kinds[random.nextInt(kinds.length)]);
+        OperationKind kind = kinds[random.nextInt(kinds.length)];
+        if (lane.window != null && (kind == OperationKind.MW_WRITE || kind == OperationKind.MW_READ
+                || kind == OperationKind.MW_INVALIDATE)) {
+            kind = MemoryWindows.resolve(lane, kind, random);
+        }
+        Operation op = new Operation(nextId++, lane, kind);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
         SlotArea local = lane.localArea();
@@ -215,6 +220,7 @@ final class WorkloadGenerator {
         if (uc != null) {
             uc.inFlight = op;
         }
+        MemoryWindows.posted(op, random);
         return op;
     }
 
