@@ -1,5 +1,6 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
@@ -32,7 +33,8 @@ import java.util.concurrent.Callable;
  */
 public abstract class PerftestCommand implements Callable<Integer> {
     static final int MIN_ITERS = 5;
-    static final long MAX_SIZE = 8_388_608;
+    /** The device's max_msg_sz: a larger -s is refused before any connection is tried. */
+    static final long MAX_SIZE = Port.MAX_MESSAGE_SIZE;
     static final int DEF_SIZE_BW = 65536;
     static final int DEF_SIZE_LAT = 2;
     static final int DEF_SIZE_ATOMIC = 8;

@@ -18,7 +18,7 @@ import io.jrxe.wire.sim.VirtualTime;
  * RETRY_EXC_ERR) make their operations expected failures, each still due exactly once. Any other error
  * status is a mismatch; so is a pair that went to ERR without a requester running out of retries.
  *
- * <p>A UC lane's receives are not an operation's: {@link UcReceives} checks them. A UC operation finishes only
+ * <p>A UC lane's receives are not an operation's: {@link StandingReceives} checks them. A UC operation finishes only
  * a quarantine after its send completion, when no copy of its packets can still arrive.
  */
 final class CompletionChecker {
@@ -99,17 +99,30 @@ final class CompletionChecker {
     }
 
     private void recvCompletion(SoakNic nic, WorkCompletion wc) throws VerbsException {
-        if (UcReceives.isStanding(wc.wrId())) {
+        if (StandingReceives.isStanding(wc.wrId())) {
             Integer index = nic.qpIndex.get(wc.qpNum());
             Lane lane = index == null ? null : model.incoming(nic, index);
-            if (lane == null || lane.ucReceives == null) {
+            if (lane == null || lane.standing == null) {
                 report.stray("a UC receive completion on a QP that is not UC, on " + nic + ": " + wc);
             } else {
-                lane.ucReceives.completion(wc, report, memory);
+                lane.standing.completion(wc, report, memory);
             }
             return;
         }
-        Operation op = model.takeRecv(wc.wrId());
+        int srqSlot = -1;
+        Operation op;
+        if (SrqReceives.isShared(wc.wrId()) && nic.srqReceives != null) {
+            srqSlot = nic.srqReceives.take(wc, report);
+            if (srqSlot < 0) {
+                return;
+            }
+            op = sharedReceiveOf(nic, wc);
+            if (op == null) {
+                return;
+            }
+        } else {
+            op = model.takeRecv(wc.wrId());
+        }
         if (op == null || op.lane.to != nic || op.lane.to.qps[op.lane.index].qpNum() != wc.qpNum()) {
             unexpected(op == null && model.recvTaken(wc.wrId()),
                     "a receive completion no posted receive was waiting for", nic, wc);
@@ -122,16 +135,37 @@ final class CompletionChecker {
         }
         lane.recvs.remove(op);
         op.recvDone = true;
-        if (wc.status() != WcStatus.SUCCESS) {
+        if (srqSlot >= 0 && !nic.srqReceives.received(op, srqSlot, wc.status(), memory)) {
+            report.failed(op, null);
+        }
+        if (wc.status() != WcStatus.SUCCESS && lane.failed && srqSlot >= 0) {
+            // The message its failed QP was receiving into an SRQ receive when the pair failed.
+            op.expectedFailure = true;
+        } else if (wc.status() != WcStatus.SUCCESS) {
             error(op, "receive completion", wc, false);
         } else {
             op.recvSucceeded = true;
-            String wrong = op.receiveProblem(wc);
+            String wrong = op.receiveProblem(wc, 0);
             if (wrong != null) {
                 report.failed(op, wrong);
             }
         }
         maybeFinish(op);
+    }
+
+    /**
+     * The operation an SRQ receive completion is of: the oldest of its lane (the QP it names) still waiting for a
+     * receive, as RC delivers a QP's messages in order; null (said to the report) when there is none.
+     */
+    private Operation sharedReceiveOf(SoakNic nic, WorkCompletion wc) {
+        Integer index = nic.qpIndex.get(wc.qpNum());
+        Lane lane = index == null ? null : model.incoming(nic, index);
+        Operation op = lane == null ? null : lane.recvs.peekFirst();
+        if (op == null) {
+            report.stray("an SRQ receive completion for a QP no message was due on, on " + nic + ": " + wc);
+            return null;
+        }
+        return model.takeRecv(op.recvWrId());
     }
 
     /** A completion with an error status: the failure of the operation's QP pair, what it flushed, or a mismatch. */
@@ -161,8 +195,8 @@ final class CompletionChecker {
         for (Lane l : model.lanes) {
             if (l.index == lane.index) {
                 l.failed = true;
-                if (l.ucReceives != null) {
-                    l.ucReceives.closing = true;
+                if (l.standing != null) {
+                    l.standing.closing = true;
                 }
             }
         }
@@ -172,6 +206,27 @@ final class CompletionChecker {
         QpAttributes toError = new QpAttributes().state(QpState.ERR);
         lane.from.qps[lane.index].modify(toError);
         lane.to.qps[lane.index].modify(toError);
+        if (lane.receivesFromSrq()) {
+            time.schedule(SrqReceives.QUIET_NANOS, () -> abandonSharedReceives(lane.index));
+        }
+    }
+
+    /**
+     * A while after QP pair {@code index} failed, no receive completion of it can come any more: its operations
+     * still waiting for one through an SRQ (whose receives a failed QP does not flush) are expected failures.
+     */
+    private void abandonSharedReceives(int index) {
+        for (Lane l : model.lanes) {
+            if (l.index != index) {
+                continue;
+            }
+            for (Operation op; (op = l.recvs.pollFirst()) != null; ) {
+                model.takeRecv(op.recvWrId());
+                op.recvDone = true;
+                op.expectedFailure = true;
+                maybeFinish(op);
+            }
+        }
     }
 
     /** A completion for a work request that is not outstanding: one that completed already, or none at all. */
@@ -191,14 +246,17 @@ final class CompletionChecker {
         if (op.missingCompletions() > 0) {
             return;
         }
-        UcReceives uc = op.lane.ucReceives;
+        StandingReceives uc = op.lane.standing;
         if (uc != null && !op.quarantined) {
             op.quarantined = true;
-            time.schedule(UcReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
+            time.schedule(StandingReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
             return;
         }
-        if (!(uc != null ? memory.finishedUc(op) : memory.finished(op))) {
+        if (!(uc != null ? memory.finishedUnreliable(op) : memory.finished(op))) {
             report.failed(op, null);
+        }
+        if (model.windows != null) {
+            model.windows.finished(op);
         }
         if (uc != null) {
             uc.finished(op);

@@ -27,8 +27,13 @@ final class Lane {
      * it completes as an expected failure. Both lanes of a pair fail together.
      */
     boolean failed;
-    /** A UC lane's standing receives and the one operation it has in flight; null on RC. */
-    UcReceives ucReceives;
+    /** A UC or UD lane's standing receives and the one operation it has in flight; null on RC. */
+    StandingReceives standing;
+    /** {@code --with mw} on RC: the window of the requester's memory the peer accesses, and the peer's; else null. */
+    MemoryWindows.Window window;
+    MemoryWindows.Window peerWindow;
+    /** UD: the handle of the address handle of the peer, which every send names; 0 on RC and UC. */
+    int ahHandle;
     /** How many operations the generator lets be outstanding here for now (redrawn after each burst). */
     int depth = SoakRun.WINDOW;
 
@@ -37,13 +42,18 @@ final class Lane {
         this.index = index;
         this.from = from;
         this.to = to;
-        this.mtu = QpPairs.pathMtu(index).bytes();
+        this.mtu = from.mtus[index];
         for (int c = 0; c < SlotArea.CELLS; c++) {
             cellValue[c] = random.nextLong();
             MemorySegment.copy(new long[] {cellValue[c]}, 0, to.memory, ValueLayout.JAVA_LONG_UNALIGNED,
                     to.areas[index].cell(c), 1);
             to.shadow.set(ValueLayout.JAVA_LONG_UNALIGNED, to.areas[index].cell(c), cellValue[c]);
         }
+    }
+
+    /** An RC lane whose responder takes its receives from its SRQ ({@code --with srq}), not from the QP's own queue. */
+    boolean receivesFromSrq() {
+        return standing == null && to.srqReceives != null;
     }
 
     SlotArea localArea() {

@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 
 /**
  * Compares the NICs' memory with the {@link SoakModel}: a finished operation's slots (the whole slot, so bytes
@@ -19,8 +20,8 @@ final class MemoryChecker {
     private final SoakReport report;
     private final Random random;
     private long tamperFrom;
-    /** The checker's own test of UC: only a UC operation's result is tampered with. */
-    private boolean tamperUcOnly;
+    /** The checker's own test: which operations' results may be tampered with. */
+    private Predicate<Operation> tamperOnly = op -> true;
 
     /** {@code random} is the run's: only {@code tamperFrom} (the checker's own test; -1 for none) draws from it. */
     MemoryChecker(SoakModel model, SoakReport report, Random random, long tamperFrom) {
@@ -50,7 +51,7 @@ final class MemoryChecker {
             if (op.kind.resultAtRequester()) {
                 local.indeterminateSlots.set(op.localSlot);
             }
-            if (op.kind.writesResponderSlot()) {
+            if (op.kind.writesResponderSlot() && op.remoteSlot >= 0) {
                 remote.indeterminateSlots.set(op.remoteSlot);
             }
             if (op.kind.writesCell()) {
@@ -58,7 +59,7 @@ final class MemoryChecker {
             }
         }
         boolean good = true;
-        if (!local.indeterminateSlots.get(op.localSlot)) {
+        if (op.localSlot >= 0 && !local.indeterminateSlots.get(op.localSlot)) {
             good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
             local.free.add(op.localSlot);
         }
@@ -73,11 +74,11 @@ final class MemoryChecker {
     }
 
     /**
-     * A UC operation after its quarantine ({@link UcReceives}): its own buffer unchanged; a SEND delivered or
+     * A UC operation after its quarantine ({@link StandingReceives}): its own buffer unchanged; a SEND delivered or
      * lost (an expected failure); a WRITE's target holding the whole message, or whole packets from its start
      * and after them what it held before (lost on the way: an expected failure), and nothing else.
      */
-    boolean finishedUc(Operation op) {
+    boolean finishedUnreliable(Operation op) {
         Lane lane = op.lane;
         SlotArea local = lane.localArea();
         boolean good = compare(op, lane.from, local.slot(op.localSlot), local.slotSize, "the requester's buffer");
@@ -116,9 +117,9 @@ final class MemoryChecker {
         return mismatch(nic, at + packets, slotSize - packets) < 0 ? packets : -1;
     }
 
-    /** For the checker's own test of UC: only UC operations' results are tampered with. */
-    void tamperOnlyUc() {
-        tamperUcOnly = true;
+    /** For the checker's own test of one kind of operation: only those {@code which} accepts are tampered with. */
+    void tamperOnly(Predicate<Operation> which) {
+        tamperOnly = which;
     }
 
     /**
@@ -127,7 +128,7 @@ final class MemoryChecker {
      */
     void maybeTamper(Operation op, long resultAt) {
         if (tamperFrom >= 0 && op.id >= tamperFrom && op.length > 0 && resultAt >= 0
-                && (!tamperUcOnly || op.lane.ucReceives != null)) {
+                && tamperOnly.test(op)) {
             tamperFrom = -1;
             SoakNic resultNic = SoakModel.resultNic(op);
             long at = resultAt + random.nextInt(op.length);
@@ -137,7 +138,7 @@ final class MemoryChecker {
     }
 
     /** Memory against the model; a difference is reported once, then the model takes what memory holds. */
-    private boolean compare(Operation op, SoakNic nic, long offset, long length, String what) {
+    boolean compare(Operation op, SoakNic nic, long offset, long length, String what) {
         long at = mismatch(nic, offset, length);
         if (at < 0) {
             return true;

@@ -16,6 +16,10 @@ final class Operation {
     /** Slots (of the lane's areas) the operation owns while outstanding, or -1. */
     int localSlot = -1;
     int remoteSlot = -1;
+    /** The memory window it accesses, binds or invalidates ({@code --with mw}), or null. */
+    MemoryWindows.Window window;
+    /** The window's key it accesses or invalidates, or the key a bind gives it. */
+    int windowKey;
     /** The atomic cell it targets, or -1. */
     int cell = -1;
     /** For an atomic: the cell's value before it, which lands in the requester's buffer. */
@@ -31,7 +35,7 @@ final class Operation {
     /** Its receive completed successfully: the message is all there, though the send may have failed after. */
     boolean recvSucceeded;
     boolean finished;
-    /** A UC operation whose send completed waits out {@link UcReceives#QUARANTINE_NANOS} before it finishes. */
+    /** A UC or UD operation whose send completed waits out {@link StandingReceives#QUARANTINE_NANOS} before it finishes. */
     boolean quarantined;
 
     Operation(long id, Lane lane, OperationKind kind) {
@@ -50,15 +54,22 @@ final class Operation {
         return (recvWrId & RECV_TAG) != 0 ? recvWrId & ~RECV_TAG : -1;
     }
 
-    /** What is wrong with a successful receive completion of its message (opcode, byte_len, immediate), or null. */
-    String receiveProblem(WorkCompletion wc) {
+    /**
+     * What is wrong with a successful receive completion of its message (opcode, byte_len, immediate,
+     * the key a SEND_WITH_INV invalidated), or null.
+     * {@code header}: the bytes in front of the message that byte_len counts too (a UD receive's GRH area), else 0.
+     */
+    String receiveProblem(WorkCompletion wc, int header) {
         boolean withImm = kind.carriesImmediate();
-        if (wc.opcode() == kind.receiveCompletion() && wc.byteLen() == length && wc.hasImmediate() == withImm
-                && (!withImm || wc.immData() == imm)) {
+        boolean withInv = kind == OperationKind.MW_INVALIDATE;
+        if (wc.opcode() == kind.receiveCompletion() && wc.byteLen() == header + length && wc.hasImmediate() == withImm
+                && (!withImm || wc.immData() == imm) && wc.hasInvalidate() == withInv
+                && (!withInv || wc.invalidatedRkey() == windowKey)) {
             return null;
         }
-        return "receive completion " + wc + ", expected " + kind.receiveCompletion() + " byte_len " + length
-                + (withImm ? String.format(" imm=0x%08x", imm) : " without imm");
+        return "receive completion " + wc + ", expected " + kind.receiveCompletion() + " byte_len " + (header + length)
+                + (withImm ? String.format(" imm=0x%08x", imm) : " without imm")
+                + (withInv ? String.format(" invalidating 0x%08x", windowKey) : "");
     }
 
     /** The completions it still waits for: its send's, and its receive's if it has one. */

@@ -24,7 +24,21 @@ enum OperationKind {
     /** {@code --with atomic-write}. */
     ATOMIC_WRITE(WrOpcode.ATOMIC_WRITE, Flow.ATOMIC_WRITE),
     /** {@code --with flush}. */
-    FLUSH(WrOpcode.FLUSH, Flow.FLUSH);
+    FLUSH(WrOpcode.FLUSH, Flow.FLUSH),
+    /** {@code --with mw}: an RDMA WRITE through the responder's memory window. */
+    MW_WRITE(WrOpcode.RDMA_WRITE, Flow.MESSAGE),
+    /** {@code --with mw}: an RDMA READ through the responder's memory window. */
+    MW_READ(WrOpcode.RDMA_READ, Flow.READ),
+    /**
+     * {@code --with mw}: the responder's window invalidated by a SEND_WITH_INV that names its R_Key (a SEND whose
+     * receive completion must say so). Drawn as "a window step": {@link MemoryWindows} makes it one of the two
+     * below instead, or a plain SEND, when the windows' states call for it.
+     */
+    MW_INVALIDATE(WrOpcode.SEND_WITH_INV, Flow.MESSAGE),
+    /** The requester binds its own window (BIND_MW): a local operation, no byte moves. */
+    MW_BIND(WrOpcode.BIND_MW, Flow.LOCAL),
+    /** The requester invalidates its own window (LOCAL_INV): a local operation, no byte moves. */
+    MW_LOCAL_INV(WrOpcode.LOCAL_INV, Flow.LOCAL);
 
     /** The kinds every run draws from, in the order of the draw. */
     static final OperationKind[] MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ,
@@ -33,12 +47,15 @@ enum OperationKind {
     /** What a UC QP can do: no READs, no atomics, no FLUSH. */
     static final OperationKind[] UC_MIX = {SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM};
 
+    /** What a UD QP can do: SENDs. */
+    static final OperationKind[] UD_MIX = {SEND, SEND_WITH_IMM};
+
     /** {@link #MIX}, then the kinds {@code extras} adds, in the order of {@link SoakExtra}. */
     static OperationKind[] mix(Set<SoakExtra> extras) {
         List<OperationKind> kinds = new ArrayList<>(List.of(MIX));
         for (SoakExtra extra : SoakExtra.values()) {
-            if (extras.contains(extra) && extra.kind != null) {
-                kinds.add(extra.kind);
+            if (extras.contains(extra)) {
+                kinds.addAll(List.of(extra.kinds));
             }
         }
         return kinds.toArray(OperationKind[]::new);
@@ -55,7 +72,9 @@ enum OperationKind {
         /** 8 bytes of the requester's buffer replace a cell at the responder; nothing comes back. */
         ATOMIC_WRITE,
         /** A range of the responder's memory is made visible (it is already): no byte moves anywhere. */
-        FLUSH
+        FLUSH,
+        /** Runs at the requester alone (a window bound or invalidated): no byte moves, no packet goes. */
+        LOCAL
     }
 
     final WrOpcode opcode;
@@ -68,7 +87,7 @@ enum OperationKind {
 
     /** A SEND is a message the responder's receive queue takes. */
     boolean isSend() {
-        return this == SEND || this == SEND_WITH_IMM;
+        return this == SEND || this == SEND_WITH_IMM || this == MW_INVALIDATE;
     }
 
     /** It takes a receive WR at the responder: a SEND, or a WRITE whose immediate needs a completion. */
@@ -105,6 +124,6 @@ enum OperationKind {
      * the values jrxe has always given (as rxe does) for the first kinds, and leaves the later ones' alone.
      */
     boolean sendByteLenChecked() {
-        return flow != Flow.ATOMIC_WRITE && flow != Flow.FLUSH;
+        return flow != Flow.ATOMIC_WRITE && flow != Flow.FLUSH && flow != Flow.LOCAL;
     }
 }

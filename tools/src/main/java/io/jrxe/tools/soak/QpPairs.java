@@ -20,12 +20,28 @@ final class QpPairs {
     static final int TIMEOUT = 8;
     static final int RETRY_CNT = 7;
     static final int RNR_RETRY = 7;
+    /** A UD QP has no path MTU: its datagrams are limited by the port's active MTU (the soak's 4200-byte interface). */
+    static final Mtu UD_MTU = Mtu.MTU_4096;
+    /** The Q_Key of the soak's UD QPs. */
+    static final int QKEY = 0x50A4_0D00;
 
     private QpPairs() {
     }
 
     static Mtu pathMtu(int pair) {
         return MTUS[pair % MTUS.length];
+    }
+
+    /** Takes UD QP pair {@code i} of both NICs to RTS, each with an address handle of the other for its lane. */
+    static void connectUd(Lane ab, Lane ba, Random random) throws VerbsException {
+        for (Lane lane : new Lane[] {ab, ba}) {
+            Qp qp = lane.from.qps[lane.index];
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY));
+            qp.modify(new QpAttributes().state(QpState.RTR));
+            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(startPsn(random)));
+            byte[] dgid = GidEntry.gidOf(lane.to.device.rnic().config().addresses().getFirst());
+            lane.ahHandle = lane.from.pd.createAh(AddressVector.to(dgid, 1)).handle();
+        }
     }
 
     /** Takes QP pair {@code i} of both NICs to RTS, each towards the other. */

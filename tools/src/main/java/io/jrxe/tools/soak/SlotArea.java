@@ -13,8 +13,8 @@ final class SlotArea {
 
     final long base;
     final int slotSize;
-    /** Room for a full window each way, and a spare. */
-    final int slots = 2 * SoakRun.WINDOW + 2;
+    /** A QP pair's: room for a full window each way, and a spare. */
+    final int slots;
     final ArrayDeque<Integer> free = new ArrayDeque<>();
     /**
      * Slots and cells whose bytes nobody can know any more: an operation that failed with its QP may have
@@ -24,8 +24,14 @@ final class SlotArea {
     final BitSet indeterminateSlots = new BitSet();
     final BitSet indeterminateCells = new BitSet();
 
+    /** A QP pair's area, for messages on a path of this MTU. */
     SlotArea(long base, int mtu) {
+        this(base, mtu, 2 * SoakRun.WINDOW + 2);
+    }
+
+    SlotArea(long base, int mtu, int slots) {
         this.base = base;
+        this.slots = slots;
         this.slotSize = slotSize(mtu);
         for (int i = 0; i < slots; i++) {
             free.add(i);

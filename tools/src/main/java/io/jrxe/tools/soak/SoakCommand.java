@@ -63,7 +63,9 @@ public final class SoakCommand implements Callable<Integer> {
     double corrupt;
 
     @Option(names = "--with", split = ",", paramLabel = "KIND",
-            description = "add to the mix (comma-separated): atomic-write, flush (RC operations), uc (one more QP pair, of UC) "
+            description = "add to the mix (comma-separated): atomic-write, flush (RC operations), uc (one more QP pair, of UC), "
+                    + "mw (memory windows: bound, accessed, invalidated), srq (RC receives from a shared receive queue), "
+                    + "ud (one more QP pair, of UD) "
                     + "(default: none, so that a seed replays the run it always did)")
     List<String> with = List.of();
 

@@ -1,5 +1,7 @@
 package io.jrxe.tools.soak;
 
+import io.jrxe.verbs.QpType;
+
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -49,17 +51,20 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
         return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP, extras);
     }
 
-    /** The QP pairs: the {@link #qps} RC ones, then one UC pair with {@code --with uc}. */
+    /** The QP pairs: the {@link #qps} RC ones, then one UC pair with {@code --with uc}, then one UD pair with {@code ud}. */
     public int pairs() {
-        return qps + (extras.contains(SoakExtra.UC) ? 1 : 0);
+        return qps + (extras.contains(SoakExtra.UC) ? 1 : 0) + (extras.contains(SoakExtra.UD) ? 1 : 0);
     }
 
-    /** Whether QP pair {@code index} is the UC one. */
-    boolean isUc(int index) {
-        return index >= qps;
+    /** The transport of QP pair {@code index}: RC, then UC and UD as {@link #pairs} orders them. */
+    QpType pairType(int index) {
+        if (index < qps) {
+            return QpType.RC;
+        }
+        return index == qps && extras.contains(SoakExtra.UC) ? QpType.UC : QpType.UD;
     }
 
-    /** The same run with {@code --with}'s names ("flush", "atomic-write", "uc"); unknown ones are an IllegalArgumentException. */
+    /** The same run with {@code --with}'s names ("flush", "atomic-write", "uc", "mw", "srq", "ud"); unknown ones are an IllegalArgumentException. */
     public SoakConfig with(List<String> names) {
         return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, SoakExtra.parse(names));
     }

@@ -15,18 +15,30 @@ public enum SoakExtra {
     FLUSH("flush", OperationKind.FLUSH),
     /**
      * One more QP pair, of UC: SENDs and WRITEs with and without immediate, which the network may lose (then
-     * they are expected failures), deliver twice or in part, but never wrong. See {@link UcReceives}.
+     * they are expected failures), deliver twice or in part, but never wrong. See {@link StandingReceives}.
      */
-    UC("uc", null);
+    UC("uc"),
+    /**
+     * Type 2 memory windows over the RC pairs' memory: RDMA WRITE and READ through a window's R_Key, and windows
+     * bound (BIND_MW) and invalidated (LOCAL_INV, and the peer's SEND_WITH_INV) on the way. See {@link MemoryWindows}.
+     */
+    MW("mw", OperationKind.MW_WRITE, OperationKind.MW_READ, OperationKind.MW_INVALIDATE),
+    /** The RC pairs' receives come from one shared receive queue per NIC, kept filled. See {@link SrqReceives}. */
+    SRQ("srq"),
+    /**
+     * One more QP pair, of UD: SENDs of up to one MTU, which the network may lose (expected failures) or deliver
+     * twice (UD has no duplicate detection: both count as received), but never wrong. See {@link StandingReceives}.
+     */
+    UD("ud");
 
     /** As the option names it. */
     final String optionName;
-    /** The kind it adds to the RC draw, or null. */
-    final OperationKind kind;
+    /** The kinds it adds to the RC draw, in this order (none for a new QP pair or a new way to receive). */
+    final OperationKind[] kinds;
 
-    SoakExtra(String optionName, OperationKind kind) {
+    SoakExtra(String optionName, OperationKind... kinds) {
         this.optionName = optionName;
-        this.kind = kind;
+        this.kinds = kinds;
     }
 
     /** Every name {@code --with} takes, comma-separated. */

@@ -19,6 +19,8 @@ import java.util.Map;
  */
 final class SoakModel {
     final List<Lane> lanes = new ArrayList<>();
+    /** {@code --with mw}: what the memory windows did; else null. */
+    MemoryWindows windows;
     private final Map<Long, Operation> awaitingSend = new HashMap<>();
     private final Map<Long, Operation> awaitingRecv = new HashMap<>();
     /** The ids of the operations whose send (receive) completion arrived: a second one is a duplicate. */
@@ -119,12 +121,16 @@ final class SoakModel {
                 lane.from.shadow.set(ValueLayout.JAVA_LONG_UNALIGNED, at, op.expectedOriginal);
                 yield at;
             }
+            // A SEND through an SRQ has no slot of its own: its bytes were checked in the receive's buffer.
             case MESSAGE -> {
+                if (op.remoteSlot < 0) {
+                    yield -1;
+                }
                 long at = lane.remoteArea().slot(op.remoteSlot);
                 MemorySegment.copy(op.data, 0, lane.to.shadow, ValueLayout.JAVA_BYTE, at, op.length);
                 yield at;
             }
-            case ATOMIC_WRITE, FLUSH -> -1;
+            case ATOMIC_WRITE, FLUSH, LOCAL -> -1;
         };
     }
 

@@ -9,6 +9,8 @@ import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.Mtu;
+import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
@@ -43,15 +45,20 @@ final class SoakNic {
     final Cq sendCq;
     final Cq recvCq;
     final Qp[] qps;
+    /** Each QP pair's path MTU; a UD pair's is the port's active MTU, which limits a datagram. */
+    final int[] mtus;
     final SlotArea[] areas;
     final MemorySegment memory;
     final Mr mr;
     final MemorySegment shadow;
     final Map<Integer, Integer> qpIndex = new HashMap<>();
+    /** {@code --with srq}: the shared receive queue of all the NIC's RC QPs, kept filled; else null. */
+    final SrqReceives srqReceives;
 
-    /** QP pairs {@code 0..rcPairs-1} are RC, the rest up to {@code qpPairs} UC. */
-    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, int qpPairs, int rcPairs)
+    /** A QP for each of {@link SoakConfig#pairs}, of its {@link SoakConfig#pairType}. */
+    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, SoakConfig config)
             throws VerbsException, UnknownHostException {
+        int qpPairs = config.pairs();
         this.label = label;
         device = Verbs.emulated().createSimulated(
                 DeviceConfig.of(name, InetAddress.getByName(address)).withInterfaceMtu(4200), network);
@@ -60,15 +67,23 @@ final class SoakNic {
         sendCq = ctx.createCq(4096, null);
         recvCq = ctx.createCq(4096, null);
         qps = new Qp[qpPairs];
+        mtus = new int[qpPairs];
         areas = new SlotArea[qpPairs];
         long size = 0;
+        // Room for a full window of every RC lane into this NIC, and a spare per pair.
+        int srqDepth = config.qps() * (SoakRun.WINDOW + 1);
+        Srq srq = config.extras().contains(SoakExtra.SRQ) ? pd.createSrq(srqDepth, 1) : null;
         for (int i = 0; i < qps.length; i++) {
-            qps[i] = pd.createQp(new QpInitAttributes(i < rcPairs ? QpType.RC : QpType.UC, sendCq, recvCq, null,
+            QpType type = config.pairType(i);
+            qps[i] = pd.createQp(new QpInitAttributes(type, sendCq, recvCq, type == QpType.RC ? srq : null,
                     new QpCapabilities(2 * SoakRun.WINDOW, 2 * SoakRun.WINDOW, MAX_SGE, MAX_SGE, MAX_INLINE), false));
             qpIndex.put(qps[i].qpNum(), i);
-            areas[i] = new SlotArea(size, QpPairs.pathMtu(i).bytes());
+            mtus[i] = type == QpType.UD ? QpPairs.UD_MTU.bytes() : QpPairs.pathMtu(i).bytes();
+            areas[i] = new SlotArea(size, mtus[i]);
             size = areas[i].end();
         }
+        SlotArea srqArea = srq == null ? null : new SlotArea(size, Mtu.MTU_4096.bytes(), srqDepth);
+        size = srq == null ? size : srqArea.end();
         memory = arena.allocate(Math.max(size, 4096), 4096);
         shadow = MemorySegment.ofArray(new byte[(int) memory.byteSize()]);
         // Start from a known pattern: every byte of memory is in the model from the start.
@@ -76,7 +91,8 @@ final class SoakNic {
         // A fixed iova, not the memory's address: the packets (RETH, AtomicETH) then carry the same addresses in
         // every run, which a replay of a seed needs; where malloc puts the memory differs from run to run.
         mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
-                | Access.FLUSH_GLOBAL);
+                | Access.FLUSH_GLOBAL | Access.MW_BIND);
+        srqReceives = srq == null ? null : new SrqReceives(this, srq, srqArea);
     }
 
     long address(long offset) {

@@ -1,6 +1,7 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.wire.sim.LinkFaults;
 import io.jrxe.wire.sim.SimulatedNetwork;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The soak: two NICs on a {@link SimulatedNetwork} with faults in both directions, several connected RC QP
@@ -26,7 +28,7 @@ import java.util.function.Consumer;
  * At the end, after a settling time in which no completion may appear, both memories are compared with the
  * model in full. A QP pair that runs out of retries fails, as RC must: the run goes on with the others, and
  * stops when none is left. {@code --with} ({@link SoakExtra}) adds ATOMIC WRITE and FLUSH to the mix, and a UC
- * pair ({@link UcReceives}).
+ * pair ({@link StandingReceives}).
  */
 public final class SoakRun {
     /** At most this many operations outstanding per QP and direction. */
@@ -55,7 +57,7 @@ public final class SoakRun {
     private Progress progress;
     private long virtualLimitNanos;
     private long tamperFrom = -1;
-    private boolean tamperUcOnly;
+    private Predicate<Operation> tamperOnly;
     private long duplicateOf = -1;
     private Consumer<SoakModel> beforeSweep;
     private PrintWriter trace;
@@ -117,10 +119,15 @@ public final class SoakRun {
         return this;
     }
 
-    /** For the checker's own test of UC: as {@link #tamperWithResultOf}, but only with a UC operation's result. */
-    SoakRun tamperWithUcResultOf(long opId) {
+    /** For the checker's own test of UC and UD: as {@link #tamperWithResultOf}, but only with a UC or UD operation's result. */
+    SoakRun tamperWithUcOrUdResultOf(long opId) {
+        return tamperWithResultOf(opId, op -> op.lane.standing != null);
+    }
+
+    /** For the checker's own test of one kind of operation: as {@link #tamperWithResultOf}, only with those {@code which} accepts. */
+    SoakRun tamperWithResultOf(long opId, Predicate<Operation> which) {
         tamperFrom = opId;
-        tamperUcOnly = true;
+        tamperOnly = which;
         return this;
     }
 
@@ -148,22 +155,33 @@ public final class SoakRun {
         report = new SoakReport(config.ops(), diagnostics, progress);
         generator = new WorkloadGenerator(random, model, config.ops(), OperationKind.mix(config.extras()));
         memory = new MemoryChecker(model, report, random, tamperFrom);
-        if (tamperUcOnly) {
-            memory.tamperOnlyUc();
+        if (tamperOnly != null) {
+            memory.tamperOnly(tamperOnly);
         }
         checker = new CompletionChecker(model, report, time, memory);
         if (duplicateOf >= 0) {
             checker.duplicateSendCompletionOf(duplicateOf);
         }
         try {
-            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config.pairs(), config.qps());
-            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config.pairs(), config.qps());
+            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config);
+            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config);
             for (int i = 0; i < config.pairs(); i++) {
-                QpPairs.connect(a, b, i, random);
-                for (Lane lane : List.of(new Lane(i, a, b, random), new Lane(i, b, a, random))) {
+                QpType type = config.pairType(i);
+                if (type != QpType.UD) {
+                    QpPairs.connect(a, b, i, random);
+                }
+                List<Lane> lanes = List.of(new Lane(i, a, b, random), new Lane(i, b, a, random));
+                if (type == QpType.UD) {
+                    QpPairs.connectUd(lanes.get(0), lanes.get(1), random);
+                }
+                if (type == QpType.RC && config.extras().contains(SoakExtra.MW)) {
+                    MemoryWindows.open(lanes.get(0), lanes.get(1));
+                    model.windows = new MemoryWindows();
+                }
+                for (Lane lane : lanes) {
                     model.lanes.add(lane);
-                    if (config.isUc(i)) {
-                        UcReceives.open(lane);
+                    if (type != QpType.RC) {
+                        StandingReceives.open(lane, type);
                     }
                 }
             }
@@ -172,7 +190,7 @@ public final class SoakRun {
                 traceEngines(b);
             }
             String stopped = loop(model);
-            UcReceives.closeAll(model);
+            StandingReceives.closeAll(model);
             if (stopped == null) {
                 settle();
                 // Every operation finished, but every pair failed on the way: a run that ends with none alive is no pass.
@@ -187,8 +205,11 @@ public final class SoakRun {
             }
             memory.sweep(a);
             memory.sweep(b);
-            long lost = report.lost(model.unfinished()) + report.lostStanding(UcReceives.left(model));
-            report.note(UcReceives.summary(model));
+            long lost = report.lost(model.unfinished()) + report.lostStanding(StandingReceives.left(model));
+            report.note(StandingReceives.summary(model, QpType.UC));
+            report.note(StandingReceives.summary(model, QpType.UD));
+            report.note(SrqReceives.summary(a, b));
+            report.note(model.windows == null ? null : model.windows.summary());
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {

@@ -32,6 +32,11 @@ final class WorkRequests {
         wr.opcode = op.kind.opcode;
         wr.flags = SendWr.SIGNALED;
         wr.immData = op.imm;
+        if (lane.standing != null && lane.standing.isUd()) {
+            wr.ahHandle = lane.ahHandle;
+            wr.remoteQpn = to.qps[lane.index].qpNum();
+            wr.remoteQkey = QpPairs.QKEY;
+        }
         if (op.kind.writesCell()) {
             if (op.kind.flow == OperationKind.Flow.ATOMIC) {
                 MemorySegment d = MemorySegment.ofArray(op.data);
@@ -42,6 +47,20 @@ final class WorkRequests {
             wr.remoteAddr = to.address(remote.cell(op.cell));
             wr.rkey = to.mr.rkey();
             wr.sgl.add(from.address(local.slot(op.localSlot)), 8, from.mr.lkey());
+            return wr;
+        }
+        if (op.kind.flow == OperationKind.Flow.LOCAL) {
+            MemoryWindows.Window w = op.window;
+            if (op.kind == OperationKind.MW_BIND) {
+                wr.mwRkey = w.key;
+                wr.newRkey = op.windowKey;
+                wr.mrLkey = from.mr.lkey();
+                wr.bindAddr = from.address(w.area.base);
+                wr.bindLength = w.area.end() - w.area.base;
+                wr.bindAccess = MemoryWindows.bindAccess(w);
+            } else {
+                wr.invalidateRkey = op.windowKey;
+            }
             return wr;
         }
         if (op.inline) {
@@ -55,6 +74,15 @@ final class WorkRequests {
         if (!op.kind.isSend()) {
             wr.remoteAddr = to.address(remote.slot(op.remoteSlot));
             wr.rkey = to.mr.rkey();
+        }
+        if (op.window != null) {
+            // Through the peer's window, by its key; a SEND_WITH_INV names the key it invalidates.
+            if (op.kind.isSend()) {
+                wr.invalidateRkey = op.windowKey;
+            } else {
+                wr.remoteAddr = op.window.address(remote.slot(op.remoteSlot));
+                wr.rkey = op.windowKey;
+            }
         }
         return wr;
     }

@@ -71,9 +71,9 @@ final class WorkloadGenerator {
         }
     }
 
-    /** How many operations the lane may have outstanding now: one on UC (see {@link UcReceives}). */
+    /** How many operations the lane may have outstanding now: one on UC (see {@link StandingReceives}). */
     private static int window(Lane lane) {
-        return lane.ucReceives != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
+        return lane.standing != null ? 1 : Math.min(lane.depth, SoakRun.WINDOW);
     }
 
     private void postBurst(Lane lane, int n) throws VerbsException {
@@ -90,7 +90,7 @@ final class WorkloadGenerator {
                 last.next(wr);
             }
             last = wr;
-            if (op.needsRecv) {
+            if (op.needsRecv && !lane.receivesFromSrq()) {
                 RecvWr r = requests.recvWr(op);
                 if (firstRecv == null) {
                     firstRecv = r;
@@ -134,24 +134,44 @@ final class WorkloadGenerator {
         return mtu + 1 + random.nextInt(3 * mtu + mtu / 2);
     }
 
+    /** A UD datagram's length: 0 to one MTU, the edges often. */
+    private int datagramLength(int mtu) {
+        int r = random.nextInt(100);
+        if (r < 8) {
+            return 0;
+        } else if (r < 16) {
+            return mtu - random.nextInt(2);
+        } else if (r < 50) {
+            return 1 + random.nextInt(64);
+        }
+        return 1 + random.nextInt(mtu);
+    }
+
     /** Picks the operation and sets up its buffers, in memory and in the model. */
     private Operation prepare(Lane lane) {
-        UcReceives uc = lane.ucReceives;
-        OperationKind[] kinds = uc != null ? OperationKind.UC_MIX : mix;
-        Operation op = new Operation(nextId++, lane, kinds[random.nextInt(kinds.length)]);
+        StandingReceives uc = lane.standing;
+        boolean ud = uc != null && uc.isUd();
+        OperationKind[] kinds = uc == null ? mix : ud ? OperationKind.UD_MIX : OperationKind.UC_MIX;
+        OperationKind kind = kinds[random.nextInt(kinds.length)];
+        if (lane.window != null && (kind == OperationKind.MW_WRITE || kind == OperationKind.MW_READ
+                || kind == OperationKind.MW_INVALIDATE)) {
+            kind = MemoryWindows.resolve(lane, kind, random);
+        }
+        Operation op = new Operation(nextId++, lane, kind);
         SoakNic from = lane.from;
         SoakNic to = lane.to;
         SlotArea local = lane.localArea();
         SlotArea remote = lane.remoteArea();
         switch (op.kind.flow) {
             case MESSAGE -> {
-                op.length = randomLength(lane.mtu);
+                op.length = ud ? datagramLength(lane.mtu) : randomLength(lane.mtu);
                 op.data = randomBytes(op.length);
                 op.inline = op.length <= SoakNic.MAX_INLINE && random.nextInt(3) == 0;
                 op.localSlot = local.take();
                 from.put(local.slot(op.localSlot), op.data);
-                // A UC SEND lands in one of the lane's standing receives, not in a slot of its own.
-                if (uc == null || !op.kind.isSend()) {
+                // A UC or UD SEND lands in one of the lane's standing receives, not in a slot of its own.
+                // So does a SEND on an RC lane whose responder receives from its SRQ.
+                if (!op.kind.isSend() || uc == null && !lane.receivesFromSrq()) {
                     op.remoteSlot = remote.take();
                     to.fill(remote.slot(op.remoteSlot), remote.slotSize, SoakNic.POISON);
                 }
@@ -200,6 +220,7 @@ final class WorkloadGenerator {
         if (uc != null) {
             uc.inFlight = op;
         }
+        MemoryWindows.posted(op, random);
         return op;
     }
 

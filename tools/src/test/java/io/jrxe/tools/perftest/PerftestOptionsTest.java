@@ -37,6 +37,22 @@ class PerftestOptionsTest {
         usage("write-bw", "-f", "1");
     }
 
+    /**
+     * Every perftest command refuses a size past the port's max_msg_sz before it connects (as client) or listens
+     * (as server): the client here names a server nobody runs, and a server that listened would wait forever.
+     */
+    @Test
+    void everyCommandRefusesASizePastTheMaxMessageSizeBeforeConnecting() {
+        assertThat(PerftestCommand.MAX_SIZE).isEqualTo(io.jrxe.rnic.device.Port.MAX_MESSAGE_SIZE);
+        String tooBig = String.valueOf(PerftestCommand.MAX_SIZE + 1);
+        for (String command : new String[] {"write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
+                                            "atomic-bw", "atomic-lat"}) {
+            String message = "-s/--size " + tooBig + ": a size is 1.." + PerftestCommand.MAX_SIZE;
+            refused(message, command, "-s", tooBig);
+            refused(message, command, "-s", tooBig, "127.0.0.1");
+        }
+    }
+
     @Test
     void whatJrxeDoesNotDoIsSaid() {
         refused("Message size cannot be changed for Atomic tests", "atomic-bw", "-s", "16");

@@ -129,8 +129,8 @@ class SoakCommandTest {
         "--ops|-1|--ops -1 is negative: give the number of operations to run (0 or more)",
         "--qps|0|--qps 0 is not in 1..64",
         "--qps|65|--qps 65 is not in 1..64",
-        "--with|rd|--with rd is not one of atomic-write,flush,uc",
-        "--with|flush,nothing|--with nothing is not one of atomic-write,flush,uc",
+        "--with|rd|--with rd is not one of atomic-write,flush,uc,mw,srq,ud",
+        "--with|flush,nothing|--with nothing is not one of atomic-write,flush,uc,mw,srq,ud",
     })
     void aBadValueIsOneLineSayingWhatIsWrongAndExitsOne(String option, String value, String message) {
         Run run = option.equals("--ops") ? soak(option, value) : soak(option, value, "--ops", "10");

@@ -81,7 +81,7 @@ class UcLaneTest {
     private static String tampered(long opId) throws Exception {
         StringWriter problems = new StringWriter();
         SoakResult result = new SoakRun(withUc(2, 600)).diagnostics(new PrintWriter(problems, true))
-                .tamperWithUcResultOf(opId).run();
+                .tamperWithUcOrUdResultOf(opId).run();
         assertThat(result.mismatches()).isEqualTo(1);
         assertThat(result.lostCompletions()).isZero();
         assertThat(result.duplicatedCompletions()).isZero();

@@ -2,6 +2,7 @@ package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
@@ -14,7 +15,7 @@ import java.util.ArrayDeque;
 import java.util.BitSet;
 
 /**
- * A UC lane's receive side, and how its completions are checked ({@code --with uc}).
+ * The receive side of a UC or UD lane, and how its completions are checked ({@code --with uc}, {@code --with ud}).
  *
  * <p>UC has no acknowledgements and no retries: the responder drops a message whose packet is missing and
  * starts again at the next FIRST or ONLY packet, whatever its PSN. On a network that loses, reorders and
@@ -29,8 +30,14 @@ import java.util.BitSet;
  *     a message delivered twice is no error, one that never arrives is an expected failure;</li>
  * <li>and at the end has both QPs taken to ERR, so that the standing receives flush, each exactly once.</li>
  * </ul>
+ *
+ * <p>UD is checked the same way: a datagram (a SEND of up to one MTU, in one packet) may be lost (an expected
+ * failure) or, when the network duplicates its packet, received twice. UD has no PSN check and no duplicate
+ * detection, so the second copy is a datagram received, not a NIC bug: it is counted apart, and checked byte for
+ * byte like the first. What UD must never do is deliver a wrong one: a corrupted packet fails its ICRC and is
+ * dropped. Its receive buffers start with the 40-byte GRH area, which byte_len counts; the message follows it.
  */
-final class UcReceives {
+final class StandingReceives {
     /** Set in a standing receive's wr_id (an operation's receive has bit 40). */
     private static final long TAG = 1L << 41;
     /** A message is delivered at most twice: one more receive, and none is ever missing. */
@@ -38,7 +45,12 @@ final class UcReceives {
     /** Four times the longest a packet can be on the simulated wire: its delay, and the longest it is held back. */
     static final long QUARANTINE_NANOS = 4 * (LinkFaults.NONE.delayNanos() + SoakRun.REORDER_HOLD_NANOS);
 
+    /** A UD receive's buffer starts with room for the GRH (for RoCEv2 over IPv4: 20 zero bytes and the IPv4 header). */
+    static final int GRH = 40;
+
     private final Lane lane;
+    /** UC or UD. */
+    private final QpType type;
     /** The standing receives in posting order: {wr_id, slot}. */
     private final ArrayDeque<long[]> posted = new ArrayDeque<>();
     private final BitSet completed = new BitSet();
@@ -52,21 +64,31 @@ final class UcReceives {
     /** The QPs go to ERR: the standing receives flush, and none is posted again. */
     boolean closing;
 
-    UcReceives(Lane lane) {
+    StandingReceives(Lane lane, QpType type) {
         this.lane = lane;
+        this.type = type;
     }
 
-    /** Makes the lane a UC one: its receives stand, posted now. */
-    static void open(Lane lane) throws VerbsException {
-        lane.ucReceives = new UcReceives(lane);
-        lane.ucReceives.start();
+    /** Makes the lane a UC or UD one: its receives stand, posted now. */
+    static void open(Lane lane, QpType type) throws VerbsException {
+        lane.standing = new StandingReceives(lane, type);
+        lane.standing.start();
     }
 
-    /** At the end: every UC lane's responder QP goes to ERR, so that its standing receives flush. */
+    boolean isUd() {
+        return type == QpType.UD;
+    }
+
+    /** The bytes in front of a message in a receive buffer, which byte_len counts too: the GRH area on UD. */
+    int header() {
+        return type == QpType.UD ? GRH : 0;
+    }
+
+    /** At the end: every UC or UD lane's responder QP goes to ERR, so that its standing receives flush. */
     static void closeAll(SoakModel model) throws VerbsException {
         for (Lane lane : model.lanes) {
-            if (lane.ucReceives != null && !lane.ucReceives.closing) {
-                lane.ucReceives.closing = true;
+            if (lane.standing != null && !lane.standing.closing) {
+                lane.standing.closing = true;
                 lane.to.qps[lane.index].modify(new QpAttributes().state(QpState.ERR));
             }
         }
@@ -76,7 +98,7 @@ final class UcReceives {
     static int left(SoakModel model) {
         int left = 0;
         for (Lane lane : model.lanes) {
-            left += lane.ucReceives != null ? lane.ucReceives.posted.size() : 0;
+            left += lane.standing != null ? lane.standing.posted.size() : 0;
         }
         return left;
     }
@@ -88,23 +110,29 @@ final class UcReceives {
         lost += op.expectedFailure ? 1 : 0;
     }
 
-    /** What the UC lanes did, in one line, or null without any. */
-    static String summary(SoakModel model) {
+    /** What the lanes of this transport (UC or UD) did, in one line, or null without any. */
+    static String summary(SoakModel model, QpType type) {
         int lanes = 0;
         int finished = 0;
         int lost = 0;
         int twice = 0;
         for (Lane lane : model.lanes) {
-            UcReceives uc = lane.ucReceives;
-            if (uc != null) {
+            StandingReceives s = lane.standing;
+            if (s != null && s.type == type) {
                 lanes++;
-                finished += uc.finished;
-                lost += uc.lost;
-                twice += uc.twice;
+                finished += s.finished;
+                lost += s.lost;
+                twice += s.twice;
             }
         }
-        return lanes == 0 ? null : "UC: " + finished + " operations, " + lost + " of them lost on the way (expected"
-                + " failures), " + twice + " messages delivered twice (as UC may when a packet is duplicated)";
+        if (lanes == 0) {
+            return null;
+        }
+        return type == QpType.UC
+                ? "UC: " + finished + " operations, " + lost + " of them lost on the way (expected failures), " + twice
+                        + " messages delivered twice (as UC may when a packet is duplicated)"
+                : "UD: " + finished + " datagrams, " + lost + " of them lost on the way (expected failures), " + twice
+                        + " received twice (UD has no duplicate detection: a duplicated packet is a second datagram)";
     }
 
     static boolean isStanding(long wrId) {
@@ -141,8 +169,8 @@ final class UcReceives {
                 return;
             }
             boolean later = posted.removeIf(p -> p[0] == wc.wrId());
-            report.stray((later ? "a UC receive completed before the one posted before it" : "a UC receive completion"
-                    + " no posted receive was waiting for") + ", on " + lane.to + ": " + wc);
+            report.stray((later ? "a " + type + " receive completed before the one posted before it" : "a " + type
+                    + " receive completion no posted receive was waiting for") + ", on " + lane.to + ": " + wc);
             return;
         }
         posted.removeFirst();
@@ -155,9 +183,9 @@ final class UcReceives {
             twice += inFlight.recvSucceeded ? 1 : 0;
             inFlight.recvSucceeded = true;
         } else if (inFlight != null) {
-            report.failed(inFlight, "UC " + wrong);
+            report.failed(inFlight, type + " " + wrong);
         } else {
-            report.stray("UC " + wrong + ", on " + lane.to);
+            report.stray(type + " " + wrong + ", on " + lane.to);
         }
         if (!closing) {
             post((int) head[1]);
@@ -173,12 +201,15 @@ final class UcReceives {
         if (op == null || !op.kind.consumesReceive()) {
             return "receive completion " + wc + " with no message in flight";
         }
-        String wrong = op.receiveProblem(wc);
+        String wrong = op.receiveProblem(wc, header());
+        if (wrong == null && type == QpType.UD && wc.srcQp() != lane.from.qps[lane.index].qpNum()) {
+            wrong = String.format("receive completion %s, expected from QP 0x%06x", wc, lane.from.qps[lane.index].qpNum());
+        }
         if (wrong != null || !op.kind.isSend()) {
             return wrong;
         }
         // Past byte_len the buffer may hold a message dropped part way: only the message itself is checked.
-        long at = lane.remoteArea().slot(slot);
+        long at = lane.remoteArea().slot(slot) + header();
         memory.maybeTamper(op, at);
         long differs = MemorySegment.mismatch(lane.to.memory, at, at + op.length, MemorySegment.ofArray(op.data), 0,
                 op.length);
