@@ -83,10 +83,12 @@ final class Requester {
                 if (!start(e, w)) {
                     break;
                 }
-                if (w.state == WqeState.DONE) {
-                    req.reqIndex++;
-                    continue;
-                }
+            }
+            if (w.state == WqeState.DONE) {
+                // A local operation, run as the requester reached it (now, or before a go-back-N rewind to a
+                // request ahead of it): it has no packets, and it must not run twice.
+                req.reqIndex++;
+                continue;
             }
             if (qp.type() == QpType.RC && Psn.distance(e.comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
                 break;

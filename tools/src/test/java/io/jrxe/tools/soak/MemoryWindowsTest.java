@@ -1,6 +1,5 @@
 package io.jrxe.tools.soak;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import io.jrxe.verbs.WcOpcode;
@@ -56,12 +55,10 @@ class MemoryWindowsTest {
         assertThat(problems.toString().lines()).singleElement();
     }
 
-    @Disabled("jrxe bug found by this soak: under packet loss, an RC QP whose send queue has BIND_MW or LOCAL_INV work "
-            + "requests among its RDMA operations stalls (a send completion never comes and nothing is left to happen) "
-            + "or runs out of retries; `jrxe soak --with mw --seed 5 --ops 3000` with the default faults shows it. "
-            + "Without faults the run passes (the test above).")
     @Test
     void underHarshFaultsNothingIsWrongLostOrDuplicated() throws Exception {
+        // It found a requester bug: a go-back-N rewind to a request before a BIND_MW or LOCAL_INV that had run
+        // sent that local operation (RetransmissionTest.aRewindStepsOverALocalOperationThatAlreadyRan).
         StringWriter problems = new StringWriter();
         SoakResult result = new SoakRun(withMw(33, 1_500).withFaults(0.2, 0.2, 0.1, 0.05))
                 .diagnostics(new PrintWriter(problems, true)).run();

@@ -63,6 +63,36 @@ class RetransmissionTest {
         }
     }
 
+    /**
+     * A local operation (here LOCAL_INV) between two WRITEs runs once, when the requester reaches it: a
+     * go-back-N rewind to a WRITE before it must step over it, not send it (it has no packets) nor run it
+     * again. The send queue then completes all three, in order. Found by `soak --with mw` under loss.
+     */
+    @Test
+    void aRewindStepsOverALocalOperationThatAlreadyRan() throws Exception {
+        try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC))) {
+            int first = p.config.psn;
+            Wire wire = Wire.on(p).drop(1, pk -> pk.from(p.a) && pk.psn() == Psn.add(first, 1));
+            io.jrxe.verbs.Mr local = p.a.pd.regMr(p.a.memory.asSlice(512 * 1024, 4096), io.jrxe.verbs.Access.LOCAL_WRITE);
+            fill(p.a.memory, 0, 8 * MTU, 2);
+            var inv = new io.jrxe.verbs.SendWr(1);
+            inv.opcode = WrOpcode.LOCAL_INV;
+            inv.flags = io.jrxe.verbs.SendWr.SIGNALED;
+            inv.invalidateRkey = local.lkey();
+            p.a.qp.postSend(Ops.chain(Ops.id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 4 * MTU, p.b, 100_000), 1), Ops.id(inv, 2),
+                    Ops.id(rdma(p.a, WrOpcode.RDMA_WRITE, 4 * MTU, 4 * MTU, p.b, 100_000 + 4 * MTU), 3)));
+            p.awaitOn(p.a, 3, 0, 100 * MS);
+
+            assertThat(p.sendCompletions(p.a)).extracting(io.jrxe.verbs.WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
+            assertThat(p.sendCompletions(p.a)).extracting(io.jrxe.verbs.WorkCompletion::status).containsOnly(WcStatus.SUCCESS);
+            assertSameBytes(p.b.memory, 100_000, p.a.memory, 0, 8 * MTU);
+            assertThat(wire.count(pk -> pk.from(p.a) && pk.psn() == Psn.add(first, 1))).as("the lost packet, then its resend")
+                    .isEqualTo(2);
+            assertThat(p.a.qp.query().state()).isEqualTo(QpState.RTS);
+            assertThat(p.counter(p.a, Counter.ENGINE_ERROR)).isZero();
+        }
+    }
+
     /** The receiving side of go-back-N: a SEND or a WRITE with immediate completes once, whole, after a loss. */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}, losing PSN +{1}")
     @org.junit.jupiter.params.provider.CsvSource({"SEND,0", "SEND,2", "SEND,7", "RDMA_WRITE_WITH_IMM,0", "RDMA_WRITE_WITH_IMM,4",
