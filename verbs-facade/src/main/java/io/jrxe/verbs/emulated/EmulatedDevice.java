@@ -1,6 +1,7 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.cm.ConnectionManager;
 import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class EmulatedDevice implements Device, AutoCloseable {
     private final Rnic rnic;
     private final DataPath dataPath;
+    private final ConnectionManager cm;
     private final Runnable shutdown;
     private final AtomicBoolean shutDown = new AtomicBoolean();
     private volatile EmulatedProvider provider;
@@ -19,6 +21,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
         this.rnic = rnic;
         this.dataPath = dataPath;
+        // Every port with a network has its GSI QP (in the data path) and the CM agent behind it.
+        this.cm = dataPath != null ? new ConnectionManager(rnic, dataPath) : null;
         this.shutdown = shutdown;
     }
 
@@ -50,6 +54,14 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     /** The device's engines, or null when it was made without a network port. */
     public DataPath dataPath() {
         return dataPath;
+    }
+
+    /**
+     * The device's communication manager, or null without a network port. Its methods run on the
+     * NIC thread (on the simulated network, the caller's).
+     */
+    public ConnectionManager cm() {
+        return cm;
     }
 
     @Override
