@@ -82,10 +82,9 @@ final class CmMessages extends CmFlyweights {
         c.hasLastSent = true;
     }
 
-    void drep(CmConnection c, long tid) {
-        ByteBuffer b = start(c.lastSent, CmAttribute.DREP, tid);
-        drep.wrap(b, MadHeaderFlyweight.LENGTH).localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        c.hasLastSent = true;
+    void drep(byte[] mad, long tid, int localCommId, int remoteCommId) {
+        ByteBuffer b = start(mad, CmAttribute.DREP, tid);
+        drep.wrap(b, MadHeaderFlyweight.LENGTH).localCommId(localCommId).remoteCommId(remoteCommId);
     }
 
     void sidrReq(CmConnection c, byte[] privateData) {

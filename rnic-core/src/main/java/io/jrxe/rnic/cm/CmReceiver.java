@@ -198,8 +198,14 @@ final class CmReceiver extends CmFlyweights {
     }
 
     private void onRej(RejFlyweight m, PeerAddress from) {
-        CmConnection c = named(m, from, false);
+        CmConnection c = m.remoteCommId() == 0
+                // The active side gave up before it learnt this side's ID: it names the REQ by its own.
+                ? cm.passive.get(RemoteKey.of(from, m.localCommId()))
+                : named(m, from, false);
         if (c == null) {
+            if (m.remoteCommId() == 0) {
+                cm.dropped(MadDropReason.NO_CONNECTION);
+            }
             return;
         }
         if (c.remoteCommId != 0 && m.localCommId() != 0 && m.localCommId() != c.remoteCommId) {
@@ -246,7 +252,15 @@ final class CmReceiver extends CmFlyweights {
     }
 
     private void onDreq(DreqFlyweight m, long tid, PeerAddress from) {
-        CmConnection c = named(m, from, true);
+        CmConnection c = cm.connections.get(m.remoteCommId());
+        if (c == null) {
+            // Time-wait is over here but the peer did not get our DREP: answer without state, as Linux's CM
+            // does, so that the peer's disconnect ends with its DREP rather than in a timeout.
+            cm.messages.drep(cm.scratch, tid, m.remoteCommId(), m.localCommId());
+            cm.sendScratch(from);
+            return;
+        }
+        c = named(m, from, true);
         if (c == null) {
             return;
         }
@@ -260,7 +274,8 @@ final class CmReceiver extends CmFlyweights {
                 boolean sawRtu = c.state == CmState.ESTABLISHED || c.state == CmState.DREQ_SENT;
                 cm.qps.error(c);
                 cm.enter(c, CmState.DREQ_RCVD);
-                cm.messages.drep(c, tid);
+                cm.messages.drep(c.lastSent, tid, c.localCommId, c.remoteCommId);
+                c.hasLastSent = true;
                 cm.send(c);
                 c.wasEstablished = true;
                 cm.enterTimewait(c);
@@ -270,7 +285,8 @@ final class CmReceiver extends CmFlyweights {
                 cm.post(c, CmEvent.of(CmEventType.DISCONNECTED, c, 0, data));
             }
             case TIMEWAIT -> {
-                cm.messages.drep(c, tid); // our DREP was lost
+                cm.messages.drep(c.lastSent, tid, c.localCommId, c.remoteCommId);
+                c.hasLastSent = true; // our DREP was lost
                 cm.send(c);
             }
             default -> cm.dropped(MadDropReason.WRONG_STATE);
