@@ -38,6 +38,7 @@ import java.nio.ByteBuffer;
 public final class DataPath implements PacketSink {
     /** A QP's task sends at most this many packets per turn, so that receives and other QPs get theirs. */
     static final int PACKETS_PER_TURN = 64;
+    private static final int GSI_QPN = io.jrxe.wire.cm.MadHeaderFlyweight.GSI_QPN;
 
     final Rnic rnic;
     final PacketPort port;
@@ -52,6 +53,7 @@ public final class DataPath implements PacketSink {
     final Completer completer;
     final Responder responder;
     final DeviceWindow window = new DeviceWindow(this);
+    private final GsiQp gsi;
     private TraceListener trace;
 
     public DataPath(Rnic rnic, PacketPort port, NicTime time) {
@@ -62,6 +64,7 @@ public final class DataPath implements PacketSink {
         this.requester = new Requester(this);
         this.completer = new Completer(this);
         this.responder = new Responder(this);
+        this.gsi = new GsiQp(this);
         port.receiver(this);
     }
 
@@ -82,6 +85,11 @@ public final class DataPath implements PacketSink {
 
     public PacketPort port() {
         return port;
+    }
+
+    /** The port's GSI QP (QP1), where management agents (the CM) register and send. */
+    public GsiQp gsi() {
+        return gsi;
     }
 
     /** Starts moving a QP's traffic (after create_qp, on the NIC thread); the handle is its doorbell. */
@@ -118,7 +126,11 @@ public final class DataPath implements PacketSink {
                 e.peer = PeerAddress.ofGid(qp.av().dgid());
                 e.local = PeerAddress.ofGid(rnic.port().gid(qp.av().sgidIndex()).gid());
             }
+            // As rxe (rdma_get_udp_sport): a connected QP whose path has a flow label (the one a CM REQ
+            // carried) sends from the port it gives; without one, from the port of both QP numbers.
+            int flowLabel = qp.av() != null ? qp.av().flowLabel() : 0;
             e.srcPort = qp.type() == QpType.UD ? RoceSourcePort.datagram(qp.qpn())
+                    : flowLabel != 0 ? RoceSourcePort.ofFlowLabel(flowLabel)
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
         } else if (to == QpState.RTS && from == QpState.RTR) {
             e.resetSend(qp.sqPsn());
@@ -252,6 +264,10 @@ public final class DataPath implements PacketSink {
         }
         if (opcode.transport() == Transport.CNP) {
             return; // congestion notification: jrxe does no rate control, and a CNP needs no answer
+        }
+        if (bth.destQpn() == GSI_QPN) {
+            gsi.receive(bth, opcode, buffer, offset, payloadAndPad - bth.padCount(), info);
+            return;
         }
         QpEngine e = engines.get(bth.destQpn());
         if (e == null) {

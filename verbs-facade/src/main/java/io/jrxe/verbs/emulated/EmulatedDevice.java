@@ -1,11 +1,11 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.wire.port.udp.InvokerLoop;
-
 import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.cm.ConnectionManager;
 import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
+import io.jrxe.wire.port.udp.InvokerLoop;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class EmulatedDevice implements Device, AutoCloseable {
     private final Rnic rnic;
     private final DataPath dataPath;
+    private final ConnectionManager cm;
     private final Runnable shutdown;
     /** The loop the program's thread runs, or null when the device has a NIC thread (or no network). */
     private final InvokerLoop invoker;
@@ -31,6 +32,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         this.rnic = rnic;
         this.dataPath = dataPath;
         this.invoker = invoker;
+        // Every port with a network has its GSI QP (in the data path) and the CM agent behind it.
+        this.cm = dataPath != null ? new ConnectionManager(rnic, dataPath) : null;
         this.shutdown = shutdown;
     }
 
@@ -104,6 +107,14 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     /** The device's engines, or null when it was made without a network port. */
     public DataPath dataPath() {
         return dataPath;
+    }
+
+    /**
+     * The device's communication manager, or null without a network port. Its methods run on the
+     * NIC thread (on the simulated network, the caller's).
+     */
+    public ConnectionManager cm() {
+        return cm;
     }
 
     @Override

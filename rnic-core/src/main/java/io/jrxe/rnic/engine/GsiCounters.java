@@ -1,0 +1,76 @@
+package io.jrxe.rnic.engine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * QP1's own counters: MADs received (passed to an agent), sent, and dropped by reason. Only the
+ * NIC thread increments them (single-writer opaque stores, as the device's counters); anyone may
+ * read them.
+ */
+public final class GsiCounters {
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int RECEIVED = 0;
+    private static final int SENT = 1;
+    private static final int FIRST_DROP = 2;
+    private final long[] values = new long[FIRST_DROP + MadDropReason.values().length];
+
+    void countReceived() {
+        add(RECEIVED);
+    }
+
+    void countSent() {
+        add(SENT);
+    }
+
+    void countDropped(MadDropReason reason) {
+        add(FIRST_DROP + reason.ordinal());
+    }
+
+    private void add(int i) {
+        SLOTS.setOpaque(values, i, (long) SLOTS.getOpaque(values, i) + 1);
+    }
+
+    private long get(int i) {
+        return (long) SLOTS.getOpaque(values, i);
+    }
+
+    public long received() {
+        return get(RECEIVED);
+    }
+
+    public long sent() {
+        return get(SENT);
+    }
+
+    public long dropped(MadDropReason reason) {
+        return get(FIRST_DROP + reason.ordinal());
+    }
+
+    /** Every drop, whatever its reason. */
+    public long droppedTotal() {
+        long sum = 0;
+        for (MadDropReason r : MadDropReason.values()) {
+            sum += dropped(r);
+        }
+        return sum;
+    }
+
+    /** Every counter by its name, in a stable order. */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("jrxe_gsi_mads_received", received());
+        m.put("jrxe_gsi_mads_sent", sent());
+        for (MadDropReason r : MadDropReason.values()) {
+            m.put(r.label(), dropped(r));
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return snapshot().toString();
+    }
+}

@@ -1,0 +1,137 @@
+package io.jrxe.rnic.engine;
+
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.device.Port;
+import io.jrxe.wire.cm.MadHeaderFlyweight;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.header.DethFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.opcode.ExtensionHeader;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.RoceSourcePort;
+import io.jrxe.wire.psn.Psn;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The port's General Services Interface QP, QP1: a UD QP with the well-known Q_Key 0x80010000
+ * that carries every general MAD (the CM's among them) as one 256-byte UD SEND ONLY. The receive
+ * dispatch hands it every packet for QP 1; it checks what IBTA asks of QP1 (UD SEND ONLY, a
+ * P_Key that matches an entry of the port's table, whatever its index, the GSI Q_Key, one whole
+ * MAD, base version 1, a class with an agent and that agent's class version), copies the MAD and
+ * hands it to the class's {@link MadAgent}. Anything else is dropped and counted by reason in
+ * {@link GsiCounters}, never thrown.
+ *
+ * <p>It sends for its agents: {@link #send} frames a MAD as rxe does (BTH P_Key 0xFFFF to QP 1,
+ * DETH with the GSI Q_Key from QP 1, UDP source port of QP 1's hash: 55410, as in the golden
+ * captures). Runs on the NIC thread.
+ */
+public final class GsiQp {
+    private static final Opcode OPCODE = Opcode.UD_SEND_ONLY;
+    private static final int MAD_OFFSET = OPCODE.headerLength();
+    private static final int SOURCE_PORT = RoceSourcePort.datagram(MadHeaderFlyweight.GSI_QPN);
+
+    private final DataPath dp;
+    private final Port port;
+    private final GsiCounters counters = new GsiCounters();
+    private final MadAgent[] agents = new MadAgent[256];
+    private final ByteBuffer rx = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
+    private final ByteBuffer tx = ByteBuffer.allocateDirect(MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH);
+    private final MadHeaderFlyweight header = new MadHeaderFlyweight();
+    private final DethFlyweight deth = new DethFlyweight();
+    private final BthFlyweight txBth = new BthFlyweight();
+    private int psn;
+
+    GsiQp(DataPath dp) {
+        this.dp = dp;
+        this.port = dp.rnic.port();
+    }
+
+    public GsiCounters counters() {
+        return counters;
+    }
+
+    /** Installs the agent of a management class (one per class; null removes it). */
+    public void register(int managementClass, MadAgent agent) {
+        agents[managementClass & 0xFF] = agent;
+    }
+
+    /** An agent's report that it could not use the MAD it was handed. */
+    public void dropped(MadDropReason reason) {
+        counters.countDropped(reason);
+    }
+
+    /** Receives a packet for QP 1; its BTH, opcode and lengths were read by the dispatch. */
+    void receive(BthFlyweight bth, Opcode opcode, ByteBuffer buffer, int offset, int payloadLength, PacketInfo info) {
+        if (opcode != OPCODE) {
+            reject(MadDropReason.WRONG_OPCODE, DropReason.WRONG_TRANSPORT, bth);
+            return;
+        }
+        if (!pkeyInTable(bth.pkey())) {
+            reject(MadDropReason.BAD_PKEY, DropReason.BAD_PKEY, bth);
+            return;
+        }
+        if (deth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != MadHeaderFlyweight.GSI_QKEY) {
+            reject(MadDropReason.BAD_QKEY, DropReason.BAD_QKEY, bth);
+            return;
+        }
+        if (payloadLength != MadHeaderFlyweight.MAD_LENGTH) {
+            reject(MadDropReason.BAD_LENGTH, DropReason.MALFORMED, bth);
+            return;
+        }
+        dp.rnic.counters().increment(Counter.RCVD_PKTS);
+        ByteBuffer mad = rx;
+        mad.clear();
+        mad.put(0, buffer, offset + opcode.headerLength(), MadHeaderFlyweight.MAD_LENGTH);
+        MadHeaderFlyweight h = header.wrap(mad, 0);
+        if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
+            counters.countDropped(MadDropReason.BAD_BASE_VERSION);
+            return;
+        }
+        MadAgent agent = agents[h.managementClass()];
+        if (agent == null) {
+            counters.countDropped(MadDropReason.UNKNOWN_CLASS);
+            return;
+        }
+        if (h.classVersion() != agent.classVersion()) {
+            counters.countDropped(MadDropReason.BAD_CLASS_VERSION);
+            return;
+        }
+        counters.countReceived();
+        agent.mad(mad, info.source, bth.pkey());
+    }
+
+    /**
+     * IBTA 10.9.3: QP1 takes a packet whose P_Key matches any entry of the port's table (not only
+     * the one its own P_Key index names): the same 15-bit key, and not both limited members.
+     */
+    private boolean pkeyInTable(int pkey) {
+        for (int i = 0; i < port.pkeyTableLength(); i++) {
+            int entry = port.pkey(i);
+            if ((entry & 0x7FFF) == (pkey & 0x7FFF) && ((entry | pkey) & 0x8000) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void reject(MadDropReason reason, DropReason packetReason, BthFlyweight bth) {
+        counters.countDropped(reason);
+        dp.drop(packetReason, MadHeaderFlyweight.GSI_QPN, bth.psn(), bth.opcode());
+    }
+
+    /** Sends the 256-byte MAD at mad[0, 256) to the GSI of the node at {@code to}. */
+    public void send(ByteBuffer mad, PeerAddress to) {
+        ByteBuffer t = tx;
+        txBth.wrap(t, 0).set(OPCODE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, MadHeaderFlyweight.GSI_QPN, true, psn); // AckReq set, as rxe sends its MADs
+        psn = Psn.next(psn);
+        deth.wrap(t, OPCODE.offsetOf(ExtensionHeader.DETH)).set(MadHeaderFlyweight.GSI_QKEY, MadHeaderFlyweight.GSI_QPN);
+        t.put(MAD_OFFSET, mad, 0, MadHeaderFlyweight.MAD_LENGTH);
+        dp.port.send(t, 0, MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH, to, SOURCE_PORT);
+        dp.rnic.counters().increment(Counter.SENT_PKTS);
+        counters.countSent();
+    }
+}

@@ -1,0 +1,161 @@
+package io.jrxe.verbs.sim;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.cm.CmConnection;
+import io.jrxe.rnic.cm.CmEvent;
+import io.jrxe.rnic.cm.CmEventQueue;
+import io.jrxe.rnic.cm.CmEventType;
+import io.jrxe.rnic.cm.ConnectionManager;
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.engine.GsiCounters;
+import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.sim.SimulatedNetwork;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Nodes with a CM on one simulated network: each a device, a PD, a CQ, a registered buffer and
+ * RC QPs made on demand, and an event queue whose events are collected into a list as virtual
+ * time runs. Everything runs on the test's thread, the NIC thread of every device.
+ */
+final class CmFixture implements AutoCloseable {
+    static final long SECOND = 1_000_000_000L;
+    static final long SERVICE = 0x0000_0000_0106_1c06L; // rping's: TCP port space, port 7174
+    private static final AtomicLong NAMES = new AtomicLong();
+
+    final SimulatedNetwork network;
+    private final Arena arena = Arena.ofShared();
+    private final List<Node> nodes = new ArrayList<>();
+
+    final class Node {
+        final EmulatedDevice device;
+        final Context ctx;
+        final Pd pd;
+        final Cq cq;
+        final MemorySegment memory;
+        final Mr mr;
+        final PeerAddress address;
+        final CmEventQueue queue = new CmEventQueue();
+        final List<CmEvent> events = new ArrayList<>();
+
+        Node(String ip) throws Exception {
+            device = Verbs.emulated().createSimulated(DeviceConfig.of("cm" + NAMES.incrementAndGet(),
+                    InetAddress.getByName(ip)).withInterfaceMtu(1500), network);
+            ctx = device.open();
+            pd = ctx.allocPd();
+            cq = ctx.createCq(256, null);
+            memory = arena.allocate(1 << 16, 4096);
+            mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            address = PeerAddress.of(InetAddress.getByName(ip));
+        }
+
+        ConnectionManager cm() {
+            return device.cm();
+        }
+
+        GsiCounters gsi() {
+            return device.cm().gsi().counters();
+        }
+
+        long counter(Counter c) {
+            return device.rnic().counters().get(c);
+        }
+
+        Qp newQp() throws Exception {
+            return pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(64, 64, 2, 2, 0), false));
+        }
+
+        QueuePair queuePair(Qp qp) {
+            return device.rnic().qp(qp.qpNum());
+        }
+
+        /** Moves the queue's new events into {@link #events}. */
+        void collect() {
+            CmEvent e;
+            while ((e = queue.poll()) != null) {
+                events.add(e);
+            }
+        }
+
+        CmEvent last(CmEventType type) {
+            collect();
+            for (int i = events.size() - 1; i >= 0; i--) {
+                if (events.get(i).type() == type) {
+                    return events.get(i);
+                }
+            }
+            return null;
+        }
+
+        long count(CmEventType type) {
+            collect();
+            return events.stream().filter(e -> e.type() == type).count();
+        }
+
+        List<CmEventType> types() {
+            collect();
+            return events.stream().map(CmEvent::type).toList();
+        }
+    }
+
+    CmFixture(long seed) {
+        network = new SimulatedNetwork(seed);
+    }
+
+    Node node(String ip) throws Exception {
+        Node n = new Node(ip);
+        nodes.add(n);
+        return n;
+    }
+
+    /** Runs virtual time until the condition holds; false when the virtual deadline passed first. */
+    boolean runUntil(BooleanSupplier done, long virtualNanos) {
+        return network.time().runUntil(() -> {
+            nodes.forEach(Node::collect);
+            return done.getAsBoolean();
+        }, virtualNanos);
+    }
+
+    void await(BooleanSupplier done, long virtualNanos, String what) {
+        if (!runUntil(done, virtualNanos)) {
+            throw new AssertionError(what + " did not happen within " + virtualNanos + " ns virtual; events "
+                    + nodes.stream().map(Node::types).toList() + "; " + network);
+        }
+    }
+
+    /** Runs virtual time until nothing is scheduled any more (every timer has fired) or the bound passes. */
+    void settle(long virtualNanos) {
+        runUntil(() -> network.time().idle(), virtualNanos);
+        nodes.forEach(Node::collect);
+    }
+
+    static boolean in(CmConnection c, io.jrxe.rnic.cm.CmState s) {
+        return c.state() == s;
+    }
+
+    @Override
+    public void close() {
+        for (Node n : nodes) {
+            Verbs.emulated().remove(n.device);
+        }
+        arena.close();
+    }
+}
