@@ -33,6 +33,11 @@ public final class EmulatedProvider implements Provider {
         return new ArrayList<>(devices);
     }
 
+    @Override
+    public io.jrxe.verbs.cm.RdmaCm rdmaCm() throws VerbsException {
+        throw new VerbsException(Errno.ENOSYS, "the emulated provider has no connection manager API yet");
+    }
+
     /** Makes a device with no network (the control path only) whose commands run on {@code executor}. */
     public EmulatedDevice create(DeviceConfig config, NicExecutor executor) {
         return add(new EmulatedDevice(new Rnic(config, executor), null, () -> { }), config);

@@ -44,6 +44,12 @@ public final class NativeProvider implements Provider {
         return NAME;
     }
 
+    /** librdmacm through java.lang.foreign: not bound yet. */
+    @Override
+    public io.jrxe.verbs.cm.RdmaCm rdmaCm() throws io.jrxe.verbs.VerbsException {
+        throw new io.jrxe.verbs.VerbsException(io.jrxe.verbs.Errno.ENOSYS, "the native provider has no connection manager yet");
+    }
+
     /**
      * ibv_get_device_list. Each call asks libibverbs again (a device may have been added since).
      * The lists are not freed: a device keeps pointing into its list for as long as it lives, and
