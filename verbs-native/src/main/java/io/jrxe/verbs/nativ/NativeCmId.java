@@ -103,18 +103,19 @@ final class NativeCmId implements CmId {
 
     @Override
     public void connect(ConnectionParameters parameters) throws VerbsException {
-        open();
-        try (Arena arena = Arena.ofConfined()) {
-            lib.checked("rdma_connect", "to " + SockAddrCodec.describe(remoteAddress()) + ", " + parameters, id,
-                    connParam(parameters, arena));
-        }
+        withParameters("rdma_connect", "to", parameters);
     }
 
     @Override
     public void accept(ConnectionParameters parameters) throws VerbsException {
+        withParameters("rdma_accept", "from", parameters);
+    }
+
+    /** rdma_connect or rdma_accept: the call with an rdma_conn_param (NULL for null: librdmacm's defaults). */
+    private void withParameters(String function, String towards, ConnectionParameters parameters) throws VerbsException {
         open();
         try (Arena arena = Arena.ofConfined()) {
-            lib.checked("rdma_accept", "from " + SockAddrCodec.describe(remoteAddress()) + ", " + parameters, id,
+            lib.checked(function, towards + " " + SockAddrCodec.describe(remoteAddress()) + ", " + parameters, id,
                     connParam(parameters, arena));
         }
     }

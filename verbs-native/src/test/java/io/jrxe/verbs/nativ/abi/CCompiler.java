@@ -15,16 +15,8 @@ import java.util.List;
  */
 public final class CCompiler {
     public static final Path GCC = Path.of("/usr/bin/gcc");
-    public static final Path VERBS_H = Path.of("/usr/include/infiniband/verbs.h");
 
     private CCompiler() {
-    }
-
-    public static final Path RDMA_CMA_H = Path.of("/usr/include/rdma/rdma_cma.h");
-
-    /** gcc and libibverbs' headers. */
-    public static void assumeAvailable() {
-        assumeAvailable(VERBS_H, "libibverbs-dev");
     }
 
     /** gcc and {@code header}, from the Debian package {@code debianPackage}. */

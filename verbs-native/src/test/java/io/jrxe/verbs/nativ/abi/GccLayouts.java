@@ -1,27 +1,47 @@
 package io.jrxe.verbs.nativ.abi;
 
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
 import java.lang.foreign.MemoryLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * What gcc says of C structs, to compare with jrxe's layouts of them: one C program prints the
- * size of each struct and the offset and size of each member the Java layout names.
+ * The layout tests' common part: gcc as the oracle for C structs. One C program, compiled against
+ * the installed header, prints the size of each struct and the offset and size of each member the
+ * Java layout names; every one must match. A subclass names the header and the structs.
  */
-final class GccLayouts {
-    private final Map<String, MemoryLayout> structs;
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class GccLayouts {
     private final Map<String, String> answers = new LinkedHashMap<>();
+    private final Map<String, MemoryLayout> structs;
+    private final String header;
+    private final String debianPackage;
+    private final int minimumMembers;
 
     /**
-     * Compiles and runs the probe.
-     *
-     * @param header  the header that declares the structs ("infiniband/verbs.h")
-     * @param structs C type ("struct ibv_qp") to its Java layout
+     * @param header         the header that declares the structs ("infiniband/verbs.h")
+     * @param debianPackage  the package that installs it
+     * @param structs        C type ("struct ibv_qp") to its Java layout
+     * @param minimumMembers how many members at least are compared (so that a lost map shows)
      */
-    GccLayouts(String header, Map<String, MemoryLayout> structs) {
+    GccLayouts(String header, String debianPackage, Map<String, MemoryLayout> structs, int minimumMembers) {
+        this.header = header;
+        this.debianPackage = debianPackage;
         this.structs = structs;
+        this.minimumMembers = minimumMembers;
+    }
+
+    @BeforeAll
+    void askGcc() {
+        CCompiler.assumeAvailable(Path.of("/usr/include", header), debianPackage);
         StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <stdio.h>\n#include <" + header + ">\n");
         c.append("int main(void) {\n");
         for (var e : structs.entrySet()) {
@@ -41,8 +61,19 @@ final class GccLayouts {
         }
     }
 
+    @Test
+    void everyStructHasTheSizeGccGivesIt() {
+        assertThat(wrongSizes()).isEmpty();
+    }
+
+    @Test
+    void everyMemberHasTheOffsetAndSizeGccGivesIt() {
+        assertThat(wrongMembers()).isEmpty();
+        assertThat(memberCount()).isGreaterThan(minimumMembers);
+    }
+
     /** Each struct whose size differs: "struct x: gcc 40, Java 48". */
-    List<String> wrongSizes() {
+    private List<String> wrongSizes() {
         List<String> wrong = new ArrayList<>();
         for (var e : structs.entrySet()) {
             String c = answers.get(e.getKey() + " sizeof");
@@ -55,7 +86,7 @@ final class GccLayouts {
     }
 
     /** Each member whose offset or size differs. */
-    List<String> wrongMembers() {
+    private List<String> wrongMembers() {
         List<String> wrong = new ArrayList<>();
         for (var e : structs.entrySet()) {
             for (CLayout.Member m : CLayout.members(e.getValue())) {
@@ -70,7 +101,7 @@ final class GccLayouts {
     }
 
     /** How many members were compared. */
-    int memberCount() {
+    private int memberCount() {
         int n = 0;
         for (MemoryLayout l : structs.values()) {
             n += CLayout.members(l).size();

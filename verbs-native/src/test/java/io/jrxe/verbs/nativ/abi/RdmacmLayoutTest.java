@@ -1,6 +1,5 @@
 package io.jrxe.verbs.nativ.abi;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemoryLayout;
@@ -10,7 +9,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every librdmacm struct jrxe maps, and the socket addresses in them, against gcc and the installed rdma_cma.h. */
-class RdmacmLayoutTest {
+class RdmacmLayoutTest extends GccLayouts {
     static final Map<String, MemoryLayout> STRUCTS = new LinkedHashMap<>();
 
     static {
@@ -27,23 +26,8 @@ class RdmacmLayoutTest {
         STRUCTS.put("struct rdma_cm_event", RdmaCmEvent.LAYOUT);
     }
 
-    private static GccLayouts gcc;
-
-    @BeforeAll
-    static void askGcc() {
-        CCompiler.assumeAvailable(CCompiler.RDMA_CMA_H, "librdmacm-dev");
-        gcc = new GccLayouts("rdma/rdma_cma.h", STRUCTS);
-    }
-
-    @Test
-    void everyStructHasTheSizeGccGivesIt() {
-        assertThat(gcc.wrongSizes()).isEmpty();
-    }
-
-    @Test
-    void everyMemberHasTheOffsetAndSizeGccGivesIt() {
-        assertThat(gcc.wrongMembers()).isEmpty();
-        assertThat(gcc.memberCount()).isGreaterThan(100);
+    RdmacmLayoutTest() {
+        super("rdma/rdma_cma.h", "librdmacm-dev", STRUCTS, 100);
     }
 
     @Test
