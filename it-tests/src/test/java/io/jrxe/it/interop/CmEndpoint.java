@@ -1,6 +1,8 @@
 package io.jrxe.it.interop;
 
 import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
@@ -24,8 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One side of a connection the native CM makes: a PD, a CQ and an RC QP on the identifier's device
- * (rdma_create_qp), and one buffer registered for local and remote access, posted to by offset.
+ * One side of a connection the native CM makes: a PD, a CQ and a QP (RC, or UD for the UDP port
+ * space) on the identifier's device (rdma_create_qp), and one buffer registered for local and
+ * remote access, posted to by offset.
  * Completions are awaited by opcode, so that a SEND's and a RECV's may come in either order.
  */
 final class CmEndpoint implements AutoCloseable {
@@ -51,15 +54,19 @@ final class CmEndpoint implements AutoCloseable {
         this.mr = mr;
     }
 
-    /** The resources on {@code id}, whose address is bound or resolved (so it has a device). */
+    /** The resources with an RC QP on {@code id}, whose address is bound or resolved (so it has a device). */
     static CmEndpoint on(CmId id, int bufferBytes, Arena arena) throws VerbsException {
+        return on(id, bufferBytes, arena, QpType.RC);
+    }
+
+    static CmEndpoint on(CmId id, int bufferBytes, Arena arena, QpType type) throws VerbsException {
         Context context = id.context();
         if (context == null) {
             throw new AssertionError(id + " has no device: was its address resolved?");
         }
         Pd pd = context.allocPd();
         Cq cq = context.createCq(64, null);
-        Qp qp = id.createQp(pd, new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(16, 4, 1, 1, 0), false));
+        Qp qp = id.createQp(pd, new QpInitAttributes(type, cq, cq, null, new QpCapabilities(16, 4, 1, 1, 0), false));
         MemorySegment memory = arena.allocate(bufferBytes, 4096);
         Mr mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_READ | Access.REMOTE_WRITE);
         return new CmEndpoint(id, context, pd, cq, qp, memory, mr);
@@ -86,6 +93,23 @@ final class CmEndpoint implements AutoCloseable {
         w.remoteAddr = remoteAddr;
         w.rkey = rkey;
         qp.postSend(w);
+    }
+
+    /** A UD SEND to {@code qpn} through {@code ah}, with {@code qkey}. */
+    void postDatagram(long wrId, long offset, int length, Ah ah, int qpn, int qkey) throws VerbsException {
+        SendWr w = new SendWr(1);
+        w.wrId = wrId;
+        w.flags = SendWr.SIGNALED;
+        w.sgl.add(memory.address() + offset, length, mr.lkey());
+        w.ahHandle = ah.handle();
+        w.remoteQpn = qpn;
+        w.remoteQkey = qkey;
+        qp.postSend(w);
+    }
+
+    /** An address handle in this endpoint's PD. */
+    Ah createAh(AddressVector av) throws VerbsException {
+        return pd.createAh(av);
     }
 
     /** The next successful completion of {@code opcode}; one of another opcode is kept for its own wait. */

@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The native provider's connection manager (librdmacm through java.lang.foreign) on the guest's rxe0,
  * in one guest JVM ({@link NativeCmPeer}): REJECTED with status 8 from a port nobody listens on, a
- * consumer's reject, a native server and client of its own, then rping's protocol against the
+ * consumer's reject, a native server and client of its own in the TCP port space and in the UDP one
+ * (SIDR, then a datagram to the QP and Q_Key its event gave), then rping's protocol against the
  * kernel's own rping both ways: as the client of `rping -s` and as the server of `rping -c -V`,
  * which validates what came back. rxe0 loops every packet back to itself (all on 10.77.0.2).
  */
@@ -23,17 +24,17 @@ class NativeCmInteropTest {
     private static final int JAVA_SERVER_PORT = 7301;
 
     @Test
-    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    @Timeout(value = 16, unit = TimeUnit.MINUTES)
     void theNativeCmConnectsToTheKernelsRpingBothWaysAndToItself(Lab lab) throws Exception {
         long start = System.nanoTime();
         try (Job rpingServer = lab.guest("rping -s", "rping -s -a " + Lab.GUEST4 + " -p " + RPING_SERVER_PORT + " -v -C "
-                + NativeCmPeer.RPING_COUNT, 600)) {
+                + NativeCmPeer.RPING_COUNT, 840)) {
             lab.awaitGuestCmListening(rpingServer, RPING_SERVER_PORT);
             try (Job peer = lab.guest("NativeCmPeer", "cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT
                     + " --enable-native-access=ALL-UNNAMED -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:"
                     + "tools/target/lib/*' " + NativeCmPeer.class.getName() + " " + Lab.GUEST4 + " " + RPING_SERVER_PORT
-                    + " " + JAVA_SERVER_PORT, 600)) {
-                peer.awaitOutput("LISTENING on " + Lab.GUEST4 + " port " + JAVA_SERVER_PORT, Duration.ofMinutes(8));
+                    + " " + JAVA_SERVER_PORT, 840)) {
+                peer.awaitOutput("LISTENING on " + Lab.GUEST4 + " port " + JAVA_SERVER_PORT, Duration.ofMinutes(12));
                 Job.Result rpingClient = lab.guestNow("rping -c -a " + Lab.GUEST4 + " -p " + JAVA_SERVER_PORT + " -v -V -C "
                         + NativeCmPeer.RPING_COUNT, 120);
                 Job.Result java = peer.await(Duration.ofMinutes(2));
@@ -42,7 +43,7 @@ class NativeCmInteropTest {
                 System.out.println(java.output());
 
                 assertThat(java.exitCode()).as("%s", java).isZero();
-                assertThat(java.output()).as("%s", java).contains("steps: 6 ok, 0 failed")
+                assertThat(java.output()).as("%s", java).contains("steps: 7 ok, 0 failed")
                         .contains("nobody: RDMA_CM_EVENT_REJECTED, error 8")
                         .contains("client: RDMA_CM_EVENT_REJECTED, error 28")
                         .contains("client: RDMA_CM_EVENT_ESTABLISHED", "server: RDMA_CM_EVENT_ESTABLISHED")
@@ -51,8 +52,9 @@ class NativeCmInteropTest {
                 // compared it); the kernel's rping client, with -V, compared what the Java server wrote back.
                 assertThat(server.exitCode()).as("%s", server).isZero();
                 assertThat(rpingClient.exitCode()).as("%s", rpingClient).isZero();
-                assertThat(rpingClient.output()).as("%s", rpingClient).doesNotContain("data mismatch")
-                        .contains("client DISCONNECT EVENT");
+                // (Not its "client DISCONNECT EVENT...": rping prints that from its CM thread, which may not run
+                // before its main thread exits.)
+                assertThat(rpingClient.output()).as("%s", rpingClient).doesNotContain("data mismatch");
                 for (int ping = 0; ping < NativeCmPeer.RPING_COUNT; ping++) {
                     String data = Pattern.quote(rpingData(ping, NativeCmPeer.RPING_SIZE));
                     assertThat(server.output()).as("%s", server).containsPattern("(?m)^server ping data: " + data + "$");

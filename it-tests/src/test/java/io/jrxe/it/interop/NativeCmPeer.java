@@ -1,5 +1,6 @@
 package io.jrxe.it.interop;
 
+import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.QpCapabilities;
@@ -15,6 +16,7 @@ import io.jrxe.verbs.cm.CmEventChannel;
 import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.verbs.cm.CmId;
 import io.jrxe.verbs.cm.ConnectionParameters;
+import io.jrxe.verbs.cm.DatagramParameters;
 import io.jrxe.verbs.cm.PortSpace;
 import io.jrxe.verbs.cm.RdmaCm;
 import io.jrxe.verbs.facade.Verbs;
@@ -42,6 +44,9 @@ public final class NativeCmPeer {
     /** Ports of this program's own: where nobody listens, and its native server for its native client. */
     static final int NOBODY_PORT = 7990;
     static final int LOOPBACK_PORT = 7991;
+    static final int DATAGRAM_PORT = 7992;
+    /** A UD receive holds the 40-byte GRH before the message. */
+    private static final int GRH = 40;
     static final int RPING_COUNT = 3;
     static final int RPING_SIZE = 64;
     private static final byte[] HELLO = "jrxe-cm-hello".getBytes(StandardCharsets.US_ASCII);
@@ -80,6 +85,7 @@ public final class NativeCmPeer {
         report.step("REJECTED, status 8, from a port nobody listens on", this::nobodyListens);
         report.step("a consumer's reject: REJECTED, status 28, with its private data", this::consumerRejects);
         report.step("native server and native client: private data, a SEND each way, disconnect", this::loopback);
+        report.step("the UDP port space: SIDR, then a UD SEND to the QP and Q_Key the event gave", this::datagram);
         report.step("rping client against the kernel's rping -s", () -> {
             NativeRping.client(cm, new InetSocketAddress(address, rpingServerPort), RPING_COUNT, RPING_SIZE, out, arena);
             return RPING_COUNT + " pings validated";
@@ -174,6 +180,55 @@ public final class NativeCmPeer {
             id.close();
             child.close();
             return "ESTABLISHED, " + MESSAGE + " bytes each way, DISCONNECTED";
+        }
+    }
+
+    /** Two identifiers of the UDP port space: the SIDR exchange's events, then a datagram to where they said. */
+    private String datagram() throws Exception {
+        try (CmEventChannel server = cm.createEventChannel(); CmEventChannel client = cm.createEventChannel()) {
+            CmId listener = server.createId(PortSpace.UDP, "ud server");
+            listener.bindAddr(new InetSocketAddress(address, DATAGRAM_PORT));
+            listener.listen(4);
+            CmId id = client.createId(PortSpace.UDP, "ud client");
+            id.resolveAddr(null, new InetSocketAddress(address, DATAGRAM_PORT), 2000);
+            expect(client, CmEventType.ADDR_RESOLVED, "ud client", out);
+            id.resolveRoute(2000);
+            expect(client, CmEventType.ROUTE_RESOLVED, "ud client", out);
+            CmEndpoint active = CmEndpoint.on(id, 4096, arena, QpType.UD);
+            expect(active.qp().query().state() == QpState.RTS, "librdmacm left the UD QP in " + active.qp().query().state());
+            id.connect(ConnectionParameters.defaults().withPrivateData(HELLO));
+            CmEvent request = expect(server, CmEventType.CONNECT_REQUEST, "ud server", out);
+            expect(request.datagram() != null && request.connection() == null, "a SIDR request's parameters: " + request);
+            expect(startsWith(request.privateData(), HELLO), "the SIDR_REQ's private data " + text(request.privateData()));
+            CmId child = request.id();
+            expect(child.portSpace() == PortSpace.UDP, "the new identifier's port space " + child.portSpace());
+            CmEndpoint passive = CmEndpoint.on(child, 4096, arena, QpType.UD);
+            passive.postRecv(1, 0, GRH + MESSAGE);
+            child.accept(ConnectionParameters.defaults().withPrivateData(WELCOME));
+            CmEvent established = expect(client, CmEventType.ESTABLISHED, "ud client", out);
+            DatagramParameters to = established.datagram();
+            out.println("ud client: the SIDR_REP gave " + to);
+            expect(to.qpNumber() == passive.qp().qpNum(), "the SIDR_REP names QP " + to.qpNumber() + ", not "
+                    + passive.qp().qpNum());
+            expect(to.qkey() == DatagramParameters.UDP_QKEY, "Q_Key 0x" + Integer.toHexString(to.qkey()));
+            expect(startsWith(established.privateData(), WELCOME), "the SIDR_REP's private data " + text(established.privateData()));
+            Ah ah = active.createAh(to.address());
+            MemorySegment source = active.memory.asSlice(2048, MESSAGE);
+            for (int i = 0; i < MESSAGE; i++) {
+                source.set(JAVA_BYTE, i, (byte) (i * 5 + 1));
+            }
+            active.postDatagram(2, 2048, MESSAGE, ah, to.qpNumber(), to.qkey());
+            active.await(WcOpcode.SEND);
+            WorkCompletion wc = passive.await(WcOpcode.RECV);
+            expect(wc.byteLen() == GRH + MESSAGE && wc.srcQp() == active.qp().qpNum(), "received " + wc);
+            long at = passive.memory.asSlice(GRH, MESSAGE).mismatch(source);
+            expect(at == -1, "the datagram differs from byte " + at);
+            ah.close();
+            active.close();
+            passive.close();
+            id.close();
+            child.close();
+            return String.format("QP 0x%06x, Q_Key 0x%08x, %d bytes", to.qpNumber(), to.qkey(), MESSAGE);
         }
     }
 

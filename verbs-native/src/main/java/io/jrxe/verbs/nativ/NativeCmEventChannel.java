@@ -86,7 +86,8 @@ final class NativeCmEventChannel implements CmEventChannel {
     /** Polls the fd in slices (FdWait) up to the timeout; an event librdmacm consumed itself makes it look again. */
     @Override
     public CmEvent getEvent(long timeout, TimeUnit unit) throws VerbsException, InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        // At most a century, so that the deadline cannot overflow (Long.MAX_VALUE days means "for ever").
+        long deadline = System.nanoTime() + Math.min(unit.toNanos(timeout), TimeUnit.DAYS.toNanos(36_500));
         while (true) {
             CmEvent e = pollEvent();
             if (e != null) {
@@ -171,10 +172,6 @@ final class NativeCmEventChannel implements CmEventChannel {
         if (closed) {
             throw new VerbsException(Errno.EINVAL, "the CM event channel (fd " + fd + ") is closed");
         }
-    }
-
-    int fd() {
-        return fd;
     }
 
     @Override
