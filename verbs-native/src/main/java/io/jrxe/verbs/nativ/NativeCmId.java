@@ -37,6 +37,7 @@ final class NativeCmId implements CmId {
     private final PortSpace space;
     private final Object userContext;
     private NativeQp qp;
+    private Pd pd;
     private volatile boolean closed;
 
     NativeCmId(NativeCmEventChannel channel, MemorySegment id, PortSpace space, Object userContext) {
@@ -163,6 +164,7 @@ final class NativeCmId implements CmId {
             // rdma_create_qp writes the sizes it gave (at least those asked for) back into cap, as ibv_create_qp does.
             qp = new NativeQp(context, id.get(ADDRESS, RdmaCmId.QP), attributes.type(),
                     QpAttrCodec.decodeCap(init.asSlice(IbvQpInitAttr.CAP)), attributes.type() == QpType.UD, this::destroyQp);
+            this.pd = pd != null ? pd : new NativePd(context, id.get(ADDRESS, RdmaCmId.PD), true);
             return qp;
         }
     }
@@ -183,11 +185,17 @@ final class NativeCmId implements CmId {
             lib.call("rdma_destroy_qp", id);
         }
         qp = null;
+        pd = null;
     }
 
     @Override
     public Qp qp() {
         return qp;
+    }
+
+    @Override
+    public Pd pd() {
+        return pd;
     }
 
     @Override
