@@ -32,7 +32,19 @@ public enum Errno {
     /** The device does not support the operation. */
     EOPNOTSUPP(95),
     /** The address is taken (by another RoCE device), or is not an address of this host. */
-    EADDRINUSE(98);
+    EADDRINUSE(98),
+    /** No device of this host has the address. */
+    EADDRNOTAVAIL(99),
+    /** The network is unreachable: no device can reach the destination. */
+    ENETUNREACH(101),
+    /** The identifier is connected already. */
+    EISCONN(106),
+    /** The identifier is not connected. */
+    ENOTCONN(107),
+    /** The peer did not answer in time. */
+    ETIMEDOUT(110),
+    /** The peer refused the connection. */
+    ECONNREFUSED(111);
 
     private final int value;
 

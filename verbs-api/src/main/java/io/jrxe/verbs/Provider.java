@@ -9,4 +9,7 @@ public interface Provider {
 
     /** The devices this provider offers now. */
     List<Device> devices() throws VerbsException;
+
+    /** The connection manager that reaches this provider's devices by IP address (librdmacm). */
+    io.jrxe.verbs.cm.RdmaCm rdmaCm() throws VerbsException;
 }
