@@ -107,10 +107,6 @@ public final class RpingCommand implements Callable<Integer> {
     }
 
     private void validate() {
-        if (server == client) {
-            throw new BadOption(server ? "-s and -c: be the server or the client, not both"
-                    : "-s or -c: say whether to be the server or the client");
-        }
         if (size < MIN_SIZE || size > MAX_SIZE) {
             throw new BadOption("-S " + size + ": Invalid size " + size + " (valid range is " + MIN_SIZE + " to " + MAX_SIZE + ")");
         }
@@ -119,6 +115,10 @@ public final class RpingCommand implements Callable<Integer> {
         }
         if (port < 1 || port > 65535) {
             throw new BadOption("-p " + port + ": a port is 1..65535");
+        }
+        if (server == client) {
+            throw new BadOption(server ? "-s and -c: be the server or the client, not both"
+                    : "-s or -c: say whether to be the server or the client");
         }
         if (client && address == null) {
             throw new BadOption("-a: the client needs the server's address");
