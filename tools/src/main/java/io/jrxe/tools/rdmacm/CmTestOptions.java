@@ -77,6 +77,41 @@ public final class CmTestOptions {
         nic.nativeProvider();
     }
 
+    /**
+     * -P: a name that starts with {@code accepted} is fine, one that starts with {@code refused} is InfiniBand's
+     * (refused, {@code why}), any other gets the real program's warning.
+     */
+    static void checkPortSpace(String value, String accepted, String refused, String why, PrintWriter err) {
+        if (value == null) {
+            return;
+        }
+        String ps = value.toLowerCase(java.util.Locale.ROOT);
+        if (ps.startsWith(refused)) {
+            throw new BadOption("-P " + value + ": " + why);
+        }
+        if (!ps.startsWith(accepted)) {
+            err.println("Warning: unknown port space format");
+            err.flush();
+        }
+    }
+
+    /** A test on the channel of a NIC made for it. */
+    interface Test {
+        CmTestRun<?> on(io.jrxe.verbs.cm.CmEventChannel channel);
+    }
+
+    /** Runs the test on a NIC made for it; the exit status is its return status modulo 256. */
+    int run(PrintWriter err, Test test) throws InterruptedException {
+        try (io.jrxe.tools.common.CmNic cm = io.jrxe.tools.common.CmNic.open(nic, nicAddress(), err);
+             io.jrxe.verbs.cm.CmEventChannel channel = cm.cm().createEventChannel()) {
+            int status = test.on(channel).run();
+            cm.report(err);
+            return status & 0xFF;
+        } catch (io.jrxe.verbs.VerbsException e) {
+            throw new io.jrxe.tools.UserError(e.getMessage(), e);
+        }
+    }
+
     boolean isClient() {
         return server != null;
     }

@@ -9,9 +9,6 @@ import io.jrxe.verbs.cm.PortSpace;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.util.IdentityHashMap;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * ucmatose's test (cmatose.c): -c RC connections through the connection manager. The server accepts them all,
@@ -20,66 +17,39 @@ import java.util.concurrent.TimeUnit;
  * answers with as many, and waits for the server's disconnects. Every line goes to stdout, as the program's
  * printf; the result is its "return status".
  */
-final class Cmatose {
-    private static final int ENOMEM = 12;
-
-    private final CmTestOptions o;
-    private final PrintWriter out;
-    private final PrintWriter err;
-    private final CmEventChannel channel;
-    private final CmatoseNode[] nodes;
-    private final Map<CmId, CmatoseNode> byId = new IdentityHashMap<>();
-    private final CqDrain drain = new CqDrain();
-    private final int count;
-    private int connIndex;
-    private int connectsLeft;
+final class Cmatose extends CmTestRun<CmatoseNode> {
+    private final int port;
+    /** -a, which asks rdma_set_option for the QPs' ACK timeout. */
+    private final String ackTimeout;
     private int disconnectsLeft;
 
-    Cmatose(CmTestOptions o, CmEventChannel channel, PrintWriter out, PrintWriter err) {
-        this.o = o;
-        this.out = out;
-        this.err = err;
-        this.channel = channel;
-        this.count = o.messageSize == 0 ? 0 : o.messageCount; // create_message: no size, no messages
-        this.nodes = new CmatoseNode[o.connections];
-        for (int i = 0; i < nodes.length; i++) {
+    Cmatose(CmTestOptions o, int port, String ackTimeout, CmEventChannel channel, PrintWriter out, PrintWriter err) {
+        super("cmatose", o, channel, out, err, nodes(o.connections));
+        this.port = port;
+        this.ackTimeout = ackTimeout;
+    }
+
+    private static CmatoseNode[] nodes(int n) {
+        CmatoseNode[] nodes = new CmatoseNode[n];
+        for (int i = 0; i < n; i++) {
             nodes[i] = new CmatoseNode(i);
         }
-        this.connectsLeft = o.connections;
+        return nodes;
     }
 
-    /** main after the options: the client or the server, "test complete", the teardown; returns the status. */
-    int run(int port) throws InterruptedException, VerbsException {
-        int ret;
-        try {
-            ret = o.isClient() ? runClient(port) : runServer(port);
-            say("test complete");
-        } finally {
-            for (CmatoseNode n : nodes) {
-                n.close();
-            }
-        }
-        say("return status %d", ret);
-        return ret;
-    }
-
-    private int runServer(int port) throws InterruptedException, VerbsException {
+    @Override
+    int runServer() throws InterruptedException, VerbsException {
         CmId listener = channel.createId(PortSpace.TCP, this);
         try {
             try {
                 listener.bindAddr(new InetSocketAddress(o.serverBind(), port));
+                listener.listen(0);
             } catch (VerbsException e) {
                 say("cmatose: starting server");
                 return perror("cmatose: bind address failed", e);
             }
-            try {
-                listener.listen(0);
-            } catch (VerbsException e) {
-                say("cmatose: starting server");
-                return perror("cmatose: failure trying to listen", e);
-            }
             say("cmatose: starting server"); // once it listens: a script may start the client on this line
-            int ret = connectEvents();
+            int ret = events(() -> connectsLeft > 0);
             if (ret != 0) {
                 return ret;
             }
@@ -105,15 +75,16 @@ final class Cmatose {
                     disconnect(n.id);
                 }
             }
-            ret = disconnectEvents();
+            ret = events(() -> disconnectsLeft > 0);
             say("disconnected");
             return ret;
         } finally {
-            CmatoseNode.quietly(listener);
+            Quietly.close(listener);
         }
     }
 
-    private int runClient(int port) throws InterruptedException, VerbsException {
+    @Override
+    int runClient() throws InterruptedException, VerbsException {
         say("cmatose: starting client");
         InetSocketAddress server = new InetSocketAddress(o.serverAddress(), port);
         InetSocketAddress source = o.bindAddress() == null ? null : new InetSocketAddress(o.bindAddress(), 0);
@@ -128,7 +99,7 @@ final class Cmatose {
                 return perror("cmatose: failure getting addr", e);
             }
         }
-        int ret = connectEvents();
+        int ret = events(() -> connectsLeft > 0);
         if (ret == 0 && count > 0) {
             say("receiving data transfers");
             ret = pollCqs(false);
@@ -140,42 +111,17 @@ final class Cmatose {
                 say("data transfers complete");
             }
         }
-        int ret2 = disconnectEvents();
+        int ret2 = events(() -> disconnectsLeft > 0);
         return ret2 != 0 ? ret2 : ret;
     }
 
-    private int connectEvents() throws InterruptedException, VerbsException {
-        int ret = 0;
-        while (connectsLeft > 0 && ret == 0) {
-            ret = handle(nextEvent());
-        }
-        return ret;
-    }
-
-    private int disconnectEvents() throws InterruptedException, VerbsException {
-        int ret = 0;
-        while (disconnectsLeft > 0 && ret == 0) {
-            ret = handle(nextEvent());
-        }
-        return ret;
-    }
-
-    /** rdma_get_cm_event: waits as long as it takes (the CM's own timeouts end a connection that cannot be made). */
-    private CmEvent nextEvent() throws InterruptedException, VerbsException {
-        while (true) {
-            CmEvent e = channel.getEvent(1, TimeUnit.SECONDS);
-            if (e != null) {
-                return e;
-            }
-        }
-    }
-
-    /** cma_handler. */
-    private int handle(CmEvent e) {
+    @Override
+    int handle(CmEvent e) {
         CmatoseNode node = byId.get(e.id());
         return switch (e.type()) {
             case ADDR_RESOLVED -> {
-                setOptions();
+                setTos();
+                setAckTimeout();
                 try {
                     e.id().resolveRoute(2000);
                     yield 0;
@@ -224,41 +170,23 @@ final class Cmatose {
         }
     }
 
-    /** connect_handler: the next node takes the request, or it is refused when every node has one. */
+    /** connect_handler: the next node takes the request and accepts it as rdma_accept(id, NULL). */
     private int acceptRequest(CmEvent e) {
-        CmId id = e.id();
-        if (connIndex == nodes.length) {
-            say("cmatose: failing connection request");
-            reject(id);
+        CmatoseNode n = nextNode(e.id());
+        if (n == null) {
             return -ENOMEM;
         }
-        CmatoseNode n = nodes[connIndex++];
-        n.id = id;
-        byId.put(id, n);
         try {
             n.init(count, o.messageSize);
             setAckTimeout();
             n.postRecvs(count, o.messageSize);
-            id.accept(LibrdmacmAccept.of(e.connection(), id));
+            n.id.accept(LibrdmacmAccept.of(e.connection(), n.id));
             return 0;
         } catch (VerbsException x) {
-            err.println("cmatose: failure accepting: " + x.getMessage());
-            err.flush();
-            n.id = null;
-            connectsLeft--;
-            say("cmatose: failing connection request");
-            reject(id);
-            CmatoseNode.quietly(id);
+            perror("cmatose: failure accepting", x);
+            fail(n, e.id());
             return -x.errno().value();
         }
-    }
-
-    /** -t (and -a): rdma_set_option, which jrxe's connection manager does not have; the program says so and goes on. */
-    private void setOptions() {
-        if (o.typeOfService != null) {
-            perror("cmatose: set TOS option failed", null);
-        }
-        setAckTimeout();
     }
 
     private void setAckTimeout() {
@@ -267,50 +195,24 @@ final class Cmatose {
         }
     }
 
-    /** -a, which only ucmatose has: the command sets it. */
-    String ackTimeout;
-
-    /** poll_cqs: -C completions on each connected node's send (or receive) CQ. */
+    /** poll_cqs: -C completions on each connected node's send (or receive) CQ, whatever their status. */
     private int pollCqs(boolean send) {
         for (CmatoseNode n : nodes) {
-            if (!n.connected) {
-                continue;
-            }
-            int got = drain.take(send ? n.sendCq : n.recvCq, count, o.timeoutNanos(), wc -> { });
-            if (got < count) {
-                say("cmatose: failed polling CQ: %d (%d of %d completions in %d s)", -110, got, count, o.timeoutSeconds);
-                return -110;
+            if (n.connected) {
+                int got = drain.take(send ? n.sendCq : n.recvCq, count, o.timeoutNanos(), wc -> { });
+                if (got < count) {
+                    return stalled(got);
+                }
             }
         }
         return 0;
     }
 
-    private void disconnect(CmId id) {
+    private static void disconnect(CmId id) {
         try {
             id.disconnect();
         } catch (VerbsException e) {
             // rdma_disconnect's result is not looked at: the peer may have ended the connection already
         }
-    }
-
-    private void reject(CmId id) {
-        try {
-            id.reject(null);
-        } catch (VerbsException e) {
-            // the request is gone already
-        }
-    }
-
-    /** perror's line on stderr; returns -1, as the librdmacm calls do on failure. */
-    private int perror(String what, VerbsException e) {
-        err.println(what + ": " + (e == null ? "Function not implemented (jrxe's connection manager has no rdma_set_option)"
-                : e.getMessage()));
-        err.flush();
-        return -1;
-    }
-
-    private void say(String format, Object... args) {
-        out.printf(format + "%n", args);
-        out.flush();
     }
 }

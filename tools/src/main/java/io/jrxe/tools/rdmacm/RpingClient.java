@@ -107,15 +107,11 @@ final class RpingClient {
                 cb.state = RpingState.RDMA_READ_ADV;
                 RpingPattern.fill(r.startBuf, ping);
                 r.sendInfo(info(r.startBuf, r.startMr.rkey(), size));
-                RpingState state = cb.await();
-                if (state != RpingState.RDMA_WRITE_ADV) {
-                    s.complain("wait for RDMA_WRITE_ADV state %d", state.number());
+                if (!cb.expect(RpingState.RDMA_WRITE_ADV)) {
                     return cb.state == RpingState.DISCONNECTED ? 0 : -1;
                 }
                 r.sendInfo(info(r.rdmaBuf, r.rdmaMr.rkey(), size));
-                state = cb.await();
-                if (state != RpingState.RDMA_WRITE_COMPLETE) {
-                    s.complain("wait for RDMA_WRITE_COMPLETE state %d", state.number());
+                if (!cb.expect(RpingState.RDMA_WRITE_COMPLETE)) {
                     return cb.state == RpingState.DISCONNECTED ? 0 : -1;
                 }
                 if (s.validate() && r.startBuf.mismatch(r.rdmaBuf) >= 0) {

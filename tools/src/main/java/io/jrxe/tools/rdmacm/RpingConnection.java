@@ -60,6 +60,19 @@ final class RpingConnection implements AutoCloseable {
         return state;
     }
 
+    /**
+     * A wait for the state rping's loop expects next: false, after rping's "wait for STATE state N" line, when
+     * the state is another (the peer disconnected: 10, a completion failed: 11).
+     */
+    boolean expect(RpingState expected) throws InterruptedException {
+        RpingState now = await();
+        if (now != expected) {
+            s.complain("wait for %s state %d", expected, now.number());
+            return false;
+        }
+        return true;
+    }
+
     /** A wait for the next wake-up of at most {@code nanos}, whatever the state then is. */
     void awaitFor(long nanos) throws InterruptedException {
         if (nanos > 0) {

@@ -82,12 +82,12 @@ final class RpingResources implements AutoCloseable {
         } finally {
             if (!done) {
                 for (Mr mr : mrs) {
-                    closeQuietly(mr);
+                    Quietly.close(mr);
                 }
-                closeQuietly(madeQp == null ? null : (AutoCloseable) id::destroyQp);
-                closeQuietly(madeCq);
-                closeQuietly(madeChannel);
-                closeQuietly(madePd);
+                Quietly.close(madeQp == null ? null : (AutoCloseable) id::destroyQp);
+                Quietly.close(madeCq);
+                Quietly.close(madeChannel);
+                Quietly.close(madePd);
                 arena.close();
             }
         }
@@ -140,25 +140,14 @@ final class RpingResources implements AutoCloseable {
     /** rping_free_buffers, then rping_free_qp: MRs, the QP, the CQ, the channel, the PD. */
     @Override
     public void close() {
-        closeQuietly(recvMr);
-        closeQuietly(sendMr);
-        closeQuietly(rdmaMr);
-        closeQuietly(startMr);
-        closeQuietly(id::destroyQp);
-        closeQuietly(cq);
-        closeQuietly(channel);
-        closeQuietly(pd);
+        Quietly.close(recvMr);
+        Quietly.close(sendMr);
+        Quietly.close(rdmaMr);
+        Quietly.close(startMr);
+        Quietly.close(id::destroyQp);
+        Quietly.close(cq);
+        Quietly.close(channel);
+        Quietly.close(pd);
         arena.close();
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            // Tearing down: what is left is released with the device.
-        }
     }
 }

@@ -77,9 +77,7 @@ final class RpingServer {
 
     /** rping_run_server: one connection. */
     private int runOnce() throws InterruptedException {
-        RpingState state = cb.await();
-        if (state != RpingState.CONNECT_REQUEST) {
-            s.complain("wait for CONNECT_REQUEST state %d", state.number());
+        if (!cb.expect(RpingState.CONNECT_REQUEST)) {
             return RpingEnd.EXIT_STATUS;
         }
         try (cb) {
@@ -93,16 +91,14 @@ final class RpingServer {
             cb.disconnect();
             return ret == 0 ? 0 : RpingEnd.EXIT_STATUS;
         } finally {
-            closeQuietly(cb.id);
+            Quietly.close(cb.id);
         }
     }
 
     /** rping_run_persistent_server: a thread per connection, for ever. */
     private int runPersistent() throws InterruptedException {
         while (true) {
-            RpingState state = cb.await();
-            if (state != RpingState.CONNECT_REQUEST) {
-                s.complain("wait for CONNECT_REQUEST state %d", state.number());
+            if (!cb.expect(RpingState.CONNECT_REQUEST)) {
                 return RpingEnd.EXIT_STATUS;
             }
             RpingConnection child = cb.forRequest(cb.id, cb.request);
@@ -124,7 +120,7 @@ final class RpingServer {
             // the program is ending
         } finally {
             children.remove(child.id);
-            closeQuietly(child.id);
+            Quietly.close(child.id);
         }
     }
 
@@ -156,18 +152,14 @@ final class RpingServer {
     private int test(RpingConnection c) throws InterruptedException {
         try {
             while (true) {
-                RpingState state = c.await();
-                if (state != RpingState.RDMA_READ_ADV) {
-                    s.complain("wait for RDMA_READ_ADV state %d", state.number());
+                if (!c.expect(RpingState.RDMA_READ_ADV)) {
                     break;
                 }
                 s.debug("server received sink adv");
                 RdmaInfo source = c.remote;
                 c.r.postRdma(WrOpcode.RDMA_READ, source, source.size());
                 s.debug("server posted rdma read req ");
-                state = c.await();
-                if (state != RpingState.RDMA_READ_COMPLETE) {
-                    s.complain("wait for RDMA_READ_COMPLETE state %d", state.number());
+                if (!c.expect(RpingState.RDMA_READ_COMPLETE)) {
                     break;
                 }
                 s.debug("server received read complete");
@@ -177,18 +169,14 @@ final class RpingServer {
                 }
                 c.r.sendGoAhead();
                 s.debug("server posted go ahead");
-                state = c.await();
-                if (state != RpingState.RDMA_WRITE_ADV) {
-                    s.complain("wait for RDMA_WRITE_ADV state %d", state.number());
+                if (!c.expect(RpingState.RDMA_WRITE_ADV)) {
                     break;
                 }
                 s.debug("server received sink adv");
                 int length = Math.min(RpingPattern.strlen(c.r.rdmaBuf) + 1, (int) c.r.rdmaBuf.byteSize());
                 s.debug("rdma write from lkey %x laddr %x len %d", c.r.rdmaMr.lkey(), c.r.rdmaBuf.address(), length);
                 c.r.postRdma(WrOpcode.RDMA_WRITE, c.remote, length);
-                state = c.await();
-                if (state != RpingState.RDMA_WRITE_COMPLETE) {
-                    s.complain("wait for RDMA_WRITE_COMPLETE state %d", state.number());
+                if (!c.expect(RpingState.RDMA_WRITE_COMPLETE)) {
                     break;
                 }
                 s.debug("server rdma write complete ");
@@ -199,16 +187,5 @@ final class RpingServer {
             s.complain("post send error %d", e.errno().value());
         }
         return c.state == RpingState.DISCONNECTED ? 0 : -1;
-    }
-
-    private static void closeQuietly(CmId id) {
-        if (id == null) {
-            return;
-        }
-        try {
-            id.close();
-        } catch (VerbsException e) {
-            // the identifier's device is going away with the program
-        }
     }
 }

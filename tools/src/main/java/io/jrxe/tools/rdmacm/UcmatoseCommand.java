@@ -1,10 +1,6 @@
 package io.jrxe.tools.rdmacm;
 
 import io.jrxe.tools.BadOption;
-import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.CmNic;
-import io.jrxe.verbs.VerbsException;
-import io.jrxe.verbs.cm.CmEventChannel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,7 +8,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** `jrxe ucmatose`: librdmacm's RC connection test (cmatose.c), with its options, output and return status. */
@@ -53,27 +48,11 @@ public final class UcmatoseCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw new BadOption("-p " + port + ": a port is 1..65535");
         }
-        if (portSpace != null) {
-            String ps = portSpace.toLowerCase(Locale.ROOT);
-            if (ps.startsWith("ib")) {
-                throw new BadOption("-P " + portSpace + ": the IB port space (AF_IB addresses) is InfiniBand's; RoCE uses tcp");
-            }
-            if (!ps.startsWith("tcp")) {
-                err.println("Warning: unknown port space format");
-                err.flush();
-            }
-        }
+        CmTestOptions.checkPortSpace(portSpace, "tcp", "ib", "the IB port space (AF_IB addresses) is InfiniBand's; "
+                + "RoCE uses tcp", err);
         if (migrate) {
             throw new BadOption("-m: rdma_migrate_id is not in jrxe's connection manager API yet");
         }
-        try (CmNic nic = CmNic.open(test.nic, test.nicAddress(), err); CmEventChannel channel = nic.cm().createEventChannel()) {
-            Cmatose run = new Cmatose(test, channel, out, err);
-            run.ackTimeout = ackTimeout;
-            int status = run.run(port);
-            nic.report(err);
-            return status & 0xFF;
-        } catch (VerbsException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        return test.run(err, channel -> new Cmatose(test, port, ackTimeout, channel, out, err));
     }
 }

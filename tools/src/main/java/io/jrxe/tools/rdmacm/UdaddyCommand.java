@@ -1,10 +1,6 @@
 package io.jrxe.tools.rdmacm;
 
 import io.jrxe.tools.BadOption;
-import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.CmNic;
-import io.jrxe.verbs.VerbsException;
-import io.jrxe.verbs.cm.CmEventChannel;
 import io.jrxe.verbs.cm.PortSpace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +9,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** `jrxe udaddy`: librdmacm's UD test (udaddy.c, SIDR in the UDP port space), with its options, output and return status. */
@@ -46,23 +41,8 @@ public final class UdaddyCommand implements Callable<Integer> {
         if (portSpaceNumber != null && parsePortSpace(portSpaceNumber) != PortSpace.UDP.value()) {
             throw new BadOption("-p " + portSpaceNumber + ": the UDP port space is 0x111; jrxe has no other for udaddy");
         }
-        if (portSpace != null) {
-            String ps = portSpace.toLowerCase(Locale.ROOT);
-            if (ps.startsWith("ipoib")) {
-                throw new BadOption("-P " + portSpace + ": the IPoIB port space is InfiniBand's; RoCE uses udp");
-            }
-            if (!ps.startsWith("udp")) {
-                err.println("Warning: unknown port space format");
-                err.flush();
-            }
-        }
-        try (CmNic nic = CmNic.open(test.nic, test.nicAddress(), err); CmEventChannel channel = nic.cm().createEventChannel()) {
-            int status = new Udaddy(test, channel, out, err).run();
-            nic.report(err);
-            return status & 0xFF;
-        } catch (VerbsException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        CmTestOptions.checkPortSpace(portSpace, "udp", "ipoib", "the IPoIB port space is InfiniBand's; RoCE uses udp", err);
+        return test.run(err, channel -> new Udaddy(test, channel, out, err));
     }
 
     /** strtol(text, NULL, 0): decimal, 0x hexadecimal or 0 octal. */

@@ -1,26 +1,19 @@
 package io.jrxe.tools.rdmacm;
 
-import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.GidType;
-import io.jrxe.verbs.Mr;
-import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
-import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WrOpcode;
-import io.jrxe.verbs.cm.CmId;
 import io.jrxe.verbs.cm.DatagramParameters;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
@@ -29,48 +22,27 @@ import java.util.Arrays;
  * what it is told to, one buffer of a GRH and a message, and where its peer is: an address handle, a QP number and
  * a Q_Key, from the SIDR reply on the client, from the first datagram on the server.
  */
-final class UdaddyNode implements AutoCloseable {
+final class UdaddyNode extends CmTestNode {
     /** The GRH area in front of every UD receive. */
     static final int GRH = 40;
 
-    final int index;
-    CmId id;
-    boolean connected;
-    private Pd pd;
     Cq cq;
-    private Arena arena;
-    private MemorySegment mem;
-    private Mr mr;
     Ah ah;
     int remoteQpn;
     int remoteQkey;
 
     UdaddyNode(int index) {
-        this.index = index;
+        super(index);
     }
 
-    /** init_node: PD, a CQ of 2 × -C entries, the UD QP, the buffer. */
+    /** init_node: PD, a CQ of 2 × -C entries, the UD QP, the buffer of a GRH and a message. */
     void init(int count, int size) throws VerbsException {
         pd = id.context().allocPd();
         cq = id.context().createCq(count > 0 ? count * 2 : 2, null);
         int wr = count > 0 ? count : 1;
         id.createQp(pd, new QpInitAttributes(QpType.UD, cq, cq, null, new QpCapabilities(wr, wr, 1, 1, 0), false));
         if (count > 0 && size > 0) {
-            arena = Arena.ofShared();
-            mem = arena.allocate(size + GRH, 64);
-            mr = pd.regMr(mem, Access.LOCAL_WRITE);
-        }
-    }
-
-    void postRecvs(int count, int size) throws VerbsException {
-        if (count == 0) {
-            return;
-        }
-        RecvWr recv = new RecvWr(1);
-        recv.wrId = index;
-        recv.sgl.add(mem.address(), size + GRH, mr.lkey());
-        for (int i = 0; i < count; i++) {
-            id.qp().postRecv(recv);
+            allocate(size + GRH);
         }
     }
 
@@ -133,18 +105,8 @@ final class UdaddyNode implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        if (id == null) {
-            return;
-        }
-        CmatoseNode.quietly(ah);
-        CmatoseNode.quietly(id::destroyQp);
-        CmatoseNode.quietly(cq);
-        CmatoseNode.quietly(mr);
-        if (arena != null) {
-            arena.close();
-        }
-        CmatoseNode.quietly(pd);
-        CmatoseNode.quietly(id);
+    void closeQueues() {
+        Quietly.close(ah);
+        Quietly.close(cq);
     }
 }
