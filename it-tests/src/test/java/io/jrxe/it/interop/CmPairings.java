@@ -85,8 +85,11 @@ final class CmPairings {
         throw new AssertionError("no CM identifier listened on port " + port + " in the guest:\n" + server.output());
     }
 
-    /** The lines of an output (stdout and stderr together, as the jobs collect them). */
+    /**
+     * The lines of an output (stdout and stderr together, as the jobs collect them), without SLF4J's complaint
+     * about the test class path, which holds its binding twice (tools' lib folder and the Maven repository).
+     */
     static List<String> lines(Job.Result r) {
-        return r.output().lines().toList();
+        return r.output().lines().filter(l -> !l.startsWith("SLF4J: ")).toList();
     }
 }

@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,19 +63,13 @@ class KernelRdmaCmFaultsTest {
      */
     @Test
     void rpingSurvivesAGuestThatLosesATenthOfItsPackets(Lab lab) throws Exception {
-        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss 10%", 20);
-        assertThat(netem.exitCode()).as("%s", netem).isZero();
-        try {
+        try (GuestLoss loss = GuestLoss.of(lab, 10)) {
             Run r = CmPairings.run(lab, Server.KERNEL, Family.IPV4, "rping", null, 17420, List.of("-s", "-v", "-p", "17420"),
                     List.of("-c", "-v", "-V", "-C", "20", "-p", "17420"), "-a", "-a");
             assertThat(r.client().exitCode()).as("jrxe, the client: %s", r.client()).isZero();
             assertThat(r.client().output()).contains("ping data: rdma-ping-19: ");
             assertThat(r.server().exitCode()).as("the guest's rping: %s", r.server()).isZero();
-            Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
-            Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
-            assertThat(dropped.find() && Integer.parseInt(dropped.group(1)) > 0).as("netem dropped packets: %s", stats).isTrue();
-        } finally {
-            lab.guestNow("tc qdisc del dev eth0 root", 20);
+            loss.assertDropped();
         }
     }
 

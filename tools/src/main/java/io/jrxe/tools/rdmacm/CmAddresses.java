@@ -69,7 +69,7 @@ final class CmAddresses {
         if (server instanceof Inet4Address) {
             return IPV4_SECOND_LOOPBACK;
         }
-        throw new BadOption(sourceOption + ": the server " + server.getHostAddress() + " is on this host and its jrxe NIC holds "
+        throw new BadOption(sourceOption + ": the server " + text(server) + " is on this host and its jrxe NIC holds "
                 + "that address; give the client's jrxe NIC an IPv6 address of its own with " + sourceOption
                 + " (IPv6 has one loopback address, ::1)");
     }
@@ -80,8 +80,13 @@ final class CmAddresses {
             probe.connect(new InetSocketAddress(destination, 4791));
             return ((InetSocketAddress) probe.getLocalAddress()).getAddress();
         } catch (IOException e) {
-            throw new BadOption("no route to " + destination.getHostAddress() + ": " + e.getMessage());
+            throw new BadOption("no route to " + text(destination) + ": " + e.getMessage());
         }
+    }
+
+    /** An address as people write it: IPv6 in its short form (fd77::1, not fd77:0:0:0:0:0:0:1). */
+    static String text(InetAddress a) {
+        return a instanceof Inet6Address ? io.jrxe.tools.common.Gids.ntop(a.getAddress()) : a.getHostAddress();
     }
 
     private static InetAddress numeric(String ip) {

@@ -76,6 +76,24 @@ abstract class CmTestRun<N extends CmTestNode> {
         return ret;
     }
 
+    /** The client's start: an identifier for each node, its address resolved towards the server (from -b if given). */
+    final int resolveAll(io.jrxe.verbs.cm.PortSpace space, int port) throws VerbsException {
+        java.net.InetSocketAddress server = new java.net.InetSocketAddress(o.serverAddress(), port);
+        java.net.InetSocketAddress source = o.bindAddress() == null ? null : new java.net.InetSocketAddress(o.bindAddress(), 0);
+        say("%s: connecting", name);
+        for (N n : nodes) {
+            n.id = channel.createId(space, n);
+            byId.put(n.id, n);
+            try {
+                n.id.resolveAddr(source, server, 2000);
+            } catch (VerbsException e) {
+                connectsLeft--;
+                return perror(name + ": failure getting addr", e);
+            }
+        }
+        return 0;
+    }
+
     /** The node a CONNECT_REQUEST gets, or null (with the program's line and a REJ) when every node has one. */
     final N nextNode(CmId request) {
         if (connIndex == nodes.length) {

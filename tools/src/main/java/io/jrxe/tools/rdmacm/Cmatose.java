@@ -86,18 +86,8 @@ final class Cmatose extends CmTestRun<CmatoseNode> {
     @Override
     int runClient() throws InterruptedException, VerbsException {
         say("cmatose: starting client");
-        InetSocketAddress server = new InetSocketAddress(o.serverAddress(), port);
-        InetSocketAddress source = o.bindAddress() == null ? null : new InetSocketAddress(o.bindAddress(), 0);
-        say("cmatose: connecting");
-        for (CmatoseNode n : nodes) {
-            n.id = channel.createId(PortSpace.TCP, n);
-            byId.put(n.id, n);
-            try {
-                n.id.resolveAddr(source, server, 2000);
-            } catch (VerbsException e) {
-                connectsLeft--;
-                return perror("cmatose: failure getting addr", e);
-            }
+        if (resolveAll(PortSpace.TCP, port) != 0) {
+            return -1;
         }
         int ret = events(() -> connectsLeft > 0);
         if (ret == 0 && count > 0) {

@@ -73,18 +73,8 @@ final class Udaddy extends CmTestRun<UdaddyNode> {
     @Override
     int runClient() throws InterruptedException, VerbsException {
         say("udaddy: starting client");
-        InetSocketAddress server = new InetSocketAddress(o.serverAddress(), PORT);
-        InetSocketAddress source = o.bindAddress() == null ? null : new InetSocketAddress(o.bindAddress(), 0);
-        say("udaddy: connecting");
-        for (UdaddyNode n : nodes) {
-            n.id = channel.createId(PortSpace.UDP, n);
-            byId.put(n.id, n);
-            try {
-                n.id.resolveAddr(source, server, 2000);
-            } catch (VerbsException e) {
-                connectsLeft--;
-                return perror("udaddy: failure getting addr", e);
-            }
+        if (resolveAll(PortSpace.UDP, PORT) != 0) {
+            return -1;
         }
         int ret = events(() -> connectsLeft > 0);
         if (ret != 0 || count == 0) {

@@ -57,6 +57,20 @@ class CmToolsProcessTest {
     }
 
     @Test
+    void aPersistentRpingServerServesOneClientAfterAnotherAndKeepsListening() throws Exception {
+        try (ChildJrxe server = ChildJrxe.start("rping", "-s", "-P", "-a", "127.0.77.5", "-v", "-d")) {
+            server.awaitLine(l -> l.equals("rdma_listen"), LIMIT_SECONDS);
+            for (int client = 0; client < 2; client++) {
+                try (ChildJrxe c = ChildJrxe.start("rping", "-c", "-a", "127.0.77.5", "-C", "2", "-V")) {
+                    assertThat(c.waitFor(LIMIT_SECONDS)).as("client %d: %s", client, c.stderr()).isZero();
+                }
+                server.awaitLine(l -> l.startsWith("server ping data: rdma-ping-1: "), LIMIT_SECONDS);
+            }
+            assertThat(server.pid()).as("still serving").matches(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        }
+    }
+
+    @Test
     void ucmatoseTwoConnectionsFourMessagesEachPrintWhatTheRealOnePrints(@TempDir Path dir) throws Exception {
         Path capture = dir.resolve("ucmatose.pcapng");
         KernelOutput kernel = KernelOutput.of("cm_ucmatose.txt");
