@@ -72,9 +72,14 @@ final class CmPairings {
 
     /** Waits until the guest has a listening CM identifier on {@code port} (bounded in tries and time). */
     static void awaitGuestCmListener(Lab lab, Job server, int port) throws InterruptedException {
+        awaitGuestCmListener(lab, server, port, Duration.ofSeconds(60));
+    }
+
+    /** The same with a longer bound: a JVM in the guest takes minutes to start under TCG. */
+    static void awaitGuestCmListener(Lab lab, Job server, int port, Duration limit) throws InterruptedException {
         String probe = "rdma resource show cm_id | grep LISTEN | grep -q -E '[:.]" + port + "( |$)'";
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        for (int attempt = 0; attempt < 60 && System.nanoTime() < deadline; attempt++) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (int attempt = 0; attempt < limit.toSeconds() && System.nanoTime() < deadline; attempt++) {
             if (!server.isAlive()) {
                 throw new AssertionError("the guest's server ended before it listened on port " + port + ":\n" + server.output());
             }
