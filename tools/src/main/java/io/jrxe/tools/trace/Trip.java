@@ -59,7 +59,7 @@ final class Trip {
                 r.sgl.add(b.at(0), length, b.mr.lkey());
                 onB.add(Stage.RECEIVE_POSTED, String.format("the receiver posts wr_id=100 first: sge addr=0x%x length=%d lkey=0x%08x",
                         b.at(0), length, b.mr.lkey()), TripRecorder.fields("wr_id", 100L, "addr", b.at(0), "length", length,
-                        "lkey", b.mr.lkey()));
+                        "lkey", Integer.toUnsignedLong(b.mr.lkey())));
                 b.qp.postRecv(r);
             }
             SendWr wr = workRequest(op, a, b, length);
@@ -147,7 +147,8 @@ final class Trip {
 
     private static java.util.Map<String, Object> wrFields(SendWr wr) {
         return TripRecorder.fields("wr_id", wr.wrId, "opcode", wr.opcode.name(), "addr", wr.sgl.addr(0),
-                "length", wr.sgl.length(0), "lkey", wr.sgl.lkey(0), "remote_addr", wr.remoteAddr, "rkey", wr.rkey);
+                "length", wr.sgl.length(0), "lkey", Integer.toUnsignedLong(wr.sgl.lkey(0)), "remote_addr", wr.remoteAddr,
+                "rkey", Integer.toUnsignedLong(wr.rkey));
     }
 
     private static Result check(TripOp op, int size, int mtu, List<TripEvent> events, Nic a, Nic b, byte[] expected,

@@ -91,7 +91,7 @@ final class TripRecorder implements TraceListener {
         add(lkey ? Stage.LOCAL_DMA : Stage.REMOTE_DMA, String.format(
                 "%s 0x%08x -> MPT[%d] -> iova 0x%x -> MTT[%d] = page 0x%x + 0x%03x: %d bytes %s", kind, key, mptIndex,
                 iova, mttIndex, pageAddress, pageOffset, length, toMemory ? "written (DMA)" : "read (DMA)"),
-                fields("key_kind", kind, "key", key, "mpt_index", mptIndex, "iova", iova, "mtt_index", mttIndex,
+                fields("key_kind", kind, "key", Integer.toUnsignedLong(key), "mpt_index", mptIndex, "iova", iova, "mtt_index", mttIndex,
                         "page_address", pageAddress, "page_offset", pageOffset, "length", length,
                         "direction", toMemory ? "write" : "read"));
     }
