@@ -23,7 +23,7 @@ import java.io.PrintWriter;
             PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
             SoakCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,
             io.jrxe.tools.rcops.RcOpsCommand.class, io.jrxe.tools.conformance.ConformanceCommand.class, io.jrxe.tools.view.ViewCommand.class,
-            io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class, io.jrxe.tools.trace.TraceCommand.class,
+            io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class, io.jrxe.tools.trace.TraceCommand.class, io.jrxe.tools.mistakes.MistakesCommand.class,
             CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec
