@@ -45,8 +45,8 @@ final class MemoryMistakes {
             s.result("completion on jrxe0: " + Scene.completion(wc));
             s.result("QP state: jrxe0 " + Scene.state(scene.a));
             s.rule = "every SGE must lie inside the region of its L_Key, with the access it needs; a WQE that fails the "
-                    + "check completes LOC_PROT_ERR and the QP goes to ERR (IBTA 10.6, memory regions; rxe: the lkey "
-                    + "lookup or range check of copy_data fails, IB_WC_LOC_PROT_ERR)";
+                    + "check completes LOC_PROT_ERR and the QP goes to ERR (IBTA 10.6, memory regions; rxe: the range check "
+                    + "of copy_data fails, IB_WC_LOC_PROT_ERR)";
             s.fix = "register the buffer (ibv_reg_mr) and use that MR's lkey, or copy the data into registered memory";
             s.expect(wc != null && wc.status() == WcStatus.LOC_PROT_ERR && wc.vendorErr() == 7,
                     "LOC_PROT_ERR with vendor_err 7 (out of range)");
@@ -157,8 +157,8 @@ final class MemoryMistakes {
         }
         freedArena(s);
         s.rule = "(a) deregistration is allowed while WRs that name the MR are outstanding; the key is gone at once, so a "
-                + "WQE the NIC reaches later fails its key check: LOC_PROT_ERR (rxe: the same, the MR is looked up when the "
-                + "WQE is executed). (b) In C, free() of a registered buffer frees nothing the NIC uses: the pages stay "
+                + "WQE the NIC reaches later fails its key check: LOC_PROT_ERR (kernel rxe looks the MR up when it executes the "
+                + "WQE too, and completes it LOC_QP_OP_ERR: docs/differences.md). (b) In C, free() of a registered buffer frees nothing the NIC uses: the pages stay "
                 + "pinned until ibv_dereg_mr, and the NIC goes on reading and writing them while the program may reuse "
                 + "the addresses for something else. Java cannot leave freed memory mapped: jrxe checks the arena is "
                 + "alive and refuses the access as a failed key check: NAK remote access error (vendor_err 9, memory freed, "

@@ -1,5 +1,7 @@
 package io.jrxe.tools.trace;
 
+import io.jrxe.wire.dissect.JsonText;
+
 import java.util.Map;
 
 /** One trip event as one line of JSON: its number, time, NIC, kind, course step, sentence and values. */
@@ -29,31 +31,12 @@ final class TripJson {
         if (sb.length() > 1) {
             sb.append(',');
         }
-        string(sb, name);
+        JsonText.quote(sb, name);
         sb.append(':');
         if (value instanceof Number || value instanceof Boolean) {
             sb.append(value);
         } else {
-            string(sb, String.valueOf(value));
+            JsonText.quote(sb, String.valueOf(value));
         }
-    }
-
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }
