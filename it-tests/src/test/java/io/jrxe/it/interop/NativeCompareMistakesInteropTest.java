@@ -18,12 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LabExtension.class)
 class NativeCompareMistakesInteropTest {
     @Test
-    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void theMistakesEndAlikeOnJrxeAndOnRxe0(Lab lab) throws Exception {
         long start = System.nanoTime();
         Job.Result compare = lab.guestNow("cd /tmp && unshare -n sh -c 'ip link set lo up; "
                 + "/opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED -jar /opt/jrxe/tools/target/jrxe-tools.jar "
-                + "compare -d rxe0 --scenario mistakes'", 480);
+                + "compare -d rxe0 --scenario mistakes'", 600);
         System.out.printf("compare -d rxe0 --scenario mistakes in the guest: %.0f s%n", (System.nanoTime() - start) / 1e9);
         String out = compare.output();
         // One difference, documented in differences.md: an lkey whose MR was deregistered is LOC_PROT_ERR on jrxe
