@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +30,13 @@ class NativeCompareMistakesInteropTest {
         // One difference, documented in differences.md: an lkey whose MR was deregistered is LOC_PROT_ERR on jrxe
         // (IBTA's local protection error), LOC_QP_OP_ERR on Linux 6.1's rxe.
         assertThat(compare.exitCode()).as("%s", compare).isEqualTo(1);
-        assertThat(out).as("%s", compare).contains("rxe0 (the kernel's, through libibverbs)",
-                "1 difference(s) in behaviour", "  dereg-then-use: on A");
+        assertThat(out).as("%s", compare).contains("rxe0 (the kernel's, through libibverbs)", "  dereg-then-use: on A");
+        // Under TCG on a loaded host a response can take longer than the steps' 1.07 s ACK timeout, and jrxe's side
+        // then retransmits once (completer_retry_err +1, one more packet each way): a difference of timing that shows
+        // in the counters only. Any other difference is a failure.
+        List<String> differences = out.lines().dropWhile(l -> !l.contains("difference(s) in behaviour")).skip(1)
+                .map(String::strip).toList();
+        assertThat(differences).as("%s", compare).allMatch(d -> d.equals("dereg-then-use: on A") || d.endsWith(": counters"));
         assertThat(out).as("%s", compare).containsPattern("(?m)^! on A +LOC_PROT_ERR +LOC_QP_OP_ERR");
         for (int step = 1; step <= 6; step++) {
             assertThat(out).as("%s", compare).containsPattern("(?m)^" + step + "\\. ");
