@@ -60,9 +60,7 @@ final class JsonReport {
         StringBuilder sb = new StringBuilder();
         sb.append("{\"test_info\": {");
         sb.append("\"command\": \"jrxe ").append(command).append("\", ");
-        sb.append("\"test\": \"").append(s.verb.title()).append('_')
-                .append(s.atomicType != null ? s.atomicType + "_" : "").append(s.bw ? (s.duplex ? "Bidirectional_" : "") + (s.postList > 1 ? "Post_List_" : "") + "BW" : "Latency")
-                .append("_Test\", ");
+        sb.append("\"test\": \"").append(s.testName('_')).append("\", ");
         sb.append("\"side\": \"").append(s.client ? "client" : "server").append("\", ");
         sb.append("\"Device\": \"").append(s.deviceName).append("\", ");
         sb.append("\"Number_of_qps\": ").append(s.qps).append(", ");

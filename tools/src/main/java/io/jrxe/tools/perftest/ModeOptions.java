@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The options that pick a perftest mode other than one RC QP sending one way: -c (UC, UD), -b, -l, --use_srq, and
+ * The options that pick a perftest mode other than one RC QP sending one way: -c (UC, UD), -b, -l, --use-srq, and
  * --out_json with its file. {@link #apply} checks them with perftest's words and applies its dependencies
  * (force_dependecies) to what the rest of the options resolved.
  */
@@ -34,7 +34,7 @@ final class ModeOptions {
             description = "post N work requests in one ibv_post_send call, chained (bandwidth tests; default: ${DEFAULT-VALUE})")
     int postList;
 
-    @Option(names = "--use_srq", description = "receive into a shared receive queue (send tests)")
+    @Option(names = {"--use-srq", "--use_srq"}, description = "receive into a shared receive queue (send tests)")
     boolean useSrq;
 
     @Option(names = "--out_json", description = "also write the report to a JSON file, as perftest does (the last size's, "
@@ -73,7 +73,7 @@ final class ModeOptions {
         }
         s.duplex = bidirectional;
         if (useSrq && s.verb != Verb.SEND) {
-            throw new BadOption("--use_srq: Using SRQ only available in SEND tests");
+            throw new BadOption("--use-srq: Using SRQ only available in SEND tests");
         }
         s.useSrq = useSrq;
         if (postList < 1) {
@@ -125,7 +125,7 @@ final class ModeOptions {
             throw new BadOption("-b with -e: jrxe's bidirectional send test polls its two CQs; leave out -e");
         }
         if (s.useSrq && s.qps > s.rxDepth) {
-            throw new BadOption(String.format(Locale.ROOT, "--use_srq: Using SRQ depth should be greater than number of QPs "
+            throw new BadOption(String.format(Locale.ROOT, "--use-srq: Using SRQ depth should be greater than number of QPs "
                     + "(-r %d, -q %d)", s.rxDepth, s.qps));
         }
         if (s.postList == 1) {

@@ -20,17 +20,7 @@ final class PerftestFormat {
     /** The block perftest prints before connecting: the test, the device and the settings that matter. */
     static void header(PrintWriter out, PerftestSettings s) {
         out.println(RESULT_LINE);
-        StringBuilder title = new StringBuilder("                    ").append(s.verb.title()).append(' ');
-        if (s.atomicType != null) {
-            title.append(s.atomicType).append(' ');
-        }
-        if (s.bw) {
-            title.append(s.duplex ? "Bidirectional " : "").append(s.postList > 1 ? "Post List " : "").append("BW ");
-        } else {
-            title.append("Latency ");
-        }
-        title.append("Test");
-        out.println(title);
+        out.println("                    " + s.testName(' '));
         if (s.events) {
             out.println(" Test with events. Using " + s.deviceName + "_comp0");
         }

@@ -71,16 +71,7 @@ final class PerftestJsonFile {
     /** write_test_info_to_file: the header's settings. */
     String testInfo() {
         StringBuilder t = new StringBuilder("\"test_info\": {\n");
-        t.append("\"test\": \"").append(s.verb.title()).append('_');
-        if (s.atomicType != null) {
-            t.append(s.atomicType).append('_');
-        }
-        if (s.bw) {
-            t.append(s.duplex ? "Bidirectional_" : "").append(s.postList > 1 ? "Post_List_" : "").append("BW_");
-        } else {
-            t.append("Latency_");
-        }
-        t.append("Test\",\n");
+        t.append("\"test\": \"").append(s.testName('_')).append("\",\n");
         if (s.events) {
             t.append("\"Test with events\": \"Using_").append(s.deviceName).append("_comp0\",\n");
         }

@@ -40,7 +40,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * starts {@link #GRH} bytes before a cache line of its area, so that the message after the GRH is aligned.
  *
  * <p>The QPs are of the test's connection type: RC, UC (no READs or atomics, no ACKs) or UD (an address handle per
- * QP and perftest's fixed Q_Key). With --use_srq the receives of every QP go to one SRQ, the depth shared out.
+ * QP and perftest's fixed Q_Key). With --use-srq the receives of every QP go to one SRQ, the depth shared out.
  */
 final class PerftestResources implements AutoCloseable {
     /** perftest's DEF_QKEY: both sides use it, so it is not in the exchange. */
@@ -56,7 +56,7 @@ final class PerftestResources implements AutoCloseable {
     private Pd pd;
     MemorySegment buf;
     private Mr mr;
-    /** --use_srq where this side receives, else null. */
+    /** --use-srq where this side receives, else null. */
     private Srq srq;
     /** UD: the address handle of each QP's peer. */
     private Ah[] ahs;

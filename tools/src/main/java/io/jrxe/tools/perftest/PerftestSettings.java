@@ -45,7 +45,7 @@ final class PerftestSettings {
     boolean duplex;
     /** -l: work requests posted per ibv_post_send call, as one chain. */
     int postList = 1;
-    /** --use_srq. */
+    /** --use-srq. */
     boolean useSrq;
     /** --out_json's file, or null. */
     String outJsonFile;
@@ -63,6 +63,23 @@ final class PerftestSettings {
     /** This side posts receives: send tests, on a bandwidth server, with -b, and both sides of send_lat. */
     boolean receivesHere() {
         return verb.receives() && (!bw || !client || duplex);
+    }
+
+    /**
+     * The test's name as perftest prints it ("RDMA_Write Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency Test"),
+     * the words joined by {@code sep}: a space in the header, '_' in the JSON reports.
+     */
+    String testName(char sep) {
+        StringBuilder t = new StringBuilder(verb.title()).append(sep);
+        if (atomicType != null) {
+            t.append(atomicType).append(sep);
+        }
+        if (bw) {
+            t.append(duplex ? "Bidirectional" + sep : "").append(postList > 1 ? "Post" + sep + "List" + sep : "").append("BW");
+        } else {
+            t.append("Latency");
+        }
+        return t.append(sep).append("Test").toString();
     }
 
     /**

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 
@@ -18,6 +19,7 @@ import static io.jrxe.tools.perftest.PerftestPair.bwRowsPositive;
 import static io.jrxe.tools.perftest.PerftestPair.latRowsPositive;
 import static io.jrxe.tools.perftest.PerftestPair.rows;
 import static io.jrxe.tools.perftest.PerftestPair.run;
+import static io.jrxe.tools.perftest.PerftestPair.runEach;
 import static io.jrxe.tools.perftest.PerftestPair.runWithNotices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -82,7 +84,7 @@ class PerftestModesProcessTest {
 
     @Test
     void sendBandwidthIntoAnSrqOverFourQps() throws Exception {
-        Run r = run("send-bw", 19425, "--use_srq", "-q", "4", "-n", "100", "-s", "4096");
+        Run r = run("send-bw", 19425, "--use-srq", "-q", "4", "-n", "100", "-s", "4096");
         String srq = " Connection type : RC\t\tUsing SRQ      : ON";
         bwRowsPositive(rows(r.client(), "Send BW Test", true, "SEND", srq), 4096, 400);
         bwRowsPositive(rows(r.server(), "Send BW Test", true, "SEND", srq), 4096, 400);
@@ -91,7 +93,7 @@ class PerftestModesProcessTest {
 
     @Test
     void sendLatencyThroughAnSrq() throws Exception {
-        Run r = run("send-lat", 19426, "--use_srq", "-n", "100");
+        Run r = run("send-lat", 19426, "--use-srq", "-n", "100");
         String srq = " Connection type : RC\t\tUsing SRQ      : ON";
         latRowsPositive(rows(r.client(), "Send Latency Test", false, "SEND", srq), 2, 100);
         latRowsPositive(rows(r.server(), "Send Latency Test", false, "SEND", srq), 2, 100);
@@ -139,8 +141,10 @@ class PerftestModesProcessTest {
 
     @Test
     void theJsonFileAsPerftestWritesIt(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("report.json");
-        Run r = run("send-bw", 19431, "-n", "100", "-s", "4096", "-l", "2", "--out_json", "--out_json_file", file.toString());
+        Path file = dir.resolve("client.json");
+        Path serverFile = dir.resolve("server.json");
+        List<String> options = List.of("-n", "100", "-s", "4096", "-l", "2", "--out_json", "--out_json_file");
+        Run r = runEach("send-bw", 19431, concat(options, serverFile.toString()), concat(options, file.toString()));
         Matcher row = BW_ROW.matcher(rows(r.client(), "Send Post List BW Test", true, "SEND").getFirst());
         assertThat(row.matches()).isTrue();
         String json = Files.readString(file);
@@ -172,6 +176,15 @@ class PerftestModesProcessTest {
                 "n_iterations": 100,
                 """).matches("(?s).*\"BW_peak\": \\d+\\.\\d\\d,\n\"BW_average\": \\d+\\.\\d\\d,\n\"MsgRate\": \\d+\\.\\d{6}\n}\n}\n");
         assertThat(json).contains("\"BW_average\": " + row.group(4) + ",").contains("\"MsgRate\": " + row.group(5) + "\n");
+        assertThat(Files.readString(serverFile)).as("the server receives: its depth, no peak")
+                .contains("\"Device\": \"jrxe0\",", "\"ibv_wr_API\": \"OFF\",\n\"Post_List\": 2,\n\"RX_depth\": 100,\n",
+                        "\"BW_peak\": 0.00,\n").doesNotContain("TX_depth");
+    }
+
+    private static List<String> concat(List<String> a, String b) {
+        List<String> all = new ArrayList<>(a);
+        all.add(b);
+        return all;
     }
 
     /** Announcing 6.29, both sides negotiate as perftest 6.29 does, and go on to the test when their settings agree. */

@@ -69,8 +69,8 @@ class PerftestOptionsTest {
         refused("-c UC: UC connection not possible in READ/ATOMIC verbs", "atomic-lat", "-c", "UC", "127.0.0.1");
         refused("Invalid Connection type. Please choose from {RC,UC,UD,XRC,DC,SRD}", "send-bw", "-c", "TCP", "127.0.0.1");
         refused("-b/--bidirectional: Bidirectional is only available in BW test", "write-lat", "-b", "127.0.0.1");
-        refused("--use_srq: Using SRQ only available in SEND tests", "write-bw", "--use_srq", "127.0.0.1");
-        refused("Using SRQ depth should be greater than number of QPs", "send-bw", "--use_srq", "-q", "8", "-r", "4", "127.0.0.1");
+        refused("--use-srq: Using SRQ only available in SEND tests", "write-bw", "--use-srq", "127.0.0.1");
+        refused("Using SRQ depth should be greater than number of QPs", "send-bw", "--use-srq", "-q", "8", "-r", "4", "127.0.0.1");
         refused("-l/--post_list: Post list is supported in BW tests only", "send-lat", "-l", "4", "127.0.0.1");
         refused("-l/--post_list 3: Number of iterations must be a multiple of post list size", "write-bw", "-l", "3", "-n", "100", "127.0.0.1");
         refused("-l/--post_list 4: Post list size must be a multiple of CQ moderation", "write-bw", "-l", "4", "-Q", "3", "127.0.0.1");
@@ -90,7 +90,7 @@ class PerftestOptionsTest {
         for (String o : new String[] {"-p, --port", "-d, --ib-dev", "-i, --ib-port", "-m, --mtu", "-s, --size", "-a, --all",
             "-n, --iters", "-D, --duration", "-f, --margin", "-t, --tx-depth", "-Q, --cq-mod", "-q, --qp", "-x, --gid-index", "-F, --CPU-freq",
             "--report_gbits", "--json", "--addr", "--capture", "-c, --connection", "-b, --bidirectional", "-l, --post_list",
-            "--use_srq", "--out_json", "--out_json_file", "--peer-mlx5dv", "--announce-version"}) {
+            "--use-srq", "--out_json", "--out_json_file", "--peer-mlx5dv", "--announce-version"}) {
             assertThat(help.out()).contains(o);
         }
         assertThat(InProcess.run("atomic-lat", "--help").out()).contains("-A, --atomic_type");

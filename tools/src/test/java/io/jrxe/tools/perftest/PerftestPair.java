@@ -39,13 +39,18 @@ final class PerftestPair {
 
     /** A run both sides of which succeed; the client's stderr is returned for the test to check. */
     static Run runWithNotices(String command, int port, String... extra) throws Exception {
+        return runEach(command, port, List.of(extra), List.of(extra));
+    }
+
+    /** A run both sides of which succeed, each with its own options. */
+    static Run runEach(String command, int port, List<String> serverExtra, List<String> clientExtra) throws Exception {
         List<String> serverArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.1", "-p", String.valueOf(port)));
-        serverArgs.addAll(List.of(extra));
+        serverArgs.addAll(serverExtra);
         try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
             server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), CHILD_SECONDS);
             List<String> clientArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.2", "-d", "jrxe-pt-client", "-p",
                     String.valueOf(port)));
-            clientArgs.addAll(List.of(extra));
+            clientArgs.addAll(clientExtra);
             clientArgs.add("127.0.1.1");
             InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
             assertThat(client.status()).as(client.toString()).isZero();
