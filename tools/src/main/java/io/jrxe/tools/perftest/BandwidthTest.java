@@ -4,7 +4,6 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
-import io.jrxe.verbs.WorkCompletion;
 
 import java.io.PrintWriter;
 

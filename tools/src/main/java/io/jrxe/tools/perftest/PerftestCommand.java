@@ -8,7 +8,6 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.verbs.emulated.Progress;
-import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.verbs.PortInfo;

@@ -19,8 +19,8 @@ import java.util.Arrays;
  * bytes from 5.31), the system data from 5.32, 64-bit iterations from 5.33; below 5.70 it refuses the peer.
  * After the MTU, perftest 6.28 (release 26.01) always negotiates its parameters ({@link NegotiationParameters}),
  * and 6.29 on do when the peer says 6.28 or later: {@link #negotiate}. jrxe says it is {@value #VERSION}, so
- * every perftest from 4.5 on pairs with it and only 6.28 negotiates with it; a connection made with a later
- * version (the tests play 6.29 this way) negotiates as 6.29 does.
+ * every perftest from 4.5 on pairs with it and only 6.28 negotiates with it; announcing 6.28 or later
+ * (--announce-version) it negotiates as 6.29 does.
  */
 public final class PerftestConnection implements AutoCloseable {
     /** The version jrxe advertises: what perftest 4.5-0.20 advertised. */

@@ -5,6 +5,8 @@ import io.jrxe.tools.common.InProcess;
 import io.jrxe.tools.perftest.PerftestPair.Run;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,22 +101,18 @@ class PerftestModesProcessTest {
         latRowsPositive(rows(r.server(), "Send Latency Test", false, "SEND", srq), 2, 100);
     }
 
-    /** -b: both sides write and measure; each prints the sum of both reports, so the two rows are the same. */
-    @Test
-    void writeBandwidthBothWays() throws Exception {
-        Run r = run("write-bw", 19427, "-b", "-n", "200", "-s", "8192");
-        List<String> c = rows(r.client(), "RDMA_Write Bidirectional BW Test", true, "WRITE");
-        bwRowsPositive(c, 8192, 200);
-        assertThat(rows(r.server(), "RDMA_Write Bidirectional BW Test", true, "WRITE")).isEqualTo(c);
-        assertThat(r.server()).as("the server sends too").contains(" TX depth        : 128");
-    }
-
-    @Test
-    void readBandwidthBothWays() throws Exception {
-        Run r = run("read-bw", 19428, "-b", "-n", "100", "-s", "8192");
-        List<String> c = rows(r.client(), "RDMA_Read Bidirectional BW Test", true, "READ");
+    /**
+     * -b: both sides write (or read) and measure; each prints the sum of both reports, so the two rows are the same,
+     * and the server's header has the depth of the queue it sends on.
+     */
+    @ParameterizedTest(name = "{0} -b")
+    @CsvSource({"write-bw, RDMA_Write, WRITE, 19427", "read-bw, RDMA_Read, READ, 19428"})
+    void oneSidedBandwidthBothWays(String command, String title, String verb, int port) throws Exception {
+        Run r = run(command, port, "-b", "-n", "100", "-s", "8192");
+        List<String> c = rows(r.client(), title + " Bidirectional BW Test", true, verb);
         bwRowsPositive(c, 8192, 100);
-        assertThat(rows(r.server(), "RDMA_Read Bidirectional BW Test", true, "READ")).isEqualTo(c);
+        assertThat(rows(r.server(), title + " Bidirectional BW Test", true, verb)).isEqualTo(c);
+        assertThat(r.server()).as("the server sends too").contains(" TX depth        : 100");
     }
 
     @Test

@@ -70,7 +70,12 @@ class PerftestNegotiationTest {
 
     /** The exchange before the negotiation, perftest as the server: version, page and cache line sizes, MTU. */
     static void serverPreamble(Peer p, String version) throws Exception {
-        assertThat(p.read(16)).isEqualTo(version("6.10"));
+        serverPreamble(p, version, "6.10");
+    }
+
+    /** As above, with the version jrxe is expected to announce. */
+    static void serverPreamble(Peer p, String version, String jrxeVersion) throws Exception {
+        assertThat(p.read(16)).isEqualTo(version(jrxeVersion));
         p.write(version(version));
         p.read(4);
         p.write(ByteBuffer.allocate(4).putInt(4096).array());
@@ -184,14 +189,7 @@ class PerftestNegotiationTest {
             CompletableFuture<byte[]> peer = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = fake.accept()) {
                     Peer p = Peer.of(s);
-                    assertThat(p.read(16)).isEqualTo(version("6.29"));
-                    p.write(version("6.29"));
-                    p.read(4);
-                    p.write(ByteBuffer.allocate(4).putInt(4096).array());
-                    p.read(4);
-                    p.write(ByteBuffer.allocate(4).putInt(64).array());
-                    p.read(2);
-                    p.write(new byte[] {'3', 0});
+                    serverPreamble(p, "6.29", "6.29");
                     byte[] sent = p.read(NegotiationParameters.SIZE_MLX5DV);
                     p.write(struct(320, 4, 1, 65536, 100, 128, 1));
                     return sent;
