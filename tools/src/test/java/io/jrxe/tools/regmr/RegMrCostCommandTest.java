@@ -1,5 +1,6 @@
 package io.jrxe.tools.regmr;
 
+import io.jrxe.tools.common.ChildJrxe;
 import io.jrxe.tools.common.InProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RegMrCostCommandTest {
     @TempDir
     Path dir;
+
+    /**
+     * A machine without fonts (the lab's minimal guest was one): AWT throws an Error when the plot is drawn. The
+     * table is printed, then one line says why there is no plot and what to install; exit 2, no stack trace. A
+     * font configuration that does not exist makes any machine such a one.
+     */
+    @Test
+    void withoutFontsThePlotFailsInOneLineAfterTheTable() throws Exception {
+        Path png = dir.resolve("cost.png");
+        try (ChildJrxe child = ChildJrxe.startIn(List.of("env", "JAVA_TOOL_OPTIONS=-Dsun.awt.fontconfig=" + dir.resolve("none")),
+                "regmr-cost", "--sizes", "4K", "--repeat", "1", "--plot", png.toString())) {
+            assertThat(child.waitFor(60)).as(child.stderr()).isEqualTo(2);
+            assertThat(child.stdoutLines()).anyMatch(l -> l.trim().startsWith("4KiB"));
+            assertThat(child.stderr().lines().filter(l -> !l.startsWith("Picked up JAVA_TOOL_OPTIONS")).toList())
+                    .singleElement().asString()
+                    .startsWith("jrxe regmr-cost: --plot " + png + ": Java could not draw on this machine")
+                    .contains("fonts-dejavu-core");
+            assertThat(png).doesNotExist();
+        }
+    }
 
     @Test
     void everySizeHasARowWithItsPagesAndMediansBetweenMinAndMaxAndThePngIsWritten() throws Exception {
