@@ -33,6 +33,18 @@ final class UdpSockets {
     private static final IntegerUnixChannelOption ACCEPT_ZERO_UDP6_CHECKSUM =
             new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17 /* IPPROTO_UDP */, 102 /* UDP_NO_CHECK6_RX */);
 
+    static {
+        // Netty names each channel with a machine ID taken from a MAC address. In a network namespace that
+        // has only a loopback interface it finds none and logs a warning to every user; the ID only tells
+        // channels apart in Netty's own logs, so the random bytes Netty would fall back to are given up front.
+        if (System.getProperty("io.netty.machineId") == null) {
+            byte[] id = new byte[8];
+            new java.security.SecureRandom().nextBytes(id);
+            id[0] |= 0x02; // a locally administered address, as a made-up MAC should be
+            System.setProperty("io.netty.machineId", java.util.HexFormat.ofDelimiter(":").formatHex(id));
+        }
+    }
+
     private UdpSockets() {
     }
 
