@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fresh QP per case; the tester runs in the lab's namespace on two addresses of its own (10.77.0.3, and 10.77.0.4 for
  * the forged sources), through the raw socket so that rxe accepts its ICRCs. The whole table runs (about two minutes
  * under TCG, after the two or three the guest's JVM takes to start): every case where rxe answers as jrxe does
- * passes, and the cases where it answers otherwise ({@link #RXE_ANSWERS}, docs/conformance.md's column "rxe's answer") must fail with
- * exactly rxe's recorded answer, so that a change on either side shows here.
+ * passes, and the cases where it answers otherwise ({@link #RXE_ANSWERS}, docs/conformance.md's column "rxe's
+ * answer") must fail with exactly rxe's recorded answer, so that a change on either side shows here.
  */
 @ExtendWith(LabExtension.class)
 @Timeout(value = 14, unit = TimeUnit.MINUTES)
