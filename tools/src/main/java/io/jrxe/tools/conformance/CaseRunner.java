@@ -42,7 +42,12 @@ final class CaseRunner {
             List<String> observed = new ArrayList<>();
             String problem = null;
             for (ConformanceCase.Step step : c.steps()) {
-                port.send(step.packet().craft(ctx), step.packet().source(), step.packet().hasBadIcrc(), to);
+                try {
+                    port.send(step.packet().craft(ctx), step.packet().source(), step.packet().hasBadIcrc(), to);
+                } catch (UnsentPacket e) {
+                    observed.add("not sent");
+                    return new CaseResult(c, CaseResult.Verdict.FAIL, String.join(" / ", observed), e.getMessage());
+                }
                 List<Answer> answers = collect(step.answers().size(), ctx, to);
                 observed.add(describe(answers, ctx));
                 if (problem == null) {

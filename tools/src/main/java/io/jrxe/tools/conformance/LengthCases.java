@@ -46,8 +46,9 @@ final class LengthCases {
             of("LEN-04", G, "WRITE MIDDLE payload shorter than the path MTU", IBTA)
                 .step(write(Opcode.RC_RDMA_WRITE_FIRST, WRITE_AT, 3L * MTU, MTU), ack(0))
                 .step(write(Opcode.RC_RDMA_WRITE_MIDDLE, 0, 0, MTU / 2).psn(1), nak(1, NakCode.INVALID_REQUEST)).build(),
+            // MTU + 4, not more: the packet must still fit a 1500-byte Ethernet link (the lab's), or it never leaves.
             invalid("LEN-05", "WRITE ONLY payload larger than the path MTU",
-                write(Opcode.RC_RDMA_WRITE_ONLY, WRITE_AT, 2L * MTU, 2 * MTU)).build(),
+                write(Opcode.RC_RDMA_WRITE_ONLY, WRITE_AT, MTU + 4L, MTU + 4)).build(),
             invalid("LEN-06", "SEND ONLY payload larger than the path MTU", send(Opcode.RC_SEND_ONLY, MTU + 4)).build(),
             of("LEN-07", G, "pad count larger than the bytes after the headers: dropped", IBTA)
                 .silent(write(Opcode.RC_RDMA_WRITE_ONLY, WRITE_AT, 0, 0).padCount(3)).counter("jrxe_drop_malformed", 1)

@@ -29,6 +29,8 @@ import java.util.Arrays;
 final class TesterPort implements AutoCloseable {
     private static final int RAW_SOURCE_PORT = 0xC000;
     private static final int MAX_PACKET = 8192;
+    /** IPv4 and UDP headers in front of a RoCE packet. */
+    static final int IP_UDP_HEADERS = 20 + 8;
 
     private final PeerAddress self;
     private final PeerAddress third;
@@ -83,7 +85,7 @@ final class TesterPort implements AutoCloseable {
         return raw != null;
     }
 
-    /** Sends a crafted packet (its last four bytes get the ICRC) to the target. */
+    /** Sends a crafted packet (its last four bytes get the ICRC) to the target; {@link UnsentPacket} if it cannot leave. */
     void send(byte[] roce, PacketRecipe.Source from, boolean badIcrc, PeerAddress target) {
         boolean fromThird = from == PacketRecipe.Source.THIRD;
         PeerAddress src = fromThird ? third : self;
@@ -92,7 +94,10 @@ final class TesterPort implements AutoCloseable {
         RawIpv4Sender rawSender = fromThird ? rawThird : raw;
         if (rawSender != null && hasRoom && !badIcrc) {
             int id = rawSender.stage(bb, 0, roce.length, target, RAW_SOURCE_PORT);
-            rawSender.flush();
+            if (rawSender.flush() == 0) {
+                throw new UnsentPacket("the kernel refused the tester's " + (IP_UDP_HEADERS + roce.length)
+                        + "-byte packet: " + rawSender.lastError());
+            }
             log.sent(src, target, RAW_SOURCE_PORT, id, roce);
             return;
         }
@@ -105,7 +110,8 @@ final class TesterPort implements AutoCloseable {
         try {
             out.send(new DatagramPacket(roce, roce.length, new InetSocketAddress(target.address(), PeerAddress.ROCE_PORT)));
         } catch (IOException e) {
-            throw new UserError("cannot send to " + target.address().getHostAddress() + ": " + e.getMessage(), e);
+            throw new UnsentPacket("the kernel refused the tester's " + roce.length + "-byte datagram to "
+                    + target.address().getHostAddress() + ": " + e.getMessage());
         }
         log.sent(src, target, srcPort, 0, roce);
     }

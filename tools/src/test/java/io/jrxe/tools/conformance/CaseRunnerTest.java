@@ -61,6 +61,16 @@ class CaseRunnerTest {
         assertThat(r.problem()).isEqualTo("an answer where silence was expected");
     }
 
+    /** A packet the tester's kernel refuses (here a datagram over UDP's 65507-byte limit) fails its case, not as silence. */
+    @Test
+    void aPacketTheKernelRefusesFailsTheCaseWithItsReason() {
+        CaseResult r = runner.run(ConformanceCase.of("T-5", "t", "too large to send", Reference.IBTA)
+                .silent(PacketRecipe.send(Opcode.RC_SEND_ONLY, 70_000)).build());
+        assertThat(r.verdict()).isEqualTo(CaseResult.Verdict.FAIL);
+        assertThat(r.observed()).isEqualTo("not sent");
+        assertThat(r.problem()).startsWith("the kernel refused the tester's 70016-byte datagram to 127.0.77.1: ");
+    }
+
     @Test
     void aTargetCheckThatDoesNotHoldFails() {
         CaseResult r = runner.run(ConformanceCase.of("T-4", "t", "memory expected written", Reference.IBTA)
