@@ -352,8 +352,8 @@ cmd_status() {
     [ -n "$(qemu_pid "$n")" ] || continue
     prefix=""
     [ "$n" -gt 1 ] && prefix="guest $n "
-    cmd_run --guest "$n" --timeout 20 '
-      echo "'"$prefix"'guest eth0: $(ip -br addr show dev eth0 | awk "{ \$1 = \$2 = \"\"; print }" | xargs)"
+    cmd_run --guest "$n" --timeout 60 '
+      echo "guest '"${prefix#guest }"'eth0: $(ip -br addr show dev eth0 | awk "{ \$1 = \$2 = \"\"; print }" | xargs)"
       info=$(ibv_devinfo -v -d rxe0)
       echo "'"$prefix"'rxe0: $(awk "/[[:space:]]state:/ { print \$2 }" <<<"$info"), active MTU $(awk "/active_mtu:/ { print \$2 }" <<<"$info")"
       sed -n "s/^[[:space:]]*GID/'"$prefix"'rxe0 GID/p" <<<"$info" | tr -s "\t" " "' || die "guest $n is up but does not answer"

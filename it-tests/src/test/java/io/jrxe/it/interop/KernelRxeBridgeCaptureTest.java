@@ -38,7 +38,7 @@ class KernelRxeBridgeCaptureTest {
         Path script = ExternalTool.scapyIcrcScript(dir);
         Path capture = dir.resolve("bridge.pcap");
         Files.createFile(capture);
-        try (Job tcpdump = Lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-U", "-n", "-w", capture.toString(), "udp port 4791")) {
+        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-U", "-n", "-w", capture.toString(), "udp port 4791")) {
             tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
             run(lab);
             Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));
