@@ -7,10 +7,11 @@
 # packed into one zstd initramfs. Its /init (guest-init.sh) is not in it: lab.sh appends it
 # as a second archive at each boot, so changing it needs no rebuild.
 #
-# The versions come from package lists of the release alone, kept with the cache (CACHE_ROOT/
-# RELEASE/apt) apart from the host's apt: the host may run another release (Debian 12 builds a
-# Debian 13 guest), and debootstrap installs from the release's main suite only, so these lists
-# name exactly what goes in. They are fetched again when a day old; offline, older ones serve.
+# The versions come from package lists of the release alone (its main suite and its security
+# updates), kept with the cache (CACHE_ROOT/RELEASE/apt) apart from the host's apt: the host may
+# run another release (Debian 12 builds a Debian 13 guest). The kernel is the newest, security
+# updates included, as on an installed system; the other packages are main's, which is what
+# debootstrap installs. The lists are fetched again when a day old; offline, older ones serve.
 #
 # Usage: build-image.sh CACHE_ROOT RELEASE   prints the image directory (vmlinuz, initrd.zst, info)
 # on stdout; progress lines go to stderr. A second run with the same versions only prints.
@@ -20,6 +21,7 @@ lab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache_root=${1:?usage: build-image.sh CACHE_ROOT RELEASE}
 suite=${2:?usage: build-image.sh CACHE_ROOT RELEASE}
 mirror=${JRXE_LAB_MIRROR:-http://deb.debian.org/debian}
+security_mirror=${JRXE_LAB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 guest_packages=(rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils iproute2 tcpdump kmod procps)
 # What the guest loads (rdma_rxe asks the crypto API for "crc32", which no modules.dep names); their dependencies are resolved with modprobe against the kernel's modules.dep.
 guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio sch_netem af_packet)
@@ -40,19 +42,21 @@ refresh_lists() {
   command -v apt-get >/dev/null || die "apt-get is missing (Debian package apt)"
   mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/none"
   : >>"$apt_dir/status"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$apt_dir/sources.list"
+  local keyring=/usr/share/keyrings/debian-archive-keyring.gpg sources="$mirror $security_mirror $suite"
+  printf 'deb [signed-by=%s] %s\n' "$keyring" "$mirror $suite main" "$keyring" "$security_mirror $suite-security main" \
+    >"$apt_dir/sources.list"
   local stamp="$apt_dir/state/fetched"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$mirror $suite" ] && [ -z "$(find "$stamp" -mmin +1440)" ]; then
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sources" ] && [ -z "$(find "$stamp" -mmin +1440)" ]; then
     return
   fi
-  say "fetching the package lists of $suite from $mirror"
+  say "fetching the package lists of $suite from $mirror and $security_mirror"
   if apt-get "${apt_options[@]}" -q update >"$apt_dir/update.log" 2>&1 && ! grep -q '^[WE]:' "$apt_dir/update.log"; then
-    echo "$mirror $suite" >"$stamp"
-  elif [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$mirror $suite" ]; then
+    echo "$sources" >"$stamp"
+  elif [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sources" ]; then
     say "could not fetch them ($(grep -m1 '^[WE]:' "$apt_dir/update.log" | cut -c1-100)); using the ones of $(date -r "$stamp" +%F)"
   else
     cat "$apt_dir/update.log" >&2
-    die "cannot fetch the package lists of $suite from $mirror (apt's output above; JRXE_LAB_MIRROR names another mirror)"
+    die "cannot fetch the package lists of $suite (apt's output above; JRXE_LAB_MIRROR and JRXE_LAB_SECURITY_MIRROR name other mirrors)"
   fi
 }
 
@@ -60,12 +64,17 @@ candidates() { # "package=version" for every package named, as apt would install
   apt-cache "${apt_options[@]}" policy "$@" 2>/dev/null | awk '/^[^ ].*:$/ { p = substr($1, 1, length($1) - 1) } /Candidate:/ { print p "=" $2 }'
 }
 
+in_main() { # "package=version" for every package named, as the release's main suite has it
+  apt-cache "${apt_options[@]}" madison "$@" 2>/dev/null \
+    | awk -F ' [|] ' -v main=" $suite/main " 'index($3, main) { gsub(/ /, "", $1); gsub(/ /, "", $2); print $1 "=" $2 }'
+}
+
 refresh_lists
 kernel_pkg=$(apt-cache "${apt_options[@]}" depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ && !k { k = $2 } END { print k }')
 [ -n "$kernel_pkg" ] || die "the package lists of $suite name no linux-image-amd64 (is $suite a Debian release on $mirror?)"
 kernel_release=${kernel_pkg#linux-image-}
 
-versions=$(candidates "$kernel_pkg" "${guest_packages[@]}")
+versions=$(candidates "$kernel_pkg"; in_main "${guest_packages[@]}")
 for p in "$kernel_pkg" "${guest_packages[@]}"; do
   grep -q "^$p=[^(]" <<<"$versions" || die "the package lists of $suite have no package $p"
 done
