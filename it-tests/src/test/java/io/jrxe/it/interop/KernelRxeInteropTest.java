@@ -20,10 +20,11 @@ import static io.jrxe.it.interop.Pairings.jrxeServes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * jrxe against the kernel's Soft-RoCE of the default lab release (bookworm's rdma_rxe, kernel 6.1,
- * unless -Djrxe.lab.release names another): the core pairings of {@link KernelRxeCorePairings}, and here too ib_read_bw and
- * ib_atomic_bw against jrxe's read-bw and atomic-bw (both ways), UD over IPv4 with every ICRC
- * checked, and the native provider driving rxe0 from the guest.
+ * jrxe against the kernel's Soft-RoCE of the default lab release (bookworm's rdma_rxe, kernel
+ * 6.1, unless -Djrxe.lab.release names another): the core pairings of
+ * {@link KernelRxeCorePairings}, and here too ib_read_bw and ib_atomic_bw against jrxe's read-bw
+ * and atomic-bw (both ways), UD over IPv4 with every ICRC checked, and the native provider
+ * driving rxe0 from the guest.
  */
 class KernelRxeInteropTest extends KernelRxeCorePairings {
     static Stream<Arguments> readAndAtomic() {

@@ -80,7 +80,8 @@ final class Lab implements AutoCloseable {
      * {@link #close} stops. A lab of another release up in the same namespace is an error.
      */
     static Lab up(LabRelease release) throws InterruptedException {
-        Job.Result status = labScript(release, "lab status", "status").await(Duration.ofSeconds(60));
+        // status asks the guest, which may take a minute on a busy host (lab.sh gives it 60 s).
+        Job.Result status = labScript(release, "lab status", "status").await(Duration.ofSeconds(120));
         boolean running = status.exitCode() == 0;
         if (running) {
             Matcher m = RELEASE_ROW.matcher(status.output());
@@ -115,10 +116,6 @@ final class Lab implements AutoCloseable {
             throw new AssertionError("rxe0 in the guest has no RoCE v2 GID for " + GUEST4 + " or " + GUEST6 + ": " + gids);
         }
         return lab;
-    }
-
-    LabRelease release() {
-        return release;
     }
 
     int guestGid4() {

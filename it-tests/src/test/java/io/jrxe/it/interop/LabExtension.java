@@ -17,7 +17,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class LabExtension implements BeforeEachCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LabExtension.class);
 
-    sealed interface State {
+    private sealed interface State {
     }
 
     private record Ready(Lab lab) implements State, AutoCloseable {
@@ -69,7 +69,7 @@ public final class LabExtension implements BeforeEachCallback, ParameterResolver
      * stopped first. {@link LabReleaseClassOrder} runs each release's classes together, so that
      * happens once a run.
      */
-    static State state(ExtensionContext context) {
+    private static State state(ExtensionContext context) {
         LabRelease release = release(context.getRequiredTestClass());
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         for (LabRelease other : LabRelease.values()) {
