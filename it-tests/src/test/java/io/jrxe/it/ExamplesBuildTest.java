@@ -53,6 +53,11 @@ class ExamplesBuildTest {
         assertThat(ud.exitCode()).as("%s", ud).isZero();
         assertThat(ud.stdout()).as("%s", ud).isEqualTo("sent: SUCCESS SEND\nreceived: SUCCESS RECV, 20 bytes from QP A: true\n"
                 + "message: a datagram for QP B\n");
+
+        Result connect = runExample(examples, "FirstConnect");
+        assertThat(connect.exitCode()).as("%s", connect).isZero();
+        assertThat(connect.stdout()).as("%s", connect).isEqualTo("connect request, private data: hello\n"
+                + "received: SUCCESS Hello over rdma_cm!\ndisconnected\n");
     }
 
     /** The parent pom, and each module's pom and jar, where `install` would put them. */

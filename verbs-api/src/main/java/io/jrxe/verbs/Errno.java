@@ -37,6 +37,10 @@ public enum Errno {
     EADDRNOTAVAIL(99),
     /** The network is unreachable: no device can reach the destination. */
     ENETUNREACH(101),
+    /** The identifier is connected already. */
+    EISCONN(106),
+    /** The identifier is not connected. */
+    ENOTCONN(107),
     /** The peer did not answer in time. */
     ETIMEDOUT(110),
     /** The peer refused the connection. */

@@ -181,6 +181,11 @@ final class Lab implements AutoCloseable {
         awaitListening(server, port, () -> guestNow("ss -Hltn 'sport = :" + port + "'", 10), limit);
     }
 
+    /** Waits until {@code server} (a guest program) listens with rdma_listen on {@code port}: the kernel lists its cm_id. */
+    void awaitGuestCmListening(Job server, int port) throws InterruptedException {
+        awaitListening(server, port, () -> guestNow("rdma res show cm_id src-port " + port, 10));
+    }
+
     private interface Probe {
         Job.Result run() throws InterruptedException;
     }

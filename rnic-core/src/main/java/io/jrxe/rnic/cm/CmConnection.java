@@ -11,7 +11,7 @@ public final class CmConnection {
     final int localCommId;
     final boolean active;
     final PeerAddress peer;
-    final CmEventQueue events;
+    final CmEventSink events;
     volatile CmState state = CmState.IDLE;
     int remoteCommId;
     long transactionId;
@@ -43,7 +43,7 @@ public final class CmConnection {
     /** Passive side: what the REQ asked for. */
     ConnectionRequest request;
 
-    CmConnection(int localCommId, boolean active, PeerAddress peer, CmEventQueue events) {
+    CmConnection(int localCommId, boolean active, PeerAddress peer, CmEventSink events) {
         this.localCommId = localCommId;
         this.active = active;
         this.peer = peer;

@@ -6,10 +6,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Where the CM posts events (on the NIC thread) and the application polls them (on any thread):
  * librdmacm's event channel, without the file descriptor.
  */
-public final class CmEventQueue {
+public final class CmEventQueue implements CmEventSink {
     private final ConcurrentLinkedQueue<CmEvent> events = new ConcurrentLinkedQueue<>();
 
-    void post(CmEvent event) {
+    @Override
+    public void post(CmEvent event) {
         events.add(event);
     }
 

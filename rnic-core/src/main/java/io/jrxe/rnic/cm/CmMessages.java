@@ -94,9 +94,9 @@ final class CmMessages extends CmFlyweights {
         c.hasLastSent = true;
     }
 
-    void sidrRep(byte[] mad, long tid, int requestId, int status, int qpn, long serviceId, int qkey) {
+    void sidrRep(byte[] mad, long tid, int requestId, int status, int qpn, long serviceId, int qkey, byte[] privateData) {
         ByteBuffer b = start(mad, CmAttribute.SIDR_REP, tid);
         sidrRep.wrap(b, MadHeaderFlyweight.LENGTH).requestId(requestId).status(status).qpn(qpn).serviceId(serviceId)
-                .qkey(qkey);
+                .qkey(qkey).putPrivateData(privateData, 0, privateData.length);
     }
 }

@@ -28,6 +28,11 @@ import java.nio.ByteBuffer;
  * a DREQ again in TIMEWAIT the DREP again), and dropping with a counted reason what fits nothing.
  */
 final class CmReceiver extends CmFlyweights {
+    /**
+     * A SIDR_REQ carries no path: the passive side keeps its answer for the time-wait of a path
+     * with this packet life time (4.096 µs × 2^13, 34 ms), long enough for the requester's retries.
+     */
+    private static final int SIDR_PACKET_LIFE_TIME = 13;
     private final ConnectionManager cm;
 
     CmReceiver(ConnectionManager cm) {
@@ -81,7 +86,7 @@ final class CmReceiver extends CmFlyweights {
                 return;
             }
         }
-        CmEventQueue listener = cm.listeners.get(m.serviceId());
+        CmEventSink listener = cm.listeners.get(m.serviceId());
         if (listener == null) {
             refuse(tid, m.localCommId(), RejectReason.INVALID_SERVICE_ID, from);
             return;
@@ -306,13 +311,37 @@ final class CmReceiver extends CmFlyweights {
         }
     }
 
-    /** SIDR is stateless on this side: the same request always gets the same answer. */
+    /**
+     * A SIDR request goes to the service's listener as CONNECT_REQUEST; one for a service nobody
+     * listens on is answered at once, without state. The same request again is dropped while its
+     * consumer decides, and answered again from the kept reply afterwards.
+     */
     private void onSidrReq(SidrReqFlyweight m, long tid, PeerAddress from) {
-        int[] service = cm.datagramServices.get(m.serviceId());
-        SidrStatus status = service != null ? SidrStatus.VALID : SidrStatus.SERVICE_ID_NOT_SUPPORTED;
-        cm.messages.sidrRep(cm.scratch, tid, m.requestId(), status.code(), service != null ? service[0] : 0,
-                m.serviceId(), service != null ? service[1] : 0);
-        cm.sendScratch(from);
+        CmConnection known = cm.passive.get(RemoteKey.of(from, m.requestId()));
+        if (known != null) {
+            if (known.state == CmState.TIMEWAIT) {
+                cm.send(known);
+            } else {
+                cm.dropped(MadDropReason.DUPLICATE);
+            }
+            return;
+        }
+        CmEventSink listener = cm.listeners.get(m.serviceId());
+        if (listener == null) {
+            cm.messages.sidrRep(cm.scratch, tid, m.requestId(), SidrStatus.SERVICE_ID_NOT_SUPPORTED.code(), 0,
+                    m.serviceId(), 0, new byte[0]);
+            cm.sendScratch(from);
+            return;
+        }
+        CmConnection c = cm.newConnection(false, from, listener);
+        c.remoteCommId = m.requestId();
+        c.transactionId = tid;
+        c.serviceId = m.serviceId();
+        c.packetLifeTime = SIDR_PACKET_LIFE_TIME;
+        c.localAckTimeout = SIDR_PACKET_LIFE_TIME + 1;
+        cm.passive.put(RemoteKey.of(from, c.remoteCommId), c);
+        cm.enter(c, CmState.SIDR_REQ_RCVD);
+        cm.post(c, new CmEvent(CmEventType.CONNECT_REQUEST, c, 0, privateData(m), null, 0, 0));
     }
 
     private void onSidrRep(SidrRepFlyweight m, PeerAddress from) {

@@ -21,6 +21,8 @@ public enum CmState {
     DREQ_RCVD,
     TIMEWAIT,
     SIDR_REQ_SENT,
+    /** Passive SIDR: the request waits for the consumer's answer. */
+    SIDR_REQ_RCVD,
     /** The communication ID is freed: nothing more happens to it. */
     CLOSED;
 

@@ -9,6 +9,7 @@ import io.jrxe.rnic.engine.MadDropReason;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.cm.RejectReason;
+import io.jrxe.wire.cm.SidrStatus;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.psn.Psn;
 import io.jrxe.wire.time.NicTime;
@@ -24,8 +25,8 @@ import java.util.SplittableRandom;
  * The communication manager of one device (IBTA vol. 1, chapter 12): the agent of the CM class
  * behind the port's GSI QP, and the API a librdmacm-shaped layer sits on: {@link #listen},
  * {@link #connect}, {@link #accept}, {@link #reject}, {@link #disconnect}, and SIDR's
- * {@link #serveDatagrams} and {@link #resolveService}. Events go to the {@link CmEventQueue} the
- * application polls.
+ * {@link #resolveService} and {@link #acceptDatagrams}. Events go to the {@link CmEventSink} each
+ * call names (a {@link CmEventQueue} the application polls, or a layer above).
  *
  * <p>It is an engine like the data path's: it runs on the NIC thread (every method here must be
  * called there), receives MADs by hand-off from {@link GsiQp}, sends them through it, keeps its
@@ -46,8 +47,7 @@ public final class ConnectionManager implements MadAgent {
     private final SplittableRandom random;
     final Map<Integer, CmConnection> connections = new HashMap<>();
     final Map<RemoteKey, CmConnection> passive = new HashMap<>();
-    final Map<Long, CmEventQueue> listeners = new HashMap<>();
-    final Map<Long, int[]> datagramServices = new HashMap<>();
+    final Map<Long, CmEventSink> listeners = new HashMap<>();
     final byte[] scratch = new byte[MadHeaderFlyweight.MAD_LENGTH];
     private long nextTransaction;
 
@@ -76,9 +76,13 @@ public final class ConnectionManager implements MadAgent {
 
     // ---- the API ----
 
-    /** Connection requests for this service ID go to {@code events} as CONNECT_REQUEST. */
-    public void listen(long serviceId, CmEventQueue events) throws RnicException {
-        if (listeners.containsKey(serviceId) || datagramServices.containsKey(serviceId)) {
+    /**
+     * Connection requests for this service ID go to {@code events} as CONNECT_REQUEST: a REQ's for
+     * {@link #accept} or {@link #reject}, a SIDR_REQ's (no request fields) for {@link #acceptDatagrams}
+     * or {@link #reject}.
+     */
+    public void listen(long serviceId, CmEventSink events) throws RnicException {
+        if (listeners.containsKey(serviceId)) {
             throw RnicException.busy(String.format("service ID 0x%016x has a listener already", serviceId));
         }
         listeners.put(serviceId, events);
@@ -86,22 +90,13 @@ public final class ConnectionManager implements MadAgent {
 
     public void stopListening(long serviceId) {
         listeners.remove(serviceId);
-        datagramServices.remove(serviceId);
-    }
-
-    /** SIDR: a SIDR_REQ for this service ID is answered with this UD QP's number and Q_Key. */
-    public void serveDatagrams(long serviceId, int qpn, int qkey) throws RnicException {
-        if (listeners.containsKey(serviceId) || datagramServices.containsKey(serviceId)) {
-            throw RnicException.busy(String.format("service ID 0x%016x has a listener already", serviceId));
-        }
-        datagramServices.put(serviceId, new int[] {qpn, qkey});
     }
 
     /**
      * Sends a REQ for the params' QP (which goes to INIT now if it is in RESET) and returns the
      * communication; ESTABLISHED, REJECTED or UNREACHABLE follows on {@code events}.
      */
-    public CmConnection connect(ConnectParams p, CmEventQueue events) throws RnicException {
+    public CmConnection connect(ConnectParams p, CmEventSink events) throws RnicException {
         checkPrivateData(p.privateData, 92, "REQ");
         QueuePair qp = qps.usable(p.qpn);
         if (p.pathMtu.bytes() > rnic.port().activeMtu().bytes()) {
@@ -158,14 +153,43 @@ public final class ConnectionManager implements MadAgent {
         armResponseTimer(c);
     }
 
-    /** The passive side refuses the request: a REJ with reason 28 (consumer reject) and the private data. */
+    /**
+     * The passive side refuses the request: a REJ with reason 28 (consumer reject) and the private
+     * data, or for a SIDR request a SIDR_REP with the status REJECTED.
+     */
     public void reject(CmConnection c, byte[] privateData) throws RnicException {
+        if (c.state == CmState.SIDR_REQ_RCVD) {
+            answerDatagramRequest(c, SidrStatus.REJECTED, 0, 0, privateData);
+            return;
+        }
         checkPrivateData(privateData, 148, "REJ");
         if (c.active || !c.state.awaitsConsumer()) {
             throw RnicException.invalid(c + ": reject answers a connection request that waits for it");
         }
         messages.rej(c.lastSent, c.transactionId, c.localCommId, c.remoteCommId, CmMessages.MESSAGE_REQ,
                 RejectReason.CONSUMER_REJECT.code(), privateData);
+        c.hasLastSent = true;
+        send(c);
+        enterTimewait(c);
+    }
+
+    /**
+     * SIDR, passive side: answers a SIDR request that waits for its consumer with the UD QP that
+     * serves it and its Q_Key (a SIDR_REP with the status VALID). The answer is kept for a while,
+     * so that the same request again (the reply was lost) gets it again.
+     */
+    public void acceptDatagrams(CmConnection c, int qpn, int qkey, byte[] privateData) throws RnicException {
+        if (c.state != CmState.SIDR_REQ_RCVD) {
+            throw RnicException.invalid(c + ": acceptDatagrams answers a SIDR request that waits for it");
+        }
+        answerDatagramRequest(c, SidrStatus.VALID, qpn, qkey, privateData);
+    }
+
+    private void answerDatagramRequest(CmConnection c, SidrStatus status, int qpn, int qkey, byte[] privateData)
+            throws RnicException {
+        checkPrivateData(privateData, 136, "SIDR_REP");
+        c.qpn = qpn;
+        messages.sidrRep(c.lastSent, c.transactionId, c.remoteCommId, status.code(), qpn, c.serviceId, qkey, privateData);
         c.hasLastSent = true;
         send(c);
         enterTimewait(c);
@@ -189,7 +213,7 @@ public final class ConnectionManager implements MadAgent {
 
     /** SIDR: asks the node at {@code remote} which UD QP serves the service; ESTABLISHED (QPN, Q_Key) or UNREACHABLE follows. */
     public CmConnection resolveService(PeerAddress remote, long serviceId, byte[] privateData, int responseTimeout,
-                                       int maxRetries, CmEventQueue events) throws RnicException {
+                                       int maxRetries, CmEventSink events) throws RnicException {
         checkPrivateData(privateData, 216, "SIDR_REQ");
         CmConnection c = newConnection(true, remote, events);
         c.transactionId = nextTransactionId();
@@ -220,7 +244,7 @@ public final class ConnectionManager implements MadAgent {
 
     // ---- shared by the API and the receiver ----
 
-    CmConnection newConnection(boolean active, PeerAddress peer, CmEventQueue events) {
+    CmConnection newConnection(boolean active, PeerAddress peer, CmEventSink events) {
         int id;
         do {
             id = random.nextInt();

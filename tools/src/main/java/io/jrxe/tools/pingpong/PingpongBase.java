@@ -109,6 +109,11 @@ abstract class PingpongBase implements Callable<Integer> {
         return 1;
     }
 
+    /** How many address messages each side sends: one, or ibv_srq_pingpong's fixed number. */
+    int exchangeSlots() {
+        return 1;
+    }
+
     /** The resources of one run: its QPs (all on one CQ), and the SRQ they share if any. */
     abstract static class Session implements AutoCloseable {
         final SessionResources r;
@@ -299,9 +304,9 @@ abstract class PingpongBase implements Callable<Integer> {
             out.flush();
             List<PingpongDest> remote;
             if (servername != null) {
-                remote = PingpongExchange.client(servername, port, timeout, mine);
+                remote = PingpongExchange.client(servername, port, timeout, mine, exchangeSlots());
             } else {
-                remote = PingpongExchange.server(listening, acceptTimeout, timeout, mine,
+                remote = PingpongExchange.server(listening, acceptTimeout, timeout, mine, exchangeSlots(),
                         r -> connectOrFail(s, r, mine, sgidIndex));
             }
             for (PingpongDest d : remote) {

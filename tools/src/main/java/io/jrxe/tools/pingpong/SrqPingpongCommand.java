@@ -13,6 +13,9 @@ import picocli.CommandLine.Option;
                 + "receive queue each send a message that the peer's QP echoes, ITERS exchanges in all; then the bandwidth "
                 + "and the time per exchange. Without SERVERNAME it is the server.")
 public final class SrqPingpongCommand extends ConnectedPingpong {
+    /** ibv_srq_pingpong's MAX_QP: it always sends this many address messages, and -q must stay below it. */
+    static final int EXCHANGE_SLOTS = 256;
+
     @Option(names = {"-q", "--num-qp"}, paramLabel = "NUM", defaultValue = "16",
             description = "number of QPs to use (default: ${DEFAULT-VALUE})")
     int numQp;
@@ -28,6 +31,11 @@ public final class SrqPingpongCommand extends ConnectedPingpong {
     }
 
     @Override
+    int exchangeSlots() {
+        return EXCHANGE_SLOTS;
+    }
+
+    @Override
     boolean sharedReceiveQueue() {
         return true;
     }
@@ -37,6 +45,9 @@ public final class SrqPingpongCommand extends ConnectedPingpong {
         super.validateMore();
         if (numQp < 1) {
             throw bad("-q/--num-qp " + numQp + ": use at least one QP");
+        }
+        if (numQp >= EXCHANGE_SLOTS) {
+            throw bad("-q/--num-qp " + numQp + ": at most " + (EXCHANGE_SLOTS - 1) + " QPs (ibv_srq_pingpong sends " + EXCHANGE_SLOTS + " addresses)");
         }
         if (numQp > rxDepth) {
             throw bad("-q/--num-qp " + numQp + " with -r/--rx-depth " + rxDepth

@@ -84,6 +84,42 @@ class PingpongExchangeTest {
         }
     }
 
+    /**
+     * ibv_srq_pingpong sends 256 address messages whatever its -q: the first -q real, the rest whatever its unused
+     * array entries hold (here bytes that are no address at all). The server reads all 256, uses the first -q,
+     * and answers with 256 of its own.
+     */
+    @Test
+    void srqPingpongsExchangeIsAlways256MessagesEachWay() throws Exception {
+        ServerSocket listening = OobSocket.listen(0);
+        int port = listening.getLocalPort();
+        java.util.List<PingpongDest> serverQps = java.util.List.of(new PingpongDest(0, 0x40, 1, SERVER_GID),
+                new PingpongDest(0, 0x41, 2, SERVER_GID));
+        CompletableFuture<java.util.List<PingpongDest>> server = CompletableFuture.supplyAsync(() ->
+                PingpongExchange.server(listening, TIMEOUT, TIMEOUT, serverQps, SrqPingpongCommand.EXCHANGE_SLOTS, r -> { }));
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT);
+            s.setSoTimeout(TIMEOUT);
+            OutputStream out = s.getOutputStream();
+            out.write(new PingpongDest(0, 0x11, 0x100, CLIENT_GID).toWire());
+            out.write(new PingpongDest(0, 0x12, 0x200, CLIENT_GID).toWire());
+            byte[] garbage = new byte[52];
+            java.util.Arrays.fill(garbage, (byte) 0x7f);
+            for (int i = 2; i < 256; i++) {
+                out.write(garbage);
+            }
+            byte[] answers = new DataInputStream(s.getInputStream()).readNBytes(256 * 52);
+            assertThat(answers).hasSize(256 * 52);
+            assertThat(new String(answers, 52, 52, StandardCharsets.US_ASCII))
+                    .isEqualTo("0000:000041:000002:00000000000000000000ffff7f000101\0");
+            assertThat(new String(answers, 255 * 52, 52, StandardCharsets.US_ASCII))
+                    .isEqualTo("0000:000000:000000:00000000000000000000000000000000\0");
+            out.write(PingpongDest.DONE);
+            assertThat(server.get(10, TimeUnit.SECONDS)).containsExactly(new PingpongDest(0, 0x11, 0x100, CLIENT_GID),
+                    new PingpongDest(0, 0x12, 0x200, CLIENT_GID));
+        }
+    }
+
     @Test
     void aServerThatNeverAnswersIsATimeoutInBoundedTime() throws Exception {
         try (ServerSocket mute = new ServerSocket(0, 1, InetAddress.getByName("127.0.1.60"))) {

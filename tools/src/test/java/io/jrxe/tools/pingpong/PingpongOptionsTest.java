@@ -37,7 +37,8 @@ class PingpongOptionsTest {
         bad("'-o'", "uc-pingpong", "-o");
         bad("-s/--size 0", "srq-pingpong", "-s", "0");
         bad("-q/--num-qp 0: use at least one QP", "srq-pingpong", "-q", "0");
-        bad("-q/--num-qp 600 with -r/--rx-depth 500: rx_depth is too small", "srq-pingpong", "-q", "600");
+        bad("-q/--num-qp 600: at most 255 QPs", "srq-pingpong", "-q", "600");
+        bad("-q/--num-qp 200 with -r/--rx-depth 100: rx_depth is too small", "srq-pingpong", "-q", "200", "-r", "100");
         bad("-q/--num-qp 16 with -r/--rx-depth 8", "srq-pingpong", "-r", "8");
         bad("'-q'", "pingpong", "-q", "2");
     }

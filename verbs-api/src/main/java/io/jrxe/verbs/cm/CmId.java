@@ -80,6 +80,9 @@ public interface CmId extends AutoCloseable {
     /** Its QP, or null. */
     Qp qp();
 
+    /** The PD its QP was made in (the device's default one when createQp was given none), or null (librdmacm's id->pd). */
+    Pd pd();
+
     /** The open device it is bound to, or null before an address binds or resolves (librdmacm's id->verbs). */
     Context context();
 

@@ -29,6 +29,10 @@ final class EmulatedPd implements Pd {
         return pd;
     }
 
+    EmulatedDevice device() {
+        return device;
+    }
+
     @Override
     public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
         return new EmulatedMr(rnic, Commands.call(rnic, () -> rnic.memory().registerMr(pd, memory, iova, access)));

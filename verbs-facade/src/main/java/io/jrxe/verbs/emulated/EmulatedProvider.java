@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class EmulatedProvider implements Provider {
     public static final String NAME = "emulated";
     private final List<EmulatedDevice> devices = new CopyOnWriteArrayList<>();
+    private final EmulatedRdmaCm rdmaCm = new EmulatedRdmaCm(this);
 
     @Override
     public String name() {
@@ -33,9 +34,10 @@ public final class EmulatedProvider implements Provider {
         return new ArrayList<>(devices);
     }
 
+    /** The connection manager over the jrxe NICs of this JVM. */
     @Override
-    public io.jrxe.verbs.cm.RdmaCm rdmaCm() throws VerbsException {
-        throw new VerbsException(Errno.ENOSYS, "the emulated provider has no connection manager API yet");
+    public EmulatedRdmaCm rdmaCm() {
+        return rdmaCm;
     }
 
     /** Makes a device with no network (the control path only) whose commands run on {@code executor}. */
@@ -152,6 +154,7 @@ public final class EmulatedProvider implements Provider {
     /** Unlists the device and releases its port and NIC thread. */
     public void remove(EmulatedDevice device) {
         if (devices.remove(device)) {
+            rdmaCm.forget(device);
             device.shutdown();
         }
     }

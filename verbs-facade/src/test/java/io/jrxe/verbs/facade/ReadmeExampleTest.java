@@ -1,9 +1,8 @@
 package io.jrxe.verbs.facade;
 
-import io.jrxe.verbs.*;
-
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,43 +11,65 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's first program (the Java block between {@code <!-- example:begin -->} and
- * {@code <!-- example:end -->}) is examples' FirstWrite, word for word; it compiles against the
- * API with javax.tools and, run as a user runs it, writes its bytes into the peer's memory and
- * says so; and it uses nothing but the verbs API and the JDK.
+ * Each of the README's programs (the Java block between {@code <!-- NAME:begin -->} and
+ * {@code <!-- NAME:end -->}) is an example of examples/ word for word; it compiles against the
+ * API with javax.tools and, run as a user runs it, prints what it should; and it uses nothing but
+ * the verbs API and the JDK.
  */
 class ReadmeExampleTest {
     private static final Path README = JavaProgram.repositoryRoot().resolve("README.md");
-    private static final Path FIRST_WRITE =
-            JavaProgram.repositoryRoot().resolve("examples/src/main/java/io/jrxe/examples/FirstWrite.java");
 
-    @Test
-    void theReadmesProgramIsExamplesFirstWrite() throws IOException {
-        assertThat(readmeExample()).isEqualTo(Files.readString(FIRST_WRITE));
+    /** The README's programs: their marker, their example's class, and what a run prints. */
+    enum Block {
+        FIRST_WRITE("example", "FirstWrite", "completion: SUCCESS RDMA_WRITE\npeer memory: Hello, RDMA!\n"),
+        FIRST_CONNECT("cm-example", "FirstConnect", "connect request, private data: hello\n"
+                + "received: SUCCESS Hello over rdma_cm!\ndisconnected\n");
+
+        final String marker;
+        final String className;
+        final String output;
+
+        Block(String marker, String className, String output) {
+            this.marker = marker;
+            this.className = className;
+            this.output = output;
+        }
+
+        Path source() {
+            return JavaProgram.repositoryRoot().resolve("examples/src/main/java/io/jrxe/examples/" + className + ".java");
+        }
     }
 
-    @Test
-    void theReadmesProgramCompilesRunsAndWritesThePeersMemory(@TempDir Path dir) throws Exception {
-        JavaProgram program = JavaProgram.compile("io.jrxe.examples.FirstWrite", readmeExample(), dir);
+    @ParameterizedTest
+    @EnumSource(Block.class)
+    void theReadmesProgramIsItsExample(Block block) throws IOException {
+        assertThat(readmeBlock(block)).isEqualTo(Files.readString(block.source()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Block.class)
+    void theReadmesProgramCompilesRunsAndPrintsWhatItShould(Block block, @TempDir Path dir) throws Exception {
+        JavaProgram program = JavaProgram.compile("io.jrxe.examples." + block.className, readmeBlock(block), dir);
         JavaProgram.Result r = program.run(JavaProgram.loopbackPair());
         assertThat(r.exitCode()).as("%s", r).isZero();
-        assertThat(r.stdout()).as("%s", r).isEqualTo("completion: SUCCESS RDMA_WRITE\npeer memory: Hello, RDMA!\n");
+        assertThat(r.stdout()).as("%s", r).isEqualTo(block.output);
     }
 
-    @Test
-    void theReadmesProgramUsesOnlyTheVerbsApi() throws IOException {
-        assertThat(readmeExample().lines().filter(l -> l.startsWith("import ")))
+    @ParameterizedTest
+    @EnumSource(Block.class)
+    void theReadmesProgramUsesOnlyTheVerbsApi(Block block) throws IOException {
+        assertThat(readmeBlock(block).lines().filter(l -> l.startsWith("import ")))
                 .isNotEmpty()
                 .allMatch(l -> l.startsWith("import io.jrxe.verbs.") || l.startsWith("import java."));
     }
 
-    /** The code of the README's example block, without its ```java fence. */
-    static String readmeExample() throws IOException {
+    /** The code of one of the README's example blocks, without its ```java fence. */
+    static String readmeBlock(Block b) throws IOException {
         String readme = Files.readString(README);
-        int begin = readme.indexOf("<!-- example:begin -->");
-        int end = readme.indexOf("<!-- example:end -->");
-        assertThat(begin).as("README.md has <!-- example:begin -->").isNotNegative();
-        assertThat(end).as("README.md has <!-- example:end --> after the begin marker").isGreaterThan(begin);
+        int begin = readme.indexOf("<!-- " + b.marker + ":begin -->");
+        int end = readme.indexOf("<!-- " + b.marker + ":end -->");
+        assertThat(begin).as("README.md has <!-- %s:begin -->", b.marker).isNotNegative();
+        assertThat(end).as("README.md has <!-- %s:end --> after the begin marker", b.marker).isGreaterThan(begin);
         String block = readme.substring(begin, end);
         int open = block.indexOf("```java\n");
         int close = block.lastIndexOf("```");

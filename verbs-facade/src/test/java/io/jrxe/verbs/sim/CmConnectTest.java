@@ -216,20 +216,42 @@ class CmConnectTest {
     }
 
     @Test
-    void sidrResolvesAServiceToItsUdQpnAndQkeyAndRefusesAnUnknownOne() throws Exception {
+    void sidrGoesToTheListenersConsumerWhoseAnswerResolvesTheServiceAndAnUnknownServiceIsRefused() throws Exception {
         try (CmFixture f = new CmFixture(5)) {
             CmFixture.Node a = f.node("10.0.0.1");
             CmFixture.Node b = f.node("10.0.0.2");
-            b.cm().serveDatagrams(SERVICE, 0x1234, 0x11223344);
+            b.cm().listen(SERVICE, b.queue);
             a.cm().resolveService(b.address, SERVICE, text("which QP?"), 16, 3, a.queue);
+            f.await(() -> b.last(CmEventType.CONNECT_REQUEST) != null, SECOND, "the SIDR_REQ at B's consumer");
+            CmEvent request = b.last(CmEventType.CONNECT_REQUEST);
+            assertThat(text(request.privateData(), 9)).isEqualTo("which QP?");
+            assertThat(request.request()).as("a SIDR request has no REQ fields").isNull();
+            b.cm().acceptDatagrams(request.connection(), 0x1234, 0x11223344, text("this one"));
             f.await(() -> a.last(CmEventType.ESTABLISHED) != null, SECOND, "SIDR_REP");
             CmEvent resolved = a.last(CmEventType.ESTABLISHED);
             assertThat(resolved.remoteQpn()).isEqualTo(0x1234);
             assertThat(resolved.remoteQkey()).isEqualTo(0x11223344);
+            assertThat(text(resolved.privateData(), 8)).isEqualTo("this one");
             a.cm().resolveService(b.address, SERVICE + 7, new byte[0], 16, 3, a.queue);
             f.await(() -> a.last(CmEventType.UNREACHABLE) != null, SECOND, "a refusing SIDR_REP");
             assertThat(a.last(CmEventType.UNREACHABLE).status()).isEqualTo(SidrStatus.SERVICE_ID_NOT_SUPPORTED.code());
             assertThat(a.cm().connectionCount()).isZero();
+            f.runUntil(() -> false, SECOND);
+            assertThat(b.cm().connectionCount()).as("B's kept answer is gone after its time-wait").isZero();
+        }
+    }
+
+    @Test
+    void aSidrRequestTheConsumerRejectsEndsUnreachableWithTheStatusRejected() throws Exception {
+        try (CmFixture f = new CmFixture(15)) {
+            CmFixture.Node a = f.node("10.0.0.1");
+            CmFixture.Node b = f.node("10.0.0.2");
+            b.cm().listen(SERVICE, b.queue);
+            a.cm().resolveService(b.address, SERVICE, new byte[0], 16, 3, a.queue);
+            f.await(() -> b.last(CmEventType.CONNECT_REQUEST) != null, SECOND, "the SIDR_REQ at B's consumer");
+            b.cm().reject(b.last(CmEventType.CONNECT_REQUEST).connection(), new byte[0]);
+            f.await(() -> a.last(CmEventType.UNREACHABLE) != null, SECOND, "the refusing SIDR_REP");
+            assertThat(a.last(CmEventType.UNREACHABLE).status()).isEqualTo(SidrStatus.REJECTED.code());
         }
     }
 

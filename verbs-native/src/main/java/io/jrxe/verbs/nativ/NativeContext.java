@@ -40,7 +40,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 /**
  * An open kernel device (struct ibv_context). It keeps the provider's ops-table pointers the
  * data path calls through, and the AHs, windows and MRs it made, so that a work request that
- * names one by number (jrxe's way) can be given its pointer (libibverbs' way).
+ * names one by number (jrxe's way) can be given its pointer (libibverbs' way). One that
+ * librdmacm opened (an identifier's id->verbs) is borrowed: closing it leaves it open.
  */
 final class NativeContext implements Context, Handles {
     private final NativeDevice device;
@@ -59,9 +60,12 @@ final class NativeContext implements Context, Handles {
     private final List<NativeMw> mws = new CopyOnWriteArrayList<>();
     private final List<NativeMr> mrs = new CopyOnWriteArrayList<>();
     private final Map<Long, NativeCq> cqs = new ConcurrentHashMap<>();
+    private final boolean owned;
 
-    NativeContext(NativeDevice device, Ibverbs lib, MemorySegment context) {
+    /** @param owned whether closing it closes the device: false for librdmacm's, which librdmacm keeps open */
+    NativeContext(NativeDevice device, Ibverbs lib, MemorySegment context, boolean owned) {
         this.device = device;
+        this.owned = owned;
         this.lib = lib;
         this.ctx = context.reinterpret(IbvContext.SIZE);
         long ops = IbvContext.OPS;
@@ -176,9 +180,12 @@ final class NativeContext implements Context, Handles {
         return SysfsCounters.read(device.sysfsPath(), 1);
     }
 
+    /** ibv_close_device; nothing for a context librdmacm opened (it closes that one itself). */
     @Override
     public void close() throws VerbsException {
-        lib.check("ibv_close_device", ctx);
+        if (owned) {
+            lib.check("ibv_close_device", ctx);
+        }
     }
 
     NativeCq cq(long address) {

@@ -4,6 +4,9 @@ import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.VerbsException;
 
+import io.jrxe.verbs.nativ.abi.IbvDevice;
+import io.jrxe.verbs.nativ.codec.NativeOrder;
+
 import java.lang.foreign.MemorySegment;
 
 /** A kernel RDMA device (struct ibv_device) as libibverbs lists it. */
@@ -20,6 +23,15 @@ public final class NativeDevice implements Device {
         this.name = name;
         this.guid = guid;
         this.sysfsPath = sysfsPath;
+    }
+
+    /** The device at {@code device} (a struct ibv_device *), its name, GUID and sysfs directory read. */
+    static NativeDevice of(Ibverbs lib, MemorySegment device) {
+        MemorySegment dev = device.reinterpret(IbvDevice.SIZE);
+        String name = dev.asSlice(IbvDevice.NAME, 64).getString(0);
+        String sysfs = dev.asSlice(IbvDevice.IBDEV_PATH, 256).getString(0);
+        long guid = NativeOrder.fromBe64((long) lib.call("ibv_get_device_guid", dev).value());
+        return new NativeDevice(lib, dev, name, guid, sysfs);
     }
 
     @Override
@@ -44,7 +56,7 @@ public final class NativeDevice implements Device {
 
     @Override
     public Context open() throws VerbsException {
-        return new NativeContext(this, lib, lib.create("ibv_open_device", device));
+        return new NativeContext(this, lib, lib.create("ibv_open_device", device), true);
     }
 
     @Override

@@ -27,10 +27,17 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 final class NativePd implements Pd {
     private final NativeContext context;
     private final MemorySegment pd;
+    /** librdmacm's own PD of a device, which its program may use but not free. */
+    private final boolean borrowed;
 
     NativePd(NativeContext context, MemorySegment pd) {
+        this(context, pd, false);
+    }
+
+    NativePd(NativeContext context, MemorySegment pd, boolean borrowed) {
         this.context = context;
         this.pd = pd;
+        this.borrowed = borrowed;
     }
 
     MemorySegment pd() {
@@ -64,22 +71,28 @@ final class NativePd implements Pd {
 
     @Override
     public Qp createQp(QpInitAttributes init) throws VerbsException {
-        NativeCq send = NativeContext.own(init.sendCq(), NativeCq.class, "send CQ");
-        NativeCq recv = NativeContext.own(init.recvCq(), NativeCq.class, "receive CQ");
-        NativeSrq srq = init.srq() == null ? null : NativeContext.own(init.srq(), NativeSrq.class, "SRQ");
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(IbvQpInitAttr.LAYOUT);
-            a.set(ADDRESS, IbvQpInitAttr.SEND_CQ, send.cq());
-            a.set(ADDRESS, IbvQpInitAttr.RECV_CQ, recv.cq());
-            a.set(ADDRESS, IbvQpInitAttr.SRQ, srq == null ? MemorySegment.NULL : srq.srq());
-            QpAttrCodec.encodeCap(init.caps(), a.asSlice(IbvQpInitAttr.CAP));
-            a.set(JAVA_INT, IbvQpInitAttr.QP_TYPE, init.type().verbsValue());
-            a.set(JAVA_INT, IbvQpInitAttr.SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
+            MemorySegment a = initAttr(init, arena);
             MemorySegment qp = context.lib.create("ibv_create_qp", pd, a);
             // ibv_create_qp writes the sizes it gave (at least those asked for) back into cap.
             return new NativeQp(context, qp, init.type(), QpAttrCodec.decodeCap(a.asSlice(IbvQpInitAttr.CAP)),
                     init.type() == QpType.UD);
         }
+    }
+
+    /** The ibv_qp_init_attr of {@code init} (ibv_create_qp and rdma_create_qp take it), in {@code arena}. */
+    static MemorySegment initAttr(QpInitAttributes init, Arena arena) throws VerbsException {
+        NativeCq send = NativeContext.own(init.sendCq(), NativeCq.class, "send CQ");
+        NativeCq recv = NativeContext.own(init.recvCq(), NativeCq.class, "receive CQ");
+        NativeSrq srq = init.srq() == null ? null : NativeContext.own(init.srq(), NativeSrq.class, "SRQ");
+        MemorySegment a = arena.allocate(IbvQpInitAttr.LAYOUT);
+        a.set(ADDRESS, IbvQpInitAttr.SEND_CQ, send.cq());
+        a.set(ADDRESS, IbvQpInitAttr.RECV_CQ, recv.cq());
+        a.set(ADDRESS, IbvQpInitAttr.SRQ, srq == null ? MemorySegment.NULL : srq.srq());
+        QpAttrCodec.encodeCap(init.caps(), a.asSlice(IbvQpInitAttr.CAP));
+        a.set(JAVA_INT, IbvQpInitAttr.QP_TYPE, init.type().verbsValue());
+        a.set(JAVA_INT, IbvQpInitAttr.SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
+        return a;
     }
 
     @Override
@@ -105,6 +118,10 @@ final class NativePd implements Pd {
 
     @Override
     public void close() throws VerbsException {
+        if (borrowed) {
+            throw new VerbsException(Errno.EINVAL, "this PD is librdmacm's own for " + context.name()
+                    + ": librdmacm frees it, not the program");
+        }
         context.lib.check("ibv_dealloc_pd", pd);
     }
 

@@ -1,8 +1,10 @@
 package io.jrxe.verbs.nativ;
 
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Provider;
-import io.jrxe.verbs.nativ.abi.IbvDevice;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.cm.RdmaCm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -22,21 +24,32 @@ public final class NativeProvider implements Provider {
     public static final String NAME = "native";
     /** A system property that names another libibverbs (a path, or a soname) to load. */
     public static final String LIBRARY_PROPERTY = "jrxe.libibverbs";
+    /** A system property that names another librdmacm to load (a path, or a soname). */
+    public static final String RDMACM_LIBRARY_PROPERTY = "jrxe.librdmacm";
     static final String NO_DEVICES = "no RDMA devices";
     private static final int ENOSYS = 38;
 
     private final String library;
+    private final String rdmacmLibrary;
     private Ibverbs lib;
+    private NativeRdmaCm cm;
     private String whyNone;
     private boolean listed;
 
     public NativeProvider() {
-        this(System.getProperty(LIBRARY_PROPERTY, Ibverbs.DEFAULT_LIBRARY));
+        this(System.getProperty(LIBRARY_PROPERTY, Ibverbs.DEFAULT_LIBRARY),
+                System.getProperty(RDMACM_LIBRARY_PROPERTY, Rdmacm.DEFAULT_LIBRARY));
     }
 
     /** A provider over the libibverbs at {@code library} (tests name one that does not exist). */
     public NativeProvider(String library) {
+        this(library, Rdmacm.DEFAULT_LIBRARY);
+    }
+
+    /** A provider over the libibverbs at {@code library} and the librdmacm at {@code rdmacmLibrary}. */
+    public NativeProvider(String library, String rdmacmLibrary) {
         this.library = library;
+        this.rdmacmLibrary = rdmacmLibrary;
     }
 
     @Override
@@ -44,10 +57,25 @@ public final class NativeProvider implements Provider {
         return NAME;
     }
 
-    /** librdmacm through java.lang.foreign: not bound yet. */
+    /**
+     * The kernel's connection manager through librdmacm, loaded on first use (with libibverbs, for the
+     * devices librdmacm opens).
+     *
+     * @throws VerbsException ENOSYS when librdmacm or libibverbs is not installed, naming the Debian package
+     */
     @Override
-    public io.jrxe.verbs.cm.RdmaCm rdmaCm() throws io.jrxe.verbs.VerbsException {
-        throw new io.jrxe.verbs.VerbsException(io.jrxe.verbs.Errno.ENOSYS, "the native provider has no connection manager yet");
+    public synchronized RdmaCm rdmaCm() throws VerbsException {
+        if (cm == null) {
+            try {
+                if (lib == null) {
+                    lib = Ibverbs.load(library);
+                }
+                cm = new NativeRdmaCm(Rdmacm.load(rdmacmLibrary), lib);
+            } catch (NativeLibrary.LibraryMissingException e) {
+                throw new VerbsException(Errno.ENOSYS, "no native connection manager: " + e.getMessage());
+            }
+        }
+        return cm;
     }
 
     /**
@@ -98,11 +126,7 @@ public final class NativeProvider implements Provider {
         MemorySegment devices = array.reinterpret(ADDRESS.byteSize() * n);
         List<Device> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            MemorySegment dev = devices.getAtIndex(ADDRESS, i).reinterpret(IbvDevice.SIZE);
-            String name = dev.asSlice(IbvDevice.NAME, 64).getString(0);
-            String sysfs = dev.asSlice(IbvDevice.IBDEV_PATH, 256).getString(0);
-            long guid = io.jrxe.verbs.nativ.codec.NativeOrder.fromBe64((long) lib.call("ibv_get_device_guid", dev).value());
-            out.add(new NativeDevice(lib, dev, name, guid, sysfs));
+            out.add(NativeDevice.of(lib, devices.getAtIndex(ADDRESS, i)));
         }
         whyNone = null;
         return List.copyOf(out);
@@ -114,6 +138,11 @@ public final class NativeProvider implements Provider {
             devices();
         }
         return Optional.ofNullable(whyNone);
+    }
+
+    /** The librdmacm this provider loads for {@link #rdmaCm()}. */
+    public String rdmacmLibrary() {
+        return rdmacmLibrary;
     }
 
     /** The library this provider loads. */

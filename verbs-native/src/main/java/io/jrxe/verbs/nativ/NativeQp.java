@@ -30,9 +30,20 @@ final class NativeQp implements Qp {
     private final Arena arena = Arena.ofShared();
     private final SendPoster sends;
     private final RecvPoster receives;
+    private final Destroyer destroyer;
+
+    /** How the QP is destroyed: ibv_destroy_qp, or rdma_destroy_qp for one that librdmacm made on an identifier. */
+    interface Destroyer {
+        void destroy(MemorySegment qp) throws VerbsException;
+    }
 
     NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud) {
+        this(context, qp, type, caps, ud, q -> context.lib.check("ibv_destroy_qp", q));
+    }
+
+    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud, Destroyer destroyer) {
         this.context = context;
+        this.destroyer = destroyer;
         this.qp = qp.reinterpret(IbvQp.SIZE);
         this.type = type;
         this.caps = caps;
@@ -97,7 +108,7 @@ final class NativeQp implements Qp {
 
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_destroy_qp", qp);
+        destroyer.destroy(qp);
         arena.close();
     }
 

@@ -27,11 +27,21 @@ public final class NativeHost {
 
     /** Skips the calling test, saying so, when libibverbs is not installed. */
     public static void assumeLibibverbs() {
-        boolean installed = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1"))
-                || Files.exists(Path.of("/usr/lib/aarch64-linux-gnu/libibverbs.so.1"));
+        assumeLibrary("libibverbs.so.1", "libibverbs1");
+    }
+
+    /** Skips the calling test, saying so, when librdmacm is not installed. */
+    public static void assumeLibrdmacm() {
+        assumeLibrary("librdmacm.so.1", "librdmacm1");
+    }
+
+    private static void assumeLibrary(String soname, String debianPackage) {
+        boolean installed = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu", soname))
+                || Files.exists(Path.of("/usr/lib/aarch64-linux-gnu", soname));
+        String reason = soname + " is not installed (Debian package " + debianPackage + ")";
         if (!installed) {
-            System.err.println("SKIPPED: libibverbs is not installed (Debian package libibverbs1)");
+            System.err.println("SKIPPED: " + reason);
         }
-        Assumptions.assumeTrue(installed, "libibverbs is not installed (Debian package libibverbs1)");
+        Assumptions.assumeTrue(installed, reason);
     }
 }

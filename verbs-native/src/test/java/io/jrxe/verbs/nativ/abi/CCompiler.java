@@ -9,27 +9,27 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * gcc with libibverbs' headers as the oracle: compiles a small C program against the installed
- * verbs.h and returns what it prints. A test is skipped, with the reason printed, when gcc or
+ * gcc with rdma-core's headers as the oracle: compiles a small C program against the installed
+ * verbs.h (or rdma_cma.h) and returns what it prints. A test is skipped, with the reason printed, when gcc or
  * the headers are missing.
  */
 public final class CCompiler {
     public static final Path GCC = Path.of("/usr/bin/gcc");
-    public static final Path VERBS_H = Path.of("/usr/include/infiniband/verbs.h");
 
     private CCompiler() {
     }
 
-    public static void assumeAvailable() {
+    /** gcc and {@code header}, from the Debian package {@code debianPackage}. */
+    public static void assumeAvailable(Path header, String debianPackage) {
         ExternalTool.assumeInstalled(GCC, "gcc");
-        boolean headers = Files.isRegularFile(VERBS_H);
+        boolean headers = Files.isRegularFile(header);
         if (!headers) {
-            System.err.println("SKIPPED: " + VERBS_H + " is missing (Debian package libibverbs-dev)");
+            System.err.println("SKIPPED: " + header + " is missing (Debian package " + debianPackage + ")");
         }
-        Assumptions.assumeTrue(headers, VERBS_H + " is missing (Debian package libibverbs-dev)");
+        Assumptions.assumeTrue(headers, header + " is missing (Debian package " + debianPackage + ")");
     }
 
-    /** Compiles and runs {@code source} (no linking against libibverbs: only the headers are needed). */
+    /** Compiles and runs {@code source} (no linking against rdma-core: only the headers are needed). */
     public static String run(String source) {
         try {
             Path dir = Files.createTempDirectory("jrxe-cc");

@@ -1,12 +1,9 @@
 package io.jrxe.verbs.nativ.abi;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemoryLayout;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gcc prints offsetof and sizeof of each named member and the struct's size, and the Java
  * layouts must say the same.
  */
-class StructLayoutTest {
+class StructLayoutTest extends GccLayouts {
     /** C type -> the Java layout of it. */
     static final Map<String, MemoryLayout> STRUCTS = new LinkedHashMap<>();
 
@@ -52,59 +49,8 @@ class StructLayoutTest {
         STRUCTS.put("struct ibv_send_wr", IbvSendWr.LAYOUT);
     }
 
-    private static Map<String, String> gcc;
-
-    @BeforeAll
-    static void askGcc() {
-        CCompiler.assumeAvailable();
-        StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <stdio.h>\n#include <infiniband/verbs.h>\n");
-        c.append("int main(void) {\n");
-        for (var e : STRUCTS.entrySet()) {
-            String t = e.getKey();
-            c.append(String.format("  printf(\"%s sizeof %%zu\\n\", sizeof(%s));%n", t, t));
-            for (CLayout.Member m : CLayout.members(e.getValue())) {
-                c.append(String.format("  printf(\"%s %s %%zu %%zu\\n\", offsetof(%s, %s), sizeof(((%s *)0)->%s));%n",
-                        t, m.path(), t, m.path(), t, m.path()));
-            }
-        }
-        c.append("  return 0;\n}\n");
-        gcc = new LinkedHashMap<>();
-        for (String line : CCompiler.run(c.toString()).split("\n")) {
-            int cut = line.indexOf(' ', line.indexOf(' ') + 1);
-            int cut2 = line.indexOf(' ', cut + 1);
-            gcc.put(line.substring(0, cut2), line.substring(cut2 + 1));
-        }
-    }
-
-    @Test
-    void everyStructHasTheSizeGccGivesIt() {
-        List<String> wrong = new ArrayList<>();
-        for (var e : STRUCTS.entrySet()) {
-            String c = gcc.get(e.getKey() + " sizeof");
-            String java = Long.toString(e.getValue().byteSize());
-            if (!java.equals(c)) {
-                wrong.add(e.getKey() + ": gcc " + c + ", Java " + java);
-            }
-        }
-        assertThat(wrong).isEmpty();
-    }
-
-    @Test
-    void everyMemberHasTheOffsetAndSizeGccGivesIt() {
-        List<String> wrong = new ArrayList<>();
-        int compared = 0;
-        for (var e : STRUCTS.entrySet()) {
-            for (CLayout.Member m : CLayout.members(e.getValue())) {
-                String c = gcc.get(e.getKey() + " " + m.path());
-                String java = m.offset() + " " + m.size();
-                compared++;
-                if (!java.equals(c)) {
-                    wrong.add(e.getKey() + "." + m.path() + ": gcc (offset size) " + c + ", Java " + java);
-                }
-            }
-        }
-        assertThat(wrong).isEmpty();
-        assertThat(compared).isGreaterThan(250);
+    StructLayoutTest() {
+        super("infiniband/verbs.h", "libibverbs-dev", STRUCTS, 250);
     }
 
     @Test
