@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Builds the lab's guest from Debian packages only, into a cache directory keyed by the
-# versions of everything that goes in:
-#   - the kernel that linux-image-amd64 depends on (apt-get download, dpkg -x, depmod);
-#   - a minimal bookworm made by debootstrap with rdma-core's tools and perftest;
+# Builds the lab's guest for one Debian release from Debian packages only, into a cache directory
+# keyed by the versions of everything that goes in:
+#   - the kernel that the release's linux-image-amd64 depends on (apt-get download, dpkg -x, depmod);
+#   - a minimal system of that release made by debootstrap, with rdma-core's tools and perftest;
 #   - rdma_rxe, 9p, virtio_net and sch_netem with their dependencies, copied from that kernel;
 # packed into one zstd initramfs. Its /init (guest-init.sh) is not in it: lab.sh appends it
 # as a second archive at each boot, so changing it needs no rebuild.
 #
-# Usage: build-image.sh CACHE_ROOT   prints the image directory (vmlinuz, initrd.zst, info)
+# The versions come from package lists of the release alone (its main suite and its security
+# updates), kept with the cache (CACHE_ROOT/RELEASE/apt) apart from the host's apt: the host may
+# run another release (Debian 12 builds a Debian 13 guest). The kernel is the newest, security
+# updates included, as on an installed system; the other packages are main's, which is what
+# debootstrap installs. The lists are fetched again when a day old; offline, older ones serve.
+#
+# Usage: build-image.sh CACHE_ROOT RELEASE   prints the image directory (vmlinuz, initrd.zst, info)
 # on stdout; progress lines go to stderr. A second run with the same versions only prints.
 set -euo pipefail
 
 lab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cache_root=${1:?usage: build-image.sh CACHE_ROOT}
-suite=bookworm
+cache_root=${1:?usage: build-image.sh CACHE_ROOT RELEASE}
+suite=${2:?usage: build-image.sh CACHE_ROOT RELEASE}
 mirror=${JRXE_LAB_MIRROR:-http://deb.debian.org/debian}
+security_mirror=${JRXE_LAB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 guest_packages=(rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils iproute2 tcpdump kmod procps)
 # What the guest loads (rdma_rxe asks the crypto API for "crc32", which no modules.dep names); their dependencies are resolved with modprobe against the kernel's modules.dep.
 guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio sch_netem af_packet)
@@ -22,23 +29,60 @@ guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9
 say() { echo "jrxe lab: $*" >&2; }
 die() { echo "jrxe lab: $*" >&2; exit 2; }
 
-candidates() { # "package=version" for every package named, as apt would install it (one apt-cache run)
-  apt-cache policy "$@" 2>/dev/null | awk '/^[^ ].*:$/ { p = substr($1, 1, length($1) - 1) } /Candidate:/ { print p "=" $2 }'
+release_dir="$cache_root/$suite"
+apt_dir="$release_dir/apt"
+# apt with the release's lists only: its own sources, no preferences (the host's pins are for the host's
+# release), an empty dpkg status (nothing is "installed"), downloads as root into its own directories.
+apt_options=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=$apt_dir/none"
+  -o "Dir::Etc::preferences=$apt_dir/none" -o "Dir::Etc::preferencesparts=$apt_dir/none"
+  -o "Dir::State=$apt_dir/state" -o "Dir::State::status=$apt_dir/status" -o "Dir::Cache=$apt_dir/cache"
+  -o "APT::Sandbox::User=root" -o "Acquire::Languages=none")
+
+refresh_lists() {
+  command -v apt-get >/dev/null || die "apt-get is missing (Debian package apt)"
+  mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/none"
+  : >>"$apt_dir/status"
+  local keyring=/usr/share/keyrings/debian-archive-keyring.gpg sources="$mirror $security_mirror $suite"
+  printf 'deb [signed-by=%s] %s\n' "$keyring" "$mirror $suite main" "$keyring" "$security_mirror $suite-security main" \
+    >"$apt_dir/sources.list"
+  local stamp="$apt_dir/state/fetched"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sources" ] && [ -z "$(find "$stamp" -mmin +1440)" ]; then
+    return
+  fi
+  say "fetching the package lists of $suite from $mirror and $security_mirror"
+  if apt-get "${apt_options[@]}" -q update >"$apt_dir/update.log" 2>&1 && ! grep -q '^[WE]:' "$apt_dir/update.log"; then
+    echo "$sources" >"$stamp"
+  elif [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sources" ]; then
+    say "could not fetch them ($(grep -m1 '^[WE]:' "$apt_dir/update.log" | cut -c1-100)); using the ones of $(date -r "$stamp" +%F)"
+  else
+    cat "$apt_dir/update.log" >&2
+    die "cannot fetch the package lists of $suite (apt's output above; JRXE_LAB_MIRROR and JRXE_LAB_SECURITY_MIRROR name other mirrors)"
+  fi
 }
 
-kernel_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ && !k { k = $2 } END { print k }')
-[ -n "$kernel_pkg" ] || die "apt knows no linux-image-amd64 (run apt-get update)"
+candidates() { # "package=version" for every package named, as apt would install it (one apt-cache run)
+  apt-cache "${apt_options[@]}" policy "$@" 2>/dev/null | awk '/^[^ ].*:$/ { p = substr($1, 1, length($1) - 1) } /Candidate:/ { print p "=" $2 }'
+}
+
+in_main() { # "package=version" for every package named, as the release's main suite has it
+  apt-cache "${apt_options[@]}" madison "$@" 2>/dev/null \
+    | awk -F ' [|] ' -v main=" $suite/main " 'index($3, main) { gsub(/ /, "", $1); gsub(/ /, "", $2); print $1 "=" $2 }'
+}
+
+refresh_lists
+kernel_pkg=$(apt-cache "${apt_options[@]}" depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ && !k { k = $2 } END { print k }')
+[ -n "$kernel_pkg" ] || die "the package lists of $suite name no linux-image-amd64 (is $suite a Debian release on $mirror?)"
 kernel_release=${kernel_pkg#linux-image-}
 
-versions=$(candidates "$kernel_pkg" "${guest_packages[@]}")
+versions=$(candidates "$kernel_pkg"; in_main "${guest_packages[@]}")
 for p in "$kernel_pkg" "${guest_packages[@]}"; do
-  grep -q "^$p=[^(]" <<<"$versions" || die "apt knows no package $p (run apt-get update)"
+  grep -q "^$p=[^(]" <<<"$versions" || die "the package lists of $suite have no package $p"
 done
 key_text="suite=$suite mirror=$mirror $(echo $versions)"
 key_text+=" modules=${guest_modules[*]}"
 key_text+=" build=$(sha256sum "$lab_dir/build-image.sh" | cut -c1-16)"
 key=$(printf '%s' "$key_text" | sha256sum | cut -c1-16)
-image_dir="$cache_root/image-$key"
+image_dir="$release_dir/image-$key"
 
 if [ -f "$image_dir/info" ] && [ -f "$image_dir/initrd.zst" ] && [ -f "$image_dir/vmlinuz" ]; then
   echo "$image_dir"
@@ -49,16 +93,18 @@ for tool in debootstrap zstd cpio depmod modprobe; do
   command -v "$tool" >/dev/null || die "$tool is missing (Debian package $(case $tool in depmod|modprobe) echo kmod;; *) echo "$tool";; esac))"
 done
 
-mkdir -p "$cache_root"
-work=$(mktemp -d "$cache_root/build.XXXXXX")
+mkdir -p "$release_dir"
+work=$(mktemp -d "$release_dir/build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
 
 say "building the guest image $key (kernel $kernel_release, $suite) in $work"
 say "[1/4] kernel: apt-get download $kernel_pkg"
-(cd "$work" && apt-get download -q "$kernel_pkg" >/dev/null 2>"$work/apt.log") \
-  || { cat "$work/apt.log" >&2; die "apt-get download $kernel_pkg failed (run apt-get update?)"; }
+(cd "$work" && apt-get "${apt_options[@]}" download -q "$kernel_pkg" >/dev/null 2>"$work/apt.log") \
+  || { cat "$work/apt.log" >&2; die "apt-get download $kernel_pkg from $mirror failed (output above)"; }
 dpkg -x "$work"/linux-image-*.deb "$work/kernel"
+# Debian 13's kernel keeps its modules in /usr/lib/modules; depmod and modprobe -d look in /lib/modules.
+[ -d "$work/kernel/usr/lib/modules" ] && [ ! -e "$work/kernel/lib" ] && ln -s usr/lib "$work/kernel/lib"
 depmod -b "$work/kernel" "$kernel_release"
 say "      kernel unpacked ($((SECONDS - start)) s)"
 
@@ -105,6 +151,6 @@ mv "$work/initrd.zst" "$work/vmlinuz" "$image_dir.tmp/"
 } >"$image_dir.tmp/info"
 rm -rf "$image_dir"
 mv "$image_dir.tmp" "$image_dir"
-find "$cache_root" -mindepth 1 -maxdepth 1 -name 'image-*' ! -name "image-$key" -exec rm -rf {} +   # older versions
+find "$release_dir" -mindepth 1 -maxdepth 1 -name 'image-*' ! -name "image-$key" -exec rm -rf {} +   # older versions of this release
 say "      image ready: $image_dir (initramfs $(( $(stat -c %s "$image_dir/initrd.zst") / 1048576 )) MB, $((SECONDS - start)) s in all)"
 echo "$image_dir"

@@ -83,6 +83,9 @@ log "rxe0 GIDs for ${addr4%/*} and ${addr6%/*} are there"
 
 {
   echo "kernel=$(uname -r)"
+  echo "os=$(. /etc/os-release && echo "$PRETTY_NAME")"
+  echo "rdma_core=$(dpkg-query -W -f='${Version}' rdma-core)"
+  echo "perftest=$(dpkg-query -W -f='${Version}' perftest)"
   echo "rxe0=$(cat "$port/state")"
   echo "addr4=$addr4"
   echo "addr6=$addr6"

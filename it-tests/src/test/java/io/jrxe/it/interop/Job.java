@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,8 +26,15 @@ final class Job implements AutoCloseable {
     }
 
     static Job start(String name, List<String> command) {
+        return start(name, command, Map.of());
+    }
+
+    /** As above, with {@code environment} added to this JVM's for the process. */
+    static Job start(String name, List<String> command, Map<String, String> environment) {
         try {
-            return new Job(name, new ProcessBuilder(command).redirectErrorStream(true).start());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(environment);
+            return new Job(name, builder.start());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }

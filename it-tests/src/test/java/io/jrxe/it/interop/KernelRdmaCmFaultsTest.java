@@ -100,7 +100,7 @@ class KernelRdmaCmFaultsTest {
         Files.createFile(capture);
         // immediate mode: libpcap otherwise holds packets in a ring block for up to a second, and a stop that
         // follows the last exchange closely (the REJ) loses them without counting them as dropped
-        try (Job tcpdump = Lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "--immediate-mode", "-U", "-n", "-w", capture.toString(), "udp port 4791")) {
+        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "--immediate-mode", "-B", "32768", "-U", "-n", "-w", capture.toString(), "udp port 4791")) {
             tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
             for (Family f : List.of(Family.IPV4, Family.IPV6)) {
                 for (Server s : Server.values()) {

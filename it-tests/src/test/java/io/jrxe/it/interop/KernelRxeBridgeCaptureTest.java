@@ -39,8 +39,10 @@ class KernelRxeBridgeCaptureTest {
         Path capture = dir.resolve("bridge.pcap");
         Files.createFile(capture);
         // immediate mode: libpcap otherwise holds packets in a ring block for up to a second, and a stop that
-        // follows the last exchange closely (the REJ) loses them without counting them as dropped
-        try (Job tcpdump = Lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "--immediate-mode", "-U", "-n", "-w", capture.toString(), "udp port 4791")) {
+        // follows the last exchange closely loses them without counting them as dropped; a 32 MiB buffer
+        // (-B, KiB): in immediate mode on a busy host the default 2 MiB one dropped a third of a write-bw burst
+        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "--immediate-mode", "-B", "32768", "-U", "-n", "-w",
+                capture.toString(), "udp port 4791")) {
             tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
             run(lab);
             Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));

@@ -68,7 +68,7 @@ class KernelRxeConformanceTest {
         long start = System.nanoTime();
         try {
             for (String address : List.of(TESTER, FORGER)) {
-                Job.Result added = Lab.inNamespaceNow("ip", "addr", "replace", address + "/24", "dev", BRIDGE);
+                Job.Result added = lab.inNamespaceNow("ip", "addr", "replace", address + "/24", "dev", BRIDGE);
                 assertThat(added.exitCode()).as("%s", added).isZero();
             }
             try (Job target = lab.guest("rc-ops --many on rxe0", "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT
@@ -90,7 +90,7 @@ class KernelRxeConformanceTest {
             }
         } finally {
             for (String address : List.of(TESTER, FORGER)) {
-                Lab.inNamespaceNow("ip", "addr", "del", address + "/24", "dev", BRIDGE);
+                lab.inNamespaceNow("ip", "addr", "del", address + "/24", "dev", BRIDGE);
             }
         }
         System.out.printf("conformance against rxe0: %.0f s%n", (System.nanoTime() - start) / 1e9);

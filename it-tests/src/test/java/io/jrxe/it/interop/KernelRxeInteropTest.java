@@ -5,11 +5,9 @@ import io.jrxe.it.interop.Pairings.Pair;
 import io.jrxe.it.interop.Pairings.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
@@ -19,58 +17,25 @@ import java.util.stream.Stream;
 
 import static io.jrxe.it.interop.Pairings.assertPingpong;
 import static io.jrxe.it.interop.Pairings.jrxeServes;
-import static io.jrxe.it.interop.Pairings.pair;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * jrxe against the kernel's Soft-RoCE (rdma_rxe in the lab's guest) with the real rdma-core and
- * perftest programs, each pairing both ways: jrxe as the server and as the client. RoCE runs
- * between the IPv6 GIDs fd77::1 (jrxe) and fd77::2 (rxe0); the out-of-band TCP exchange runs
- * over IPv4, because the real servers listen on the first address getaddrinfo gives (0.0.0.0).
- * Every pairing checks both programs' exit status, their result lines and the peer each saw.
- * perftest: ib_write_bw, ib_read_bw, ib_send_bw and ib_atomic_bw against jrxe's write-bw, read-bw,
- * send-bw and atomic-bw.
+ * jrxe against the kernel's Soft-RoCE of the default lab release (bookworm's rdma_rxe, kernel
+ * 6.1, unless -Djrxe.lab.release names another): the core pairings of
+ * {@link KernelRxeCorePairings}, and here too ib_read_bw and ib_atomic_bw against jrxe's read-bw
+ * and atomic-bw (both ways), UD over IPv4 with every ICRC checked, and the native provider
+ * driving rxe0 from the guest.
  */
-@ExtendWith(LabExtension.class)
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
-class KernelRxeInteropTest {
-    static Stream<Arguments> rcPingpongs() {
-        return Gids.both().flatMap(gids -> Stream.of(Server.values()).map(server -> Arguments.of(server, gids)));
+class KernelRxeInteropTest extends KernelRxeCorePairings {
+    static Stream<Arguments> readAndAtomic() {
+        return bandwidthPairings("read", "atomic");
     }
 
-    /**
-     * RC pingpong over the IPv6 GIDs and over the IPv4 ones (::ffff:10.77.0.x), where jrxe sends
-     * through its raw socket with an IP identification it chose and the ICRC computed over it, and
-     * solves for rxe's on receipt.
-     */
-    @ParameterizedTest(name = "{0} serves, {1}")
-    @MethodSource("rcPingpongs")
-    void rcPingpong(Server server, Gids gids, Lab lab) throws Exception {
-        int port = (gids == Gids.IPV6 ? 18601 : 18630) + server.ordinal();
-        Pair p = pair(lab, server, port, "ibv_rc_pingpong -d rxe0 -g " + gids.guestIndex(lab) + " -n 50 -c",
-                "pingpong", "--addr", gids.jrxeAddr(), "-n", "50", "-c");
-        assertPingpong(p, 50, gids);
-    }
-
-    @ParameterizedTest(name = "{0} serves")
-    @EnumSource(Server.class)
-    void udPingpong(Server server, Lab lab) throws Exception {
-        Pair p = pair(lab, server, 18603 + server.ordinal(), "ibv_ud_pingpong -d rxe0 -g " + lab.guestGid6() + " -s 1024 -n 50 -c",
-                "ud-pingpong", "--addr", Lab.HOST6, "-s", "1024", "-n", "50", "-c");
-        assertPingpong(p, 50, Gids.IPV6);
-    }
-
-    /** perftest's bandwidth tests: WRITE, READ and SEND of 64 KiB messages, 8-byte FETCH_AND_ADDs. */
-    static Stream<Arguments> bandwidthTests() {
-        return Stream.of("write", "read", "send", "atomic")
-                .flatMap(test -> Stream.of(Server.values()).map(server -> Arguments.of(test, server)));
-    }
-
+    /** perftest's READ bandwidth test with 64 KiB messages, and its atomic one with 8-byte FETCH_AND_ADDs. */
     @ParameterizedTest(name = "ib_{0}_bw, {1} serves")
-    @MethodSource("bandwidthTests")
-    void bandwidth(String test, Server server, Lab lab) throws Exception {
-        int port = 18610 + 2 * List.of("write", "read", "send", "atomic").indexOf(test) + server.ordinal();
-        Pairings.bandwidth(lab, test, server, port, Gids.IPV6, 200, "");
+    @MethodSource("readAndAtomic")
+    void readAndAtomicBandwidth(String test, Server server, Lab lab) throws Exception {
+        Pairings.bandwidth(lab, test, server, bandwidthPort(test, server), Gids.IPV6, 200, "");
     }
 
     /**

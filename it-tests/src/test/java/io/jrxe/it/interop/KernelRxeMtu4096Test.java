@@ -63,7 +63,7 @@ class KernelRxeMtu4096Test {
     /** The guest's eth0 (and so rxe0), the tap and the bridge: the whole path. */
     private static void setMtus(Lab lab, String mtu) throws InterruptedException {
         List<Job.Result> all = List.of(lab.guestNow("ip link set eth0 mtu " + mtu, 20),
-                Lab.inNamespaceNow("ip", "link", "set", "jrxe-tap0", "mtu", mtu), Lab.inNamespaceNow("ip", "link", "set", "jrxe-br0", "mtu", mtu));
+                lab.inNamespaceNow("ip", "link", "set", "jrxe-tap0", "mtu", mtu), lab.inNamespaceNow("ip", "link", "set", "jrxe-br0", "mtu", mtu));
         assertThat(all).as("%s", all).allMatch(r -> r.exitCode() == 0);
     }
 }

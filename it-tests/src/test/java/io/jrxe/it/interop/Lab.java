@@ -7,18 +7,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The lab of {@code tools/lab/lab.sh}: a qemu guest whose kernel rxe (rxe0) is the peer, on a
- * bridge in the network namespace {@link #NETNS}. One booted guest serves every test; jrxe runs
- * in the namespace as a separate JVM (a thread cannot enter a namespace that the rest of the JVM
- * is not in).
+ * The lab of {@code tools/lab/lab.sh}: a qemu guest of one Debian release ({@link LabRelease})
+ * whose kernel rxe (rxe0) is the peer, on a bridge in the release's network namespace. One booted
+ * guest serves every test of that release; jrxe runs in the namespace as a separate JVM (a thread
+ * cannot enter a namespace that the rest of the JVM is not in).
  */
 final class Lab implements AutoCloseable {
-    /** The lab's namespace: lab.sh's default, or JRXE_LAB_NETNS (with JRXE_LAB_RUN, a second lab beside the first). */
-    static final String NETNS = System.getenv().getOrDefault("JRXE_LAB_NETNS", "jrxe-lab");
     static final String HOST4 = "10.77.0.1";
     static final String HOST6 = "fd77::1";
     static final String GUEST4 = "10.77.0.2";
@@ -37,13 +36,15 @@ final class Lab implements AutoCloseable {
     private static final Duration READY_POLL = Duration.ofSeconds(60);
     private static final Pattern GID_ROW = Pattern.compile("GID\\[\\s*(\\d+)]:\\s+(\\S+), RoCE v2");
 
-    private final Path script;
+    private static final Pattern RELEASE_ROW = Pattern.compile("(?m)^release: (\\S+)");
+
+    private final LabRelease release;
     private final boolean startedHere;
     private final int guestGid4;
     private final int guestGid6;
 
-    private Lab(Path script, boolean startedHere, int guestGid4, int guestGid6) {
-        this.script = script;
+    private Lab(LabRelease release, boolean startedHere, int guestGid4, int guestGid6) {
+        this.release = release;
         this.startedHere = startedHere;
         this.guestGid4 = guestGid4;
         this.guestGid6 = guestGid6;
@@ -53,13 +54,20 @@ final class Lab implements AutoCloseable {
         return Path.of(System.getProperty("user.dir")).resolveSibling("tools").resolve("lab").resolve("lab.sh");
     }
 
-    /** Null when the lab can run here, else why not (from {@code lab.sh check}). */
-    static String unavailableBecause() throws InterruptedException {
+    /** lab.sh with ARGS for the lab of {@code release}: its namespace and run directory in the environment. */
+    private static Job labScript(LabRelease release, String name, String... args) {
+        List<String> command = new ArrayList<>(List.of(script().toString()));
+        command.addAll(List.of(args));
+        return Job.start(name, command, Map.of("JRXE_LAB_NETNS", release.netns(), "JRXE_LAB_RUN", release.runDirectory()));
+    }
+
+    /** Null when the lab of {@code release} can run here, else why not (from {@code lab.sh check}). */
+    static String unavailableBecause(LabRelease release) throws InterruptedException {
         Path script = script();
         if (!Files.isExecutable(script)) {
             return script + " is missing or not executable";
         }
-        Job.Result check = Job.start("lab check", List.of(script.toString(), "check")).await(Duration.ofSeconds(60));
+        Job.Result check = labScript(release, "lab check", "check", "--release", release.option()).await(Duration.ofSeconds(60));
         if (check.exitCode() == 0) {
             return null;
         }
@@ -67,21 +75,30 @@ final class Lab implements AutoCloseable {
         return lines[lines.length - 1].replaceFirst("^jrxe lab: ", "");
     }
 
-    /** Uses the lab that is up, or builds (if not cached) and boots one, which {@link #close} stops. */
-    static Lab up() throws InterruptedException {
-        Path script = script();
-        boolean running = Job.start("lab status", List.of(script.toString(), "status")).await(Duration.ofSeconds(60)).exitCode() == 0;
-        if (!running) {
+    /**
+     * Uses the lab of {@code release} that is up, or builds (if not cached) and boots one, which
+     * {@link #close} stops. A lab of another release up in the same namespace is an error.
+     */
+    static Lab up(LabRelease release) throws InterruptedException {
+        // status asks the guest, which may take a minute on a busy host (lab.sh gives it 60 s).
+        Job.Result status = labScript(release, "lab status", "status").await(Duration.ofSeconds(120));
+        boolean running = status.exitCode() == 0;
+        if (running) {
+            Matcher m = RELEASE_ROW.matcher(status.output());
+            if (!m.find() || !m.group(1).equals(release.option())) {
+                throw new AssertionError("the lab in namespace " + release.netns() + " is not " + release.option() + ": " + status);
+            }
+        } else {
             long start = System.nanoTime();
-            Job.Result up = Job.start("lab up", List.of(script.toString(), "up", "--boot-timeout", "420", "--lifetime", "40m"))
-                    .await(BUILD_AND_BOOT);
+            Job.Result up = labScript(release, "lab up", "up", "--release", release.option(), "--boot-timeout", "420",
+                    "--lifetime", "40m").await(BUILD_AND_BOOT);
             System.out.println(up.output().strip());
-            System.out.printf("interop: the lab was up in %.0f s%n", (System.nanoTime() - start) / 1e9);
+            System.out.printf("interop: the %s lab was up in %.0f s%n", release.option(), (System.nanoTime() - start) / 1e9);
             if (up.exitCode() != 0) {
-                throw new AssertionError("jrxe lab up failed: " + up);
+                throw new AssertionError("jrxe lab up --release " + release.option() + " failed: " + up);
             }
         }
-        Job.Result gids = Job.start("ibv_devinfo", List.of(script.toString(), "run", "--timeout", "30", "ibv_devinfo -v -d rxe0"))
+        Job.Result gids = labScript(release, "ibv_devinfo", "run", "--timeout", "30", "ibv_devinfo -v -d rxe0")
                 .await(Duration.ofSeconds(90));
         int gid4 = -1;
         int gid6 = -1;
@@ -93,7 +110,7 @@ final class Lab implements AutoCloseable {
                 gid6 = Integer.parseInt(m.group(1));
             }
         }
-        Lab lab = new Lab(script, !running, gid4, gid6);
+        Lab lab = new Lab(release, !running, gid4, gid6);
         if (gid4 < 0 || gid6 < 0) {
             lab.close();
             throw new AssertionError("rxe0 in the guest has no RoCE v2 GID for " + GUEST4 + " or " + GUEST6 + ": " + gids);
@@ -111,7 +128,7 @@ final class Lab implements AutoCloseable {
 
     /** Runs {@code command} with bash in the guest, in the background; the guest kills it after {@code limitSeconds}. */
     Job guest(String name, String command, int limitSeconds) {
-        return Job.start(name, List.of(script.toString(), "run", "--timeout", String.valueOf(limitSeconds), command));
+        return labScript(release, name, "run", "--timeout", String.valueOf(limitSeconds), command);
     }
 
     /** Runs {@code command} in the guest and waits for it. */
@@ -133,14 +150,14 @@ final class Lab implements AutoCloseable {
     }
 
     /** A command in the lab's namespace on this host (ip, tcpdump), in the background. */
-    static Job inNamespace(String name, String... command) {
-        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", NETNS));
+    Job inNamespace(String name, String... command) {
+        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", release.netns()));
         all.addAll(List.of(command));
         return Job.start(name, all);
     }
 
     /** A command in the lab's namespace on this host, waited for (at most 30 s). */
-    static Job.Result inNamespaceNow(String... command) throws InterruptedException {
+    Job.Result inNamespaceNow(String... command) throws InterruptedException {
         return inNamespace(String.join(" ", command), command).await(Duration.ofSeconds(30));
     }
 
@@ -196,7 +213,7 @@ final class Lab implements AutoCloseable {
     public void close() {
         if (startedHere) {
             try {
-                System.out.println(Job.start("lab down", List.of(script.toString(), "down")).await(Duration.ofSeconds(60)).output().strip());
+                System.out.println(labScript(release, "lab down", "down").await(Duration.ofSeconds(60)).output().strip());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

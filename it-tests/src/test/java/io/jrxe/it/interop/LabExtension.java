@@ -5,10 +5,12 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * Gives tests the one {@link Lab} of the whole run: booted on first use, stopped when the run
- * ends (JUnit closes what the root store holds). Where the lab cannot run (not root, no
+ * Gives tests the one {@link Lab} of the whole run for their class's release ({@link OnLabRelease},
+ * else {@link LabRelease#ofUnnamed()}): booted on first use, stopped when the run ends (JUnit
+ * closes what the root store holds), one lab per release. Where the lab cannot run (not root, no
  * /dev/net/tun, no qemu, ...) a test is skipped with {@code SKIPPED: <reason>}; with
  * {@code -Djrxe.interop=required} (the Maven profile {@code interop}) it fails instead.
  */
@@ -60,22 +62,43 @@ public final class LabExtension implements BeforeEachCallback, ParameterResolver
         throw new IllegalStateException("no lab: beforeEach should have stopped this test");
     }
 
+    /**
+     * The state of the lab of the test class's release. One lab is up at a time: an idle guest under
+     * TCG still takes about a fifth of a core (its timers, the agent polling for jobs), which the
+     * tests of the other release would miss; so a lab of another release that this run booted is
+     * stopped first. {@link LabReleaseClassOrder} runs each release's classes together, so that
+     * happens once a run.
+     */
     private static State state(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(State.class, k -> start(), State.class);
+        LabRelease release = release(context.getRequiredTestClass());
+        ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+        for (LabRelease other : LabRelease.values()) {
+            if (other != release && store.get(other, State.class) instanceof Ready ready) {
+                store.remove(other, State.class);
+                ready.close();
+            }
+        }
+        return store.getOrComputeIfAbsent(release, LabExtension::start, State.class);
+    }
+
+    /** The release whose lab {@code testClass} runs against. */
+    static LabRelease release(Class<?> testClass) {
+        return AnnotationSupport.findAnnotation(testClass, OnLabRelease.class).map(OnLabRelease::value)
+                .orElseGet(LabRelease::ofUnnamed);
     }
 
     private static boolean required() {
         return "required".equals(System.getProperty("jrxe.interop"));
     }
 
-    private static State start() {
+    private static State start(LabRelease release) {
         try {
-            String reason = Lab.unavailableBecause();
+            String reason = Lab.unavailableBecause(release);
             if (reason != null) {
-                System.out.println("SKIPPED: interop with kernel rxe: " + reason);
+                System.out.println("SKIPPED: interop with kernel rxe (" + release.option() + "): " + reason);
                 return new Unavailable(reason);
             }
-            return new Ready(Lab.up());
+            return new Ready(Lab.up(release));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Broken(e);

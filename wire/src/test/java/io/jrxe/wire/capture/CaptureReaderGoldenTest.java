@@ -18,10 +18,14 @@ class CaptureReaderGoldenTest {
     }
 
     @Test
-    void allEightGoldenCapturesAreFound() {
-        assertThat(GoldenCaptures.files()).extracting(p -> p.getFileName().toString())
-                .contains("guest_pingpong.pcap", "guest_read_bw.pcap", "v6_write_bw.pcap", "mtu4k_write_bw.pcap")
-                .hasSize(8);
+    void eachKernelsEightGoldenCapturesAreFound() {
+        for (Path folder : List.of(GoldenCaptures.directory(), GoldenCaptures.trixieDirectory())) {
+            assertThat(GoldenCaptures.files()).filteredOn(p -> p.getParent().equals(folder))
+                    .extracting(p -> p.getFileName().toString()).as("in %s", folder)
+                    .contains("guest_pingpong.pcap", "guest_read_bw.pcap", "v6_write_bw.pcap", "mtu4k_write_bw.pcap")
+                    .hasSize(8);
+        }
+        assertThat(GoldenCaptures.files()).hasSize(16);
     }
 
     @ParameterizedTest

@@ -12,7 +12,10 @@ import java.util.stream.Stream;
  * Where the golden captures of real kernel rxe traffic are: the system property
  * {@value #PROPERTY} (surefire sets it), else the environment variable {@value #ENVIRONMENT},
  * else {@value #IN_REPOSITORY} under the repository root (for a test started from an IDE).
- * {@code testdata/rxe/README.md} says how they were recorded and what each holds.
+ * {@code testdata/rxe/README.md} says how they were recorded and what each holds. Beside it,
+ * {@value #TRIXIE_FOLDER} holds the same set recorded from a later kernel (Debian 13's 6.12, its
+ * RDMA CM captures in {@code cm/}): {@link #files()}, {@link #cmFiles()} and {@link #allFiles()}
+ * give every kernel's, {@link #file} and {@link #cmFile} name Debian 12's.
  */
 public final class GoldenCaptures {
     public static final String PROPERTY = "jrxe.golden.dir";
@@ -21,6 +24,8 @@ public final class GoldenCaptures {
     public static final String IN_REPOSITORY = "testdata/rxe";
     /** The RDMA CM captures (testdata/rxe-cm/README.md): a folder of their own beside the data-path ones. */
     public static final String CM_FOLDER = "rxe-cm";
+    /** Debian 13's set (testdata/rxe-trixie/README.md), next to {@link #directory()}; its CM captures in cm/. */
+    public static final String TRIXIE_FOLDER = "rxe-trixie";
 
     private GoldenCaptures() {
     }
@@ -41,9 +46,18 @@ public final class GoldenCaptures {
         return directory;
     }
 
-    /** Every golden capture (*.pcap), sorted by name; never empty. */
+    /** Debian 13's data-path captures, recorded as {@link #directory()}'s were, from kernel 6.12. */
+    public static Path trixieDirectory() {
+        Path directory = directory().resolveSibling(TRIXIE_FOLDER);
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalStateException("the golden captures of Debian 13's kernel rxe are not at " + directory);
+        }
+        return directory;
+    }
+
+    /** Every data-path golden capture (*.pcap): Debian 12's, then Debian 13's, each sorted by name; never empty. */
     public static List<Path> files() {
-        return pcaps(directory());
+        return concat(pcaps(directory()), pcaps(trixieDirectory()));
     }
 
     /** The folder of the RDMA CM captures, next to {@link #directory()}. */
@@ -55,15 +69,24 @@ public final class GoldenCaptures {
         return directory;
     }
 
-    /** Every RDMA CM golden capture (*.pcap), sorted by name; never empty. */
+    /** Every RDMA CM golden capture (*.pcap): Debian 12's, then Debian 13's, each sorted by name; never empty. */
     public static List<Path> cmFiles() {
-        return pcaps(cmDirectory());
+        return concat(pcaps(cmDirectory()), pcaps(trixieDirectory().resolve("cm")));
     }
 
     /** The data-path captures and the RDMA CM ones: for checks that hold for every RoCE packet. */
     public static List<Path> allFiles() {
-        List<Path> all = new ArrayList<>(files());
-        all.addAll(cmFiles());
+        return concat(files(), cmFiles());
+    }
+
+    /** One of Debian 13's data-path captures by file name. */
+    public static Path trixieFile(String name) {
+        return fileIn(trixieDirectory(), name);
+    }
+
+    private static List<Path> concat(List<Path> first, List<Path> second) {
+        List<Path> all = new ArrayList<>(first);
+        all.addAll(second);
         return List.copyOf(all);
     }
 

@@ -67,10 +67,17 @@ class CmGoldenCaptureTest {
                 "cm_ucmatose.pcap", List.of(CmAttribute.REQ, CmAttribute.REQ, CmAttribute.REP, CmAttribute.RTU,
                         CmAttribute.REP, CmAttribute.RTU, CmAttribute.DREQ, CmAttribute.DREQ, CmAttribute.DREP, CmAttribute.DREP),
                 "cm_refused.pcap", List.of(CmAttribute.REQ, CmAttribute.REJ));
+        // ucmatose's two connections overlap, so their REPs and RTUs interleave as the kernels' timing had it:
+        // Debian 13's server answered both REQs before either RTU came (testdata/rxe-trixie/README.md).
+        if (file.startsWith(GoldenCaptures.trixieDirectory())) {
+            expected = new HashMap<>(expected);
+            expected.put("cm_ucmatose.pcap", List.of(CmAttribute.REQ, CmAttribute.REQ, CmAttribute.REP, CmAttribute.REP,
+                    CmAttribute.RTU, CmAttribute.RTU, CmAttribute.DREQ, CmAttribute.DREQ, CmAttribute.DREP, CmAttribute.DREP));
+        }
         String name = file.getFileName().toString();
         assertThat(expected).as("a new CM capture needs its message list here").containsKey(name);
         List<Mad> mads = mads(file);
-        assertThat(mads.stream().map(Mad::attribute).toList()).isEqualTo(expected.get(name));
+        assertThat(mads.stream().map(Mad::attribute).toList()).as("%s", file).isEqualTo(expected.get(name));
         for (Mad m : mads) {
             MadHeaderFlyweight h = new MadHeaderFlyweight().wrap(m.buffer(), 0);
             assertThat(h.baseVersion()).as(m.where()).isEqualTo(MadHeaderFlyweight.BASE_VERSION);
@@ -131,7 +138,7 @@ class CmGoldenCaptureTest {
                 assertThat(rebuilt.array()).as(m.where()).isEqualTo(captured);
             }
         }
-        assertThat(reqs).isEqualTo(4);
+        assertThat(reqs).as("rping's, ucmatose's two and the refused one, in each kernel's captures").isEqualTo(2 * 4);
     }
 
     /** What testdata/rxe-cm/README.md says the messages hold, read through the flyweights. */
