@@ -145,6 +145,8 @@ final class NativeCmId implements CmId {
      * rdma_create_qp with the identifier's device: the CQs (and SRQ) must come from {@link #context()}; a
      * null {@code pd} is librdmacm's own PD of the device. librdmacm moves the QP to INIT (a UD one to RTS).
      */
+    private volatile Pd qpPd;
+
     @Override
     public Qp createQp(Pd pd, QpInitAttributes attributes) throws VerbsException {
         open();
@@ -163,6 +165,7 @@ final class NativeCmId implements CmId {
             // rdma_create_qp writes the sizes it gave (at least those asked for) back into cap, as ibv_create_qp does.
             qp = new NativeQp(context, id.get(ADDRESS, RdmaCmId.QP), attributes.type(),
                     QpAttrCodec.decodeCap(init.asSlice(IbvQpInitAttr.CAP)), attributes.type() == QpType.UD, this::destroyQp);
+            qpPd = pd;
             return qp;
         }
     }
@@ -188,6 +191,12 @@ final class NativeCmId implements CmId {
     @Override
     public Qp qp() {
         return qp;
+    }
+
+    /** The PD given to createQp; null when librdmacm's own PD of the device was used (it is no jrxe object). */
+    @Override
+    public Pd pd() {
+        return qp == null ? null : qpPd;
     }
 
     @Override
