@@ -40,12 +40,12 @@ class MulticastTest {
     @CsvSource({"239.1.1.1, 10.0.0.", "ff0e::1:1, fd00::"})
     void everyAttachedQpGetsOneCopyAndNoOtherQpDoes(String group, String prefix) throws Exception {
         try (UdNodes net = new UdNodes(1)) {
-            UdNodes.Node n1 = net.add(prefix + "1", 2);
-            UdNodes.Node n2 = net.add(prefix + "2", 2);
-            UdNodes.Node n3 = net.add(prefix + "3", 2);
+            UdNode n1 = net.add(prefix + "1", 2);
+            UdNode n2 = net.add(prefix + "2", 2);
+            UdNode n3 = net.add(prefix + "3", 2);
             InetAddress g = InetAddress.getByName(group);
             List<Qp> attached = List.of(n1.qps.get(0), n2.qps.get(0), n2.qps.get(1), n3.qps.get(1));
-            List<UdNodes.Node> owners = List.of(n1, n2, n2, n3);
+            List<UdNode> owners = List.of(n1, n2, n2, n3);
             for (int i = 0; i < attached.size(); i++) {
                 attached.get(i).attachMcast(gid(group), 0);
                 owners.get(i).postReceive(attached.get(i));
@@ -56,7 +56,7 @@ class MulticastTest {
             assertThat(net.network.members(PeerAddress.of(g))).as("each device's port joined once")
                     .containsExactly(PeerAddress.of(prefix + "1"), PeerAddress.of(prefix + "2"), PeerAddress.of(prefix + "3"));
 
-            n1.sendToGroup(n1.qps.get(1), g, "hello group", UdNodes.QKEY);
+            n1.sendToGroup(n1.qps.get(1), g, "hello group", UdNode.QKEY);
             net.run(10 * MS);
 
             assertThat(n1.sent).singleElement().extracting(WorkCompletion::status).isEqualTo(WcStatus.SUCCESS);
@@ -80,7 +80,7 @@ class MulticastTest {
             n3.qps.get(1).detachMcast(gid(group), 0);
             n2.qps.get(1).detachMcast(gid(group), 0);
             assertThat(net.network.members(PeerAddress.of(g))).hasSize(2);
-            n1.sendToGroup(n1.qps.get(1), g, "second", UdNodes.QKEY);
+            n1.sendToGroup(n1.qps.get(1), g, "second", UdNode.QKEY);
             net.run(10 * MS);
             assertThat(n1.receivedBy(n1.qps.get(0))).hasSize(2);
             assertThat(n2.receivedBy(n2.qps.get(0))).hasSize(2);
@@ -99,18 +99,18 @@ class MulticastTest {
     @Test
     void eachQpChecksItsOwnQkeyAndStateAndTheOthersStillGetTheirCopy() throws Exception {
         try (UdNodes net = new UdNodes(2)) {
-            UdNodes.Node sender = net.add("10.0.0.1", 1);
-            UdNodes.Node r = net.add("10.0.0.2", 1);
+            UdNode sender = net.add("10.0.0.1", 1);
+            UdNode r = net.add("10.0.0.2", 1);
             Qp good = r.qps.get(0);
             Qp otherKey = r.udQp(0x2222);
             Qp notReady = r.pd.createQp(new QpInitAttributes(QpType.UD, r.cq, r.cq, null, new QpCapabilities(4, 4, 1, 1, 0), false));
-            notReady.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(UdNodes.QKEY));
+            notReady.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(UdNode.QKEY));
             InetAddress g = InetAddress.getByName("239.2.2.2");
             for (Qp q : List.of(good, otherKey, notReady)) {
                 q.attachMcast(gid("239.2.2.2"), 0);
                 r.postReceive(q);
             }
-            sender.sendToGroup(sender.qps.get(0), g, "keyed", UdNodes.QKEY);
+            sender.sendToGroup(sender.qps.get(0), g, "keyed", UdNode.QKEY);
             net.run(10 * MS);
             assertThat(r.receivedBy(good)).hasSize(1);
             assertThat(r.receivedBy(otherKey)).as("another Q_Key").isEmpty();
@@ -130,13 +130,13 @@ class MulticastTest {
     @Test
     void anAttachedSenderGetsItsOwnDatagramAsAHostWithMulticastLoopDoes() throws Exception {
         try (UdNodes net = new UdNodes(3)) {
-            UdNodes.Node n = net.add("10.0.0.1", 2);
+            UdNode n = net.add("10.0.0.1", 2);
             InetAddress g = InetAddress.getByName("239.3.3.3");
             for (Qp q : n.qps) {
                 q.attachMcast(gid("239.3.3.3"), 0);
                 n.postReceive(q);
             }
-            n.sendToGroup(n.qps.get(0), g, "loop", UdNodes.QKEY);
+            n.sendToGroup(n.qps.get(0), g, "loop", UdNode.QKEY);
             net.run(10 * MS);
             assertThat(n.receivedBy(n.qps.get(0))).hasSize(1);
             assertThat(n.receivedBy(n.qps.get(1))).hasSize(1);
@@ -146,10 +146,10 @@ class MulticastTest {
     @Test
     void aDatagramForQp0xffffffToAnAddressThatIsNoGroupOfTheDeviceIsDroppedAndCounted() throws Exception {
         try (UdNodes net = new UdNodes(4)) {
-            UdNodes.Node sender = net.add("10.0.0.1", 1);
-            UdNodes.Node r = net.add("10.0.0.2", 1);
+            UdNode sender = net.add("10.0.0.1", 1);
+            UdNode r = net.add("10.0.0.2", 1);
             r.postReceive(r.qps.get(0));
-            sender.send(sender.qps.get(0), PeerAddress.of("10.0.0.2").gid(), MulticastGid.QPN, "not a group", UdNodes.QKEY);
+            sender.send(sender.qps.get(0), PeerAddress.of("10.0.0.2").gid(), MulticastGid.QPN, "not a group", UdNode.QKEY);
             net.run(10 * MS);
             assertThat(r.received).isEmpty();
             assertThat(r.counter(Counter.DROP_NO_MCAST_GROUP)).isEqualTo(1);
@@ -159,7 +159,7 @@ class MulticastTest {
     @Test
     void theVerbsRefuseAsTheKernelDoes() throws Exception {
         try (UdNodes net = new UdNodes(5)) {
-            UdNodes.Node n = net.add("10.0.0.1", 1);
+            UdNode n = net.add("10.0.0.1", 1);
             Qp ud = n.qps.get(0);
             Qp rc = n.pd.createQp(new QpInitAttributes(QpType.RC, n.cq, n.cq, null, new QpCapabilities(4, 4, 1, 1, 0), false));
             assertThat(refusal(() -> rc.attachMcast(gid("239.1.1.1"), 0)).errno()).isEqualTo(Errno.EINVAL);

@@ -50,6 +50,7 @@ public final class RawIpv4Sender implements AutoCloseable {
     private final byte[] localIp;
     private int staged;
     private boolean closed;
+    private boolean multicastFromLocalInterface;
     private volatile long packetsSent;
     private volatile long packetsDropped;
     private volatile int lastErrno;
@@ -128,7 +129,13 @@ public final class RawIpv4Sender implements AutoCloseable {
     private void sendMulticastFromLocalInterface() {
         // struct in_addr, in network order: the int whose bytes in memory are the address's.
         int inAddr = java.nio.ByteBuffer.wrap(localIp).order(ByteOrder.nativeOrder()).getInt();
-        LinuxSockets.setIntOption(callState, fd, LinuxSockets.IPPROTO_IP, LinuxSockets.IP_MULTICAST_IF, inAddr);
+        multicastFromLocalInterface = LinuxSockets.setIntOption(callState, fd, LinuxSockets.IPPROTO_IP,
+                LinuxSockets.IP_MULTICAST_IF, inAddr) == 0;
+    }
+
+    /** Whether multicast leaves through the device's interface; if not, the port sends none (it could go anywhere). */
+    public boolean sendsMulticastFromLocalInterface() {
+        return multicastFromLocalInterface;
     }
 
     /**

@@ -175,6 +175,15 @@ public final class PolledUdpPort extends RoceUdpPort {
         }
     }
 
+    /**
+     * Whether a datagram to a group leaves through the device's interface: an IPv4 UDP socket bound to the
+     * device's address always does, the raw socket and an IPv6 socket when their multicast interface is set. A
+     * multicast datagram that the routes could send anywhere (out of the host) is not sent.
+     */
+    private boolean multicastRouted() {
+        return local.ipv6() ? multicastIf != null : raw == null || raw.sendsMulticastFromLocalInterface();
+    }
+
     @Override
     public TransmitPath transmitPath() {
         return transmitPath;
@@ -225,6 +234,10 @@ public final class PolledUdpPort extends RoceUdpPort {
     @Override
     public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
         if (closed) {
+            return;
+        }
+        if (to.multicast() && !multicastRouted()) {
+            sendFailures++;
             return;
         }
         if (raw != null && !to.loopback()) {
