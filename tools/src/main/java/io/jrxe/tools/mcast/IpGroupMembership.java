@@ -1,6 +1,7 @@
 package io.jrxe.tools.mcast;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.Gids;
 
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -35,8 +36,8 @@ final class IpGroupMembership implements AutoCloseable {
             throw new UserError("cannot list the network interfaces: " + e.getMessage(), e);
         }
         if (nif == null) {
-            throw new UserError("no network interface has " + local.getHostAddress() + ", the device's GID: there is "
-                    + "none to join " + group.getHostAddress() + " on (--no-ip-join skips the join)");
+            throw new UserError("no network interface has " + Gids.ip(local) + ", the device's GID: there is "
+                    + "none to join " + Gids.ip(group) + " on (--no-ip-join skips the join)");
         }
         DatagramChannel ch = null;
         try {
@@ -52,7 +53,7 @@ final class IpGroupMembership implements AutoCloseable {
                     // not joined: nothing to leave
                 }
             }
-            throw new UserError("cannot join " + group.getHostAddress() + " on " + nif.getName() + ": " + e.getMessage(), e);
+            throw new UserError("cannot join " + Gids.ip(group) + " on " + nif.getName() + ": " + e.getMessage(), e);
         }
     }
 

@@ -104,18 +104,18 @@ public final class McastCommand implements Callable<Integer> {
                  IpGroupMembership member = recv > 0 && kernel && !noIpJoin
                          ? IpGroupMembership.join(groupAddress, GidEntry.addressOf(gid.gid())) : null) {
                 out.printf("mcast on %s (%s): QP 0x%06x, GID index %d (%s), group %s (GID %s), Q_Key 0x%08x%n", dev.name(),
-                        dev.provider(), ep.qp.qpNum(), gid.index(), Gids.ntop(gid.gid()), groupAddress.getHostAddress(),
+                        dev.provider(), ep.qp.qpNum(), gid.index(), Gids.ntop(gid.gid()), Gids.ip(groupAddress),
                         Gids.ntop(groupGid), qkeyValue);
                 if (member != null) {
                     out.printf("joined %s on %s through a UDP socket: rxe does not join IP groups itself%n",
-                            groupAddress.getHostAddress(), member.interfaceName());
+                            Gids.ip(groupAddress), member.interfaceName());
                 }
                 McastTraffic traffic = new McastTraffic(ep, dev, out, device.timeoutMillis());
                 if (recv > 0) {
                     ep.attach();
                     traffic.postReceives(recv);
                     out.printf("attached QP 0x%06x to %s; waiting for %d datagram%s%n", ep.qp.qpNum(),
-                            groupAddress.getHostAddress(), recv, recv == 1 ? "" : "s");
+                            Gids.ip(groupAddress), recv, recv == 1 ? "" : "s");
                     out.flush();
                 }
                 for (int i = 1; i <= send; i++) {

@@ -1,6 +1,7 @@
 package io.jrxe.tools.mcast;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.WcStatusText;
 import io.jrxe.verbs.VerbsException;
@@ -65,16 +66,16 @@ final class McastTraffic {
         long deadline = System.nanoTime() + timeoutNanos;
         while (ep.sendCq.poll(one) == 0) {
             if (System.nanoTime() - deadline > 0) {
-                throw new UserError("datagram " + number + " to " + group.getHostAddress() + " did not complete in "
+                throw new UserError("datagram " + number + " to " + Gids.ip(group) + " did not complete in "
                         + seconds() + " s");
             }
             idle();
         }
         if (one[0].status() != WcStatus.SUCCESS) {
-            throw new UserError("datagram " + number + " to " + group.getHostAddress() + " failed: "
+            throw new UserError("datagram " + number + " to " + Gids.ip(group) + " failed: "
                     + WcStatusText.of(one[0].status()) + " (vendor_err " + one[0].vendorErr() + ")");
         }
-        out.printf("sent %d/%d: %d bytes to %s, QP 0xffffff%n", number, total, size, group.getHostAddress());
+        out.printf("sent %d/%d: %d bytes to %s, QP 0xffffff%n", number, total, size, Gids.ip(group));
         out.flush();
     }
 
@@ -135,7 +136,7 @@ final class McastTraffic {
         byte[] ip = new byte[ipv6 ? 16 : 4];
         MemorySegment.copy(grh, ValueLayout.JAVA_BYTE, ipv6 ? 8 : 20 + 12, ip, 0, ip.length);
         try {
-            return InetAddress.getByAddress(ip).getHostAddress();
+            return Gids.ip(InetAddress.getByAddress(ip));
         } catch (UnknownHostException e) {
             return "?";
         }
