@@ -23,7 +23,12 @@ public enum AccessError {
     /** The range is not inside the MR or MW. */
     OUT_OF_RANGE("the range is outside the MR/MW"),
     /** An L_Key where an R_Key is needed, or the reverse. */
-    WRONG_KIND("an L_Key was used where an R_Key is needed, or the reverse");
+    WRONG_KIND("an L_Key was used where an R_Key is needed, or the reverse"),
+    /**
+     * The MR's memory was freed while registered (in Java, its Arena closed). A kernel keeps such pages pinned until
+     * deregistration; Java unmaps them, so the NIC refuses the access as the key check would.
+     */
+    MEMORY_FREED("the MR's memory was freed (its Arena closed) while it was registered");
 
     private final String description;
 

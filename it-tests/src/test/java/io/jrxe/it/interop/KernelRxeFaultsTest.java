@@ -81,9 +81,7 @@ class KernelRxeFaultsTest {
     @ParameterizedTest(name = "{0} serves")
     @EnumSource(Server.class)
     void rcPingpongWhenTheGuestLoses10PercentOfItsPackets(Server server, Lab lab) throws Exception {
-        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss 10%", 20);
-        assertThat(netem.exitCode()).as("%s", netem).isZero();
-        try {
+        try (GuestLoss loss = GuestLoss.of(lab, 10)) {
             Pair p = null;
             for (int run = 0; run < LOSSY_RUNS; run++) {
                 int port = run == 0 ? 18662 + server.ordinal() : 18670 + 2 * run + server.ordinal();
@@ -96,11 +94,7 @@ class KernelRxeFaultsTest {
                         + "no retry can reach a destroyed QP, so running again%n", run + 1, LOSSY_RUNS);
             }
             assertPingpong(p, 50, Gids.IPV6);
-            Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
-            Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
-            assertThat(dropped.find() && Integer.parseInt(dropped.group(1)) > 0).as("netem dropped packets: %s", stats).isTrue();
-        } finally {
-            lab.guestNow("tc qdisc del dev eth0 root", 20);
+            loss.assertDropped();
         }
     }
 

@@ -62,7 +62,7 @@ public final class DataPath implements PacketSink {
         this.rnic = rnic;
         this.port = port;
         this.time = time;
-        this.dma = new Dma(rnic.memory());
+        this.dma = new Dma(rnic.memory(), this);
         this.requester = new Requester(this);
         this.completer = new Completer(this);
         this.responder = new Responder(this);
@@ -73,6 +73,16 @@ public final class DataPath implements PacketSink {
 
     public void trace(TraceListener listener) {
         trace = listener;
+    }
+
+    /** Whether a listener is installed: callers check it before computing what only a trace needs. */
+    boolean tracing() {
+        return trace != null;
+    }
+
+    /** The listener, or null (for the DMA engine's per-page translation events). */
+    TraceListener tracer() {
+        return trace;
     }
 
     void trace(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value) {
@@ -407,10 +417,13 @@ public final class DataPath implements PacketSink {
     /** Adds a completion, handling a full CQ as real devices do (CQ error, its QPs to error). */
     void complete(CompletionQueue cq, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, long byteLen, int imm,
                   int qpn, int srcQp, int flags, boolean solicited) {
-        if (!cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited)) {
+        int index = trace != null ? cq.nextIndex() : -1;
+        boolean written = cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited);
+        if (!written) {
             rnic.cqOverflowed(cq, this::flushLater);
         }
         trace(TraceEvent.COMPLETED, qpn, wrId, -1, opcode.ordinal(), status.ordinal());
+        trace(TraceEvent.CQE_WRITTEN, qpn, wrId, -1, -1, written ? index : -1);
     }
 
     /** A QP that went to the error state outside the engines (its CQ overflowed) is flushed on the NIC thread. */

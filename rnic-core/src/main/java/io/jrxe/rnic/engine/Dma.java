@@ -18,11 +18,14 @@ import java.nio.ByteBuffer;
  */
 final class Dma {
     private final MemoryTables memory;
+    /** Where the trace listener is found: read once per page, so a trace installed later is seen. */
+    private final DataPath trace;
     private ByteBuffer cachedBuffer;
     private MemorySegment cachedSegment;
 
-    Dma(MemoryTables memory) {
+    Dma(MemoryTables memory, DataPath trace) {
         this.memory = memory;
+        this.trace = trace;
     }
 
     /**
@@ -72,6 +75,7 @@ final class Dma {
             long address = memory.address(entry, va);
             int inPage = (int) Math.min(length - done, MptEntry.PAGE_SIZE - (address & (MptEntry.PAGE_SIZE - 1)));
             long offset = address - base;
+            traced(entry, va, address, inPage, toMemory);
             java.nio.ByteBuffer view = entry.bufferView();
             if (view != null) {
                 if (toMemory) {
@@ -101,12 +105,24 @@ final class Dma {
     /** 8 bytes of host memory at a checked iova, in the host's byte order, as an atomic sees them. */
     long readLong(MptEntry entry, long iova) {
         long address = memory.address(entry, iova);
+        traced(entry, iova, address, Long.BYTES, false);
         return entry.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address());
     }
 
     void writeLong(MptEntry entry, long iova, long value) {
         long address = memory.address(entry, iova);
+        traced(entry, iova, address, Long.BYTES, true);
         entry.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address(), value);
+    }
+
+    /** One page's translation, to the trace listener when there is one (a field read and a branch when not). */
+    private void traced(MptEntry entry, long iova, long address, int length, boolean toMemory) {
+        TraceListener t = trace.tracer();
+        if (t != null) {
+            long mttIndex = entry.mttIndex(iova);
+            long page = memory.mtt().get(mttIndex);
+            t.translation(entry.key(), entry.index(), iova, mttIndex, page, (int) (address - page), length, toMemory);
+        }
     }
 
     /** Packet buffers are few and reused (the NIC's own, the transport's pooled ones): keep the last view. */

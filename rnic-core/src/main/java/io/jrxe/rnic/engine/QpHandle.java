@@ -15,6 +15,9 @@ public final class QpHandle {
 
     /** post_send wrote WQEs: wake the requester. */
     public void ringDoorbell() {
+        if (dataPath.tracing()) {
+            dataPath.trace(TraceEvent.DOORBELL, engine.qp.qpn(), 0, -1, -1, engine.qp.sendQueue().produced());
+        }
         dataPath.schedule(engine);
     }
 

@@ -2,7 +2,6 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.verbs.SendWr;
 import io.jrxe.rnic.AddressHandle;
-import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AccessError;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
@@ -327,10 +326,13 @@ final class Requester {
                 : String.format("resend of PSN 0x%06x%s", req.psn, cause);
     }
 
-    /** A send-side error: the WQE is done with it; the completer reports it and moves the QP to the error state. */
+    /**
+     * A send-side error: the WQE is done with it; the completer reports it and moves the QP to the error state.
+     * No counter moves: rxe's send_err counts packets its transmit failed, and this WQE sent none (a local protection
+     * error on rxe0 leaves send_err as it was; jrxe compare --scenario mistakes).
+     */
     private void fail(QpEngine e, SendWqe w, WcStatus status, AccessError why) {
         w.finish(status, why.code());
-        dp.rnic.counters().increment(Counter.SEND_ERR);
         e.comp.hasWork = true;
     }
 

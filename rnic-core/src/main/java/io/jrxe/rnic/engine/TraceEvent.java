@@ -10,6 +10,11 @@ import io.jrxe.wire.port.DropReason;
 public enum TraceEvent {
     /** post_send wrote the work request into the send queue (emitted on the posting thread); opcode: a WrOpcode. */
     POSTED,
+    /**
+     * post_send rang the QP's doorbell (on the posting thread); value: the send queue's producer index (WQEs ever
+     * posted), so the WQE just posted sits in slot (value - 1) mod depth.
+     */
+    DOORBELL,
     /** The QP's task started a turn on the NIC thread (after a doorbell, a response or a timer). */
     TASK_RUN,
     /** The requester reached the WQE; opcode: a WrOpcode, value: its length. */
@@ -25,6 +30,8 @@ public enum TraceEvent {
     RETRANSMIT,
     /** opcode: a WcOpcode, value: a WcStatus. */
     COMPLETED,
+    /** The completion was written into its CQ; value: the CQ's ring index it went to, or -1 when the CQ was full. */
+    CQE_WRITTEN,
     /** value: a DropReason. */
     DROPPED;
 

@@ -13,4 +13,19 @@ package io.jrxe.rnic.engine;
 @FunctionalInterface
 public interface TraceListener {
     void event(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value);
+
+    /**
+     * One page of a transfer went through the memory tables: the key was checked and reached MPT entry
+     * {@code mptIndex}, the iova's page is MTT entry {@code mttIndex}, which holds {@code pageAddress}, and
+     * {@code length} bytes at {@code pageOffset} in that page were read by DMA (into a packet) or written (from
+     * one). Emitted on the NIC thread while a packet is built or placed: before the requester's PACKET_SENT of the
+     * packet it fills, after the PACKET_RECEIVED of the packet a responder or completer places. The default ignores
+     * it, so that a listener of the events above needs nothing more.
+     *
+     * @param key      the L_Key or R_Key the transfer used
+     * @param toMemory true when bytes were written into the memory, false when read from it
+     */
+    default void translation(int key, int mptIndex, long iova, long mttIndex, long pageAddress, int pageOffset, int length,
+                             boolean toMemory) {
+    }
 }

@@ -305,6 +305,11 @@ public final class MemoryTables {
         if (!e.covers(iova, length)) {
             return AccessError.OUT_OF_RANGE;
         }
+        MemorySegment memory = e.segment();
+        if (memory != null && !memory.scope().isAlive()) {
+            // A program closed the Arena of registered memory: touching it would throw on the NIC thread.
+            return AccessError.MEMORY_FREED;
+        }
         return AccessError.NONE;
     }
 

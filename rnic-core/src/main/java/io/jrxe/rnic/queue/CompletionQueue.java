@@ -126,6 +126,11 @@ public final class CompletionQueue {
         return (int) ((long) TAIL.getAcquire(this) - (long) HEAD.getAcquire(this));
     }
 
+    /** The ring index the next completion goes to (NIC thread only; for traces). */
+    public int nextIndex() {
+        return (int) ((long) TAIL.getOpaque(this) & ring.mask);
+    }
+
     /**
      * Adds a completion (NIC thread only).
      *

@@ -54,6 +54,11 @@ public final class WorkQueue<E> {
         return (int) ((long) PRODUCED.getAcquire(this) - (long) CONSUMED.getAcquire(this));
     }
 
+    /** Entries ever published: the producer index a doorbell carries. */
+    public long produced() {
+        return (long) PRODUCED.getAcquire(this);
+    }
+
     public Object producerLock() {
         return producerLock;
     }

@@ -178,4 +178,16 @@ class AccessCheckTest {
         assertThat(remote(rkey, iova, 64, Access.REMOTE_READ)).isEqualTo(AccessError.NONE);
         assertThat(local(rkey, iova, 64, 0)).isEqualTo(AccessError.WRONG_KIND);
     }
+
+    @Test
+    void memoryWhoseArenaWasClosedIsRefusedNotTouched() throws RnicException {
+        java.lang.foreign.Arena own = java.lang.foreign.Arena.ofShared();
+        java.lang.foreign.MemorySegment freed = own.allocate(4096, 4096);
+        MptEntry e = f.tables.registerMr(f.pd, freed, freed.address(), ALL);
+        assertThat(remote(e.rkey(), freed.address(), 8, Access.REMOTE_WRITE)).isEqualTo(AccessError.NONE);
+        own.close();
+        assertThat(remote(e.rkey(), freed.address(), 8, Access.REMOTE_WRITE)).isEqualTo(AccessError.MEMORY_FREED);
+        assertThat(local(e.key(), freed.address(), 8, 0)).isEqualTo(AccessError.MEMORY_FREED);
+        assertThat(AccessError.MEMORY_FREED.code()).as("vendor_err, after the eight older reasons").isEqualTo(9);
+    }
 }

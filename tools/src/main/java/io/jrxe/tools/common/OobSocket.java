@@ -181,6 +181,31 @@ public final class OobSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Up to {@code max} more bytes of a message whose length the peer's build decides: those that come within
+     * {@code graceMillis}, none if the peer sent no more (it then waits for an answer). The end of a message written
+     * at once comes with its start, in one TCP segment, so the grace only delays a peer that sent the shorter form.
+     */
+    public byte[] readTail(int max, int graceMillis, String what) {
+        byte[] b = new byte[max];
+        int got = 0;
+        try {
+            socket.setSoTimeout(graceMillis);
+            while (got < max) {
+                int r = in.read(b, got, max - got);
+                if (r < 0) {
+                    break;
+                }
+                got += r;
+            }
+        } catch (SocketTimeoutException e) {
+            // the peer sent the shorter form
+        } catch (IOException e) {
+            throw new UserError("reading " + what + " from " + peer + " failed: " + e.getMessage(), e);
+        }
+        return Arrays.copyOf(b, got);
+    }
+
     public void write(byte[] bytes, String what) {
         try {
             out.write(bytes);
@@ -207,7 +232,8 @@ public final class OobSocket implements AutoCloseable {
         }
     }
 
-    static String seconds(int millis) {
+    /** A duration for messages: "5 s", or "2.5 s". */
+    public static String seconds(int millis) {
         return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format("%.1f s", millis / 1000.0);
     }
 }

@@ -20,7 +20,14 @@ public final class TapDissector {
 
     public DissectedPacket dissect(PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
                                    ByteBuffer roce, int offset, int length, long timestampNanos) {
-        framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort);
+        return dissect(source, destination, sourcePort, destinationPort, 0, roce, offset, length, timestampNanos);
+    }
+
+    /** The same, with the IPv4 identification the tap reported, which an IPv4 packet's ICRC covers. */
+    public DissectedPacket dissect(PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
+                                   int identification, ByteBuffer roce, int offset, int length, long timestampNanos) {
+        framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort)
+                .identification(identification);
         int n = framer.frame(frame, 0, roce, offset, length, false);
         byte[] bytes = new byte[n];
         frame.get(0, bytes);

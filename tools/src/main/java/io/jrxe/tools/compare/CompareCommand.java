@@ -40,7 +40,8 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
             description = "demo (the steps of jrxe demo), errors (wrong rkey, out of bounds, too long, RNR, a QP that "
-                    + "is gone), perf (bandwidth and latency), or all (default: ${DEFAULT-VALUE})")
+                    + "is gone), perf (bandwidth and latency), mistakes (those of jrxe mistakes a kernel device allows), or all "
+                    + "(demo, errors and perf; default: ${DEFAULT-VALUE})")
     String scenario;
 
     @Option(names = "--self-test", description = "compare jrxe with jrxe: two NICs (--addr-a, --addr-b) against one "
@@ -158,6 +159,7 @@ public final class CompareCommand implements Callable<Integer> {
             case "demo" -> DemoSteps.all();
             case "errors" -> ErrorSteps.all();
             case "perf" -> PerfSteps.all(size, iterations);
+            case "mistakes" -> MistakeSteps.all();
             case "all" -> {
                 List<Step> all = new java.util.ArrayList<>(DemoSteps.all());
                 all.addAll(ErrorSteps.all());
@@ -165,7 +167,7 @@ public final class CompareCommand implements Callable<Integer> {
                 yield all;
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--scenario " + scenario
-                    + ": demo, errors, perf or all");
+                    + ": demo, errors, perf, mistakes or all");
         };
     }
 

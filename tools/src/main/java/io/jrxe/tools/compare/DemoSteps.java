@@ -82,10 +82,15 @@ final class DemoSteps {
                     e.await(1, 0);
                     return MemoryView.describe("B", e.b.memory, 32768, length);
                 }),
-                Step.of("wrong-rkey", "RDMA_WRITE with a wrong rkey: B answers NAK (remote access error)", e -> {
-                    e.postWithWrongRkey(e.remote(WrOpcode.RDMA_WRITE, 4096, 64, 0));
-                    return MemoryView.describe("B", e.b.memory, 0, 64);
-                }));
+                wrongRkey());
+    }
+
+    /** The deliberate mistake, also one of the mistakes scenario's. */
+    static Step wrongRkey() {
+        return Step.of("wrong-rkey", "RDMA_WRITE with a wrong rkey: B answers NAK (remote access error)", e -> {
+            e.postWithWrongRkey(e.remote(WrOpcode.RDMA_WRITE, 4096, 64, 0));
+            return MemoryView.describe("B", e.b.memory, 0, 64);
+        });
     }
 
     private static String words(StepEnv e) {

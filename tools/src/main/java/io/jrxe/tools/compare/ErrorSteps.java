@@ -36,12 +36,7 @@ final class ErrorSteps {
                     e.await(1, 1);
                     return MemoryView.describe("B", e.b.memory, 45056 + 256, 64);
                 }),
-                Step.of("rnr", mtu -> "SEND with no receive posted: RNR NAK, one retry (rnr_retry 1), then the error",
-                        RNR, e -> {
-                    e.post(e.wr(WrOpcode.SEND, 0, 64));
-                    e.await(1, 0);
-                    return "-";
-                }),
+                rnr(),
                 Step.of("qp-gone", mtu -> "SEND to a QP that was destroyed: no answer, one retransmission (retry_cnt 1), "
                         + "then the error", NO_ANSWER, e -> {
                     e.c.destroyB();
@@ -49,5 +44,15 @@ final class ErrorSteps {
                     e.await(1, 0);
                     return "-";
                 }));
+    }
+
+    /** No receive posted, also one of the mistakes scenario's. */
+    static Step rnr() {
+        return Step.of("rnr", mtu -> "SEND with no receive posted: RNR NAK, one retry (rnr_retry 1), then the error", RNR,
+                e -> {
+                    e.post(e.wr(WrOpcode.SEND, 0, 64));
+                    e.await(1, 0);
+                    return "-";
+                });
     }
 }

@@ -34,7 +34,6 @@ import java.util.concurrent.Callable;
 public final class ConformanceCommand implements Callable<Integer> {
     static final String TARGET_ADDRESS = "127.0.77.1";
     private static final int DEFAULT_RC_OPS_PORT = 18516;
-    private static final int CONNECT_TIMEOUT_MILLIS = 5000;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -61,6 +60,12 @@ public final class ConformanceCommand implements Callable<Integer> {
             description = "how long silence is awaited where a case expects no answer, 1..60000 (default: ${DEFAULT-VALUE})")
     int timeoutMillis;
 
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5",
+            description = "with --target: how long the target may take to connect and to answer each case's "
+                    + "exchange (a fresh QP and its regions), 1..600 (default: ${DEFAULT-VALUE}); a target in a slow "
+                    + "virtual machine needs more")
+    int timeoutSeconds;
+
     @Option(names = {"-v", "--verbose"}, description = "print every packet sent (>>) and received (<<), decoded on one line")
     boolean verbose;
 
@@ -68,6 +73,9 @@ public final class ConformanceCommand implements Callable<Integer> {
     public Integer call() {
         if (timeoutMillis < 1 || timeoutMillis > 60_000) {
             throw new BadOption("--timeout-ms " + timeoutMillis + ": the silence timeout is 1..60000 ms");
+        }
+        if (timeoutSeconds < 1 || timeoutSeconds > 600) {
+            throw new BadOption("--timeout " + timeoutSeconds + ": the exchange timeout is 1..600 s");
         }
         List<ConformanceCase> cases = pattern == null ? CaseTable.all() : CaseTable.matching(pattern);
         if (cases.isEmpty()) {
@@ -147,7 +155,7 @@ public final class ConformanceCommand implements Callable<Integer> {
         if (host.isEmpty()) {
             throw new BadOption("--target " + target + ": give a host, e.g. 10.0.0.2 or 10.0.0.2:18516");
         }
-        return new ExchangeTarget(host, port, CONNECT_TIMEOUT_MILLIS);
+        return new ExchangeTarget(host, port, timeoutSeconds * 1000);
     }
 
     private static Target inProcessTarget() {

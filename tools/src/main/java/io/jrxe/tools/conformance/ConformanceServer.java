@@ -35,6 +35,10 @@ public final class ConformanceServer {
             while (count == 0 || served < count) {
                 try (OobSocket oob = OobSocket.acceptNext(listening, acceptTimeoutMillis, timeoutMillis)) {
                     serveOne(context, gid, sgidIndex, ibPort, mtu, oob);
+                } catch (TesterGone e) {
+                    // A tester that gave up (its own timeout, an interrupt) ends its case, not the target.
+                    out.printf("  a tester left: %s%n", e.getMessage());
+                    out.flush();
                 }
                 served++;
             }
@@ -45,19 +49,30 @@ public final class ConformanceServer {
         return served;
     }
 
+    /** The tester's side of one case's exchange failed: its connection broke or timed out, or it sent no QP. */
+    private static final class TesterGone extends RuntimeException {
+        TesterGone(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static void serveOne(Context context, byte[] gid, int sgidIndex, int ibPort, int mtu, OobSocket oob) {
         RcOpsDest tester;
         try {
             tester = RcOpsDest.decode(oob.readExactly(RcOpsDest.LENGTH, "the tester's QP"));
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage(), e);
+        } catch (IllegalArgumentException | UserError e) {
+            throw new TesterGone(e.getMessage(), e);
         }
         Mtu pathMtu = Mtu.ofBytes(Math.min(mtu, tester.mtu()));
         int sendPsn = ThreadLocalRandom.current().nextInt() & 0xFFFFFF;
         try (TargetSetup setup = new TargetSetup(context, false)) {
             setup.connect(tester, sendPsn, sgidIndex, ibPort, pathMtu);
-            oob.write(setup.dest(gid, sendPsn, pathMtu).encode(), "this side's QP, GID and buffer");
-            oob.write(setup.keys().encode(), "this side's keys");
+            try {
+                oob.write(setup.dest(gid, sendPsn, pathMtu).encode(), "this side's QP, GID and buffer");
+                oob.write(setup.keys().encode(), "this side's keys");
+            } catch (UserError e) {
+                throw new TesterGone(e.getMessage(), e);
+            }
             try {
                 oob.readExactlyUnbounded(5, "the end of the tester's case");
             } catch (UserError closed) {

@@ -187,8 +187,13 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
     }
 
+    /** device_cap_flags as rxe sets them for a device with these attributes (perftest's negotiation sends them too). */
+    public static int capFlags(DeviceAttributes a) {
+        return RXE_CAP_FLAGS | (a.memoryWindowType1() ? MEM_WINDOW : 0) | (a.memoryWindowType2() ? MEM_WINDOW_TYPE_2B : 0);
+    }
+
     private static void printCapabilities(PrintWriter out, DeviceAttributes a) {
-        int capFlags = RXE_CAP_FLAGS | (a.memoryWindowType1() ? MEM_WINDOW : 0) | (a.memoryWindowType2() ? MEM_WINDOW_TYPE_2B : 0);
+        int capFlags = capFlags(a);
         out.printf("\tmax_mr_size:\t\t\t0x%x%n", a.maxMrSize());
         out.printf("\tpage_size_cap:\t\t\t0x%x%n", a.pageSizeCap());
         out.printf("\tmax_qp:\t\t\t\t%d%n", a.maxQp());

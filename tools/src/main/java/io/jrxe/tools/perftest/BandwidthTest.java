@@ -1,9 +1,6 @@
 package io.jrxe.tools.perftest;
 
-import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.verbs.SendWr;
-import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
@@ -11,14 +8,16 @@ import io.jrxe.verbs.VerbsException;
 import java.io.PrintWriter;
 
 /**
- * The bandwidth tests (perftest's run_iter_bw and run_iter_bw_server) and their table: write_bw, read_bw and
- * atomic_bw measured by the client alone, send_bw by both sides.
+ * The bandwidth tests (perftest's write_bw, read_bw, atomic_bw and send_bw mains, run_iter_bw and
+ * run_iter_bw_server) and their table: write_bw, read_bw and atomic_bw measured by the client alone, send_bw by
+ * both sides. With -b both sides send and measure, trade their reports and print the sum of both directions.
  */
 final class BandwidthTest extends MeasuringTest {
     private final Cq recvCq;
 
-    BandwidthTest(PerftestCommand.Settings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json) {
-        super(s, res, conn, out, json);
+    BandwidthTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
+                  PerftestJsonFile jsonFile) {
+        super(s, res, conn, out, json, jsonFile);
         this.recvCq = res.recvCq;
     }
 
@@ -40,13 +39,24 @@ final class BandwidthTest extends MeasuringTest {
         out.println(PerftestFormat.bwRow(r, s.gbits));
         out.flush();
         json.bw(r);
+        jsonFile.bw(r);
     }
 
-    /** write_bw, read_bw and atomic_bw: the client measures, the server waits for its report. */
+    /** -b: this side's report and the peer's, traded once both are done (the peer may still be sending), summed. */
+    private void bothDirectionsRow(BwReport mine) {
+        BwReport theirs = conn.exchangeBwReport(mine, true);
+        bwRow(new BwReport(mine.size(), mine.iters(), mine.bwPeak() + theirs.bwPeak(), mine.bwAvg() + theirs.bwAvg(),
+                mine.msgRateAvg() + theirs.msgRateAvg()));
+    }
+
+    /**
+     * write_bw, read_bw and atomic_bw: the client measures, the server waits for its report. With -b both measure;
+     * they sync before each size and, with -a, after it too.
+     */
     private void oneSidedBandwidth() throws VerbsException {
         bwTableHeader();
         BwReport zero = new BwReport(0, 0, 0, 0, 0);
-        if (!s.client) {
+        if (!s.client && !s.duplex) {
             conn.handshakeUnbounded(mine[0], "the end of the client's test");
             BwReport theirs = conn.exchangeBwReport(zero, false);
             bwRow(theirs);
@@ -56,26 +66,46 @@ final class BandwidthTest extends MeasuringTest {
         }
         BwReport last = zero;
         for (long size : s.sizes()) {
+            if (s.duplex) {
+                conn.handshake(mine[0], "the sync before size " + size);
+            }
             last = clientBandwidth(size);
-            bwRow(last);
+            if (s.duplex && s.all) {
+                conn.handshakeUnbounded(mine[0], "the sync after size " + size);
+            }
+            if (s.duplex) {
+                bothDirectionsRow(last);
+            } else {
+                bwRow(last);
+            }
         }
         out.println(PerftestFormat.RESULT_LINE);
-        conn.handshake(mine[0], "the end of the test");
-        conn.exchangeBwReport(last, false);
+        if (!s.duplex) {
+            conn.handshake(mine[0], "the end of the test");
+            conn.exchangeBwReport(last, false);
+        }
         conn.handshake(mine[0], "the closing handshake");
     }
 
     /** send_bw: the server receives and reports too; both sides sync before each size. */
     private void sendBandwidth() throws VerbsException {
         bwTableHeader();
-        long[] sizes = s.sizes();
-        for (int k = 0; k < sizes.length; k++) {
-            long size = sizes[k];
-            if (!s.client) {
-                res.postReceives(size, s.rxDepth);
+        for (long size : s.sizes()) {
+            if (s.receivesHere()) {
+                res.postReceives(size);
             }
             conn.handshake(mine[0], "the sync before the test");
-            bwRow(s.client ? clientBandwidth(size) : serverBandwidth(size));
+            if (s.duplex) {
+                BwReport r = new BidirectionalSend(s, res).run(size);
+                // perftest trades -b reports unless it ran for a duration: then each side prints its own.
+                if (s.durationSeconds == 0) {
+                    bothDirectionsRow(r);
+                } else {
+                    bwRow(r);
+                }
+            } else {
+                bwRow(s.client ? clientBandwidth(size) : serverBandwidth(size));
+            }
             if (s.all) {
                 conn.handshake(mine[0], "the sync after size " + size);
             }
@@ -86,137 +116,43 @@ final class BandwidthTest extends MeasuringTest {
 
     /** perftest's run_iter_bw: keep tx_depth work requests in flight on every QP, a completion every cq_mod. */
     private BwReport clientBandwidth(long size) throws VerbsException {
-        int n = s.qps;
-        boolean duration = s.durationSeconds > 0;
-        long iters = duration ? Long.MAX_VALUE : s.iters;
-        long total = duration ? Long.MAX_VALUE : iters * n;
-        boolean peak = !s.noPeak;
-        long[] tposted = peak ? new long[(int) total] : null;
-        long[] tcompleted = peak ? new long[(int) total] : null;
-        long[] scnt = new long[n];
-        long[] ccnt = new long[n];
-        SendWr[] wr = new SendWr[n];
-        for (int q = 0; q < n; q++) {
-            wr[q] = res.sendWr(q, size);
-        }
+        SendSide sends = new SendSide(s, res, size);
         CompletionWaiter waiter = new CompletionWaiter(res.sendCq, res.sendChannel, s.timeoutMillis, "the completion of a "
                 + s.verb.title() + " (is the server still running?)");
-        // The index of each signaled WR still in flight, per QP: its completion completes every WR up to it.
-        long[][] signaledAt = new long[n][s.txDepth + 1];
-        int[] head = new int[n];
-        int[] tail = new int[n];
-        boolean[] done = new boolean[n];
+        boolean duration = s.durationSeconds > 0;
         long start = System.nanoTime();
         SampleWindow window = duration ? SampleWindow.from(start, s.durationSeconds, s.marginSeconds) : null;
-        long totscnt = 0;
-        long totccnt = 0;
         while (true) {
-            boolean timeUp = duration && window.observe(System.nanoTime());
-            boolean allDone = true;
-            for (int q = 0; q < n; q++) {
-                while (!done[q] && scnt[q] < iters && scnt[q] - ccnt[q] < s.txDepth) {
-                    // With -D the first WR posted after the time is up is the last, and signaled, so that all complete.
-                    boolean last = timeUp || scnt[q] == iters - 1;
-                    boolean signaled = last || scnt[q] % s.cqMod == s.cqMod - 1;
-                    wr[q].flags = signaled ? SendWr.SIGNALED : 0;
-                    if (peak) {
-                        tposted[(int) totscnt] = System.nanoTime();
-                    }
-                    qps.get(q).postSend(wr[q]);
-                    if (signaled) {
-                        signaledAt[q][tail[q]] = scnt[q];
-                        tail[q] = (tail[q] + 1) % signaledAt[q].length;
-                    }
-                    scnt[q]++;
-                    totscnt++;
-                    done[q] = last;
-                }
-                allDone &= done[q];
-            }
-            if (allDone && totccnt == totscnt) {
+            sends.fill(duration && window.observe(System.nanoTime()));
+            if (sends.finished()) {
                 break;
             }
             // Every QP has its window full (or is done): wait for completions, napping while a queue of large
             // messages drains, then spinning briefly and yielding the CPU to the NIC threads.
-            int got = waiter.await(wcs, RefillPace.napNanos(totscnt - totccnt, size));
+            int got = waiter.await(wcs, RefillPace.napNanos(sends.outstanding(), size));
             for (int i = 0; i < got; i++) {
-                WorkCompletion c = wcs[i];
-                PerftestResources.check(c, "send", totscnt, totccnt);
-                int q = (int) c.wrId();
-                long upTo = signaledAt[q][head[q]] + 1;
-                head[q] = (head[q] + 1) % signaledAt[q].length;
-                totccnt += upTo - ccnt[q];
+                long k = sends.completed(wcs[i]);
                 if (duration) {
-                    window.count(upTo - ccnt[q]);
-                }
-                ccnt[q] = upTo;
-                if (peak) {
-                    tcompleted[(int) totccnt - 1] = System.nanoTime();
+                    window.count(k);
                 }
             }
         }
-        long finish = System.nanoTime();
-        long count = duration ? window.counted() : total;
-        double seconds = duration ? window.seconds(finish) : (finish - start) / 1e9;
-        double factor = s.gbits ? 125_000_000.0 : 0x100000;
-        double bwAvg = seconds > 0 ? size * (double) count / seconds / factor : 0;
-        double rate = seconds > 0 ? count / seconds / 1e6 : 0;
-        double bwPeak = 0;
-        if (peak) {
-            bwPeak = size * 1e9 / (bestNanosPerMessage(tposted, tcompleted, (int) total, s.cqMod) * factor);
-            double avgFromArrays = size * (double) count * 1e9 / ((tcompleted[(int) total - 1] - tposted[0]) * factor);
-            bwAvg = avgFromArrays;
-            rate = count * 1e9 / ((tcompleted[(int) total - 1] - tposted[0]) * 1e6);
-        }
-        return new BwReport(size, count, bwPeak, bwAvg, rate);
-    }
-
-    /**
-     * perftest's peak: the least time per message over every run of messages from one post to a completion
-     * (completions are only known every cq_mod messages, and at the last).
-     */
-    static double bestNanosPerMessage(long[] tposted, long[] tcompleted, int total, int cqMod) {
-        double best = tcompleted[total - 1] - tposted[0];
-        for (int i = 0; i < total; i++) {
-            int first = ((i + 1 + cqMod - 1) / cqMod) * cqMod - 1;
-            for (int j = first; j < total; j += cqMod) {
-                double t = (double) (tcompleted[j] - tposted[i]) / (j - i + 1);
-                if (t < best) {
-                    best = t;
-                }
-            }
-            if (total % cqMod != 0) {
-                int j = total - 1;
-                double t = (double) (tcompleted[j] - tposted[i]) / (j - i + 1);
-                if (t < best) {
-                    best = t;
-                }
-            }
-        }
-        return Math.max(best, 1);
+        return sends.report(start, System.nanoTime(), window);
     }
 
     /** perftest's run_iter_bw_server: count the receives (reposting while more are due); no peak. */
     private BwReport serverBandwidth(long size) throws VerbsException {
-        int n = s.qps;
+        ReceiveSide receives = new ReceiveSide(s, res, size);
         boolean duration = s.durationSeconds > 0;
-        long iters = duration ? Long.MAX_VALUE : s.iters;
-        long total = duration ? Long.MAX_VALUE : iters * n;
-        long[] posted = new long[n];
-        RecvWr[] r = new RecvWr[n];
-        for (int q = 0; q < n; q++) {
-            posted[q] = s.rxDepth;
-            r[q] = res.recvWr(q, size);
-        }
         CompletionWaiter waiter = new CompletionWaiter(res.recvCq, res.recvChannel, s.timeoutMillis,
                 "the next message from the client (is it still running?)");
         long first = 0;
-        long rcnt = 0;
         SampleWindow window = null;
         int idleSpins = 0;
-        while (rcnt < total) {
+        long total = receives.total();
+        while (receives.received() < total) {
             int got;
-            if (duration && rcnt > 0) {
+            if (duration && receives.received() > 0) {
                 if (window.observe(System.nanoTime())) {
                     break;
                 }
@@ -230,33 +166,39 @@ final class BandwidthTest extends MeasuringTest {
                 }
                 idleSpins = 0;
             } else {
-                got = waiter.await(wcs);
+                got = awaitMessage(waiter, receives);
             }
             for (int i = 0; i < got; i++) {
-                WorkCompletion c = wcs[i];
-                PerftestResources.check(c, "receive", rcnt, rcnt);
-                if (rcnt == 0) {
+                if (receives.received() == 0) {
                     first = System.nanoTime();
                     window = duration ? SampleWindow.from(first, s.durationSeconds, s.marginSeconds) : null;
                 }
-                rcnt++;
+                receives.received(wcs[i]);
                 if (duration) {
                     window.count(1);
-                }
-                int q = (int) c.wrId();
-                if (duration || posted[q] + 1 <= iters) {
-                    qps.get(q).postRecv(r[q]);
-                    posted[q]++;
                 }
             }
         }
         // With -D the server's DURATION seconds start at the first message, and it counts what came inside their
         // sample window; what the client still sends lands in the receives already posted.
         long now = System.nanoTime();
-        long count = duration ? window.counted() : rcnt;
+        long count = duration ? window.counted() : receives.received();
         double seconds = duration ? window.seconds(now) : (now - first) / 1e9;
         double factor = s.gbits ? 125_000_000.0 : 0x100000;
         return seconds > 0 ? new BwReport(size, count, 0, size * (double) count / seconds / factor, count / seconds / 1e6)
                 : new BwReport(size, count, 0, 0, 0);
+    }
+
+    /** The next receives; over UC and UD a message lost on the way is never sent again, which a timeout says. */
+    private int awaitMessage(CompletionWaiter waiter, ReceiveSide receives) {
+        try {
+            return waiter.await(wcs);
+        } catch (UserError e) {
+            if (s.connection == ConnectionType.RC) {
+                throw e;
+            }
+            throw new UserError(e.getMessage() + "; " + receives.received() + " of " + receives.total() + " messages came, and "
+                    + s.connection + " does not send again what was lost", e);
+        }
     }
 }

@@ -9,14 +9,14 @@ import java.util.Locale;
  * them), both QPs' addresses and a "results" array with one object per size.
  */
 final class JsonReport {
-    private final PerftestCommand.Settings s;
+    private final PerftestSettings s;
     private final String command;
     private final List<String> local = new ArrayList<>();
     private final List<String> remote = new ArrayList<>();
     private final List<String> results = new ArrayList<>();
     private String remoteVersion = "";
 
-    JsonReport(PerftestCommand.Settings s, String command) {
+    JsonReport(PerftestSettings s, String command) {
         this.s = s;
         this.command = command;
     }
@@ -60,12 +60,15 @@ final class JsonReport {
         StringBuilder sb = new StringBuilder();
         sb.append("{\"test_info\": {");
         sb.append("\"command\": \"jrxe ").append(command).append("\", ");
-        sb.append("\"test\": \"").append(s.verb.title()).append('_')
-                .append(s.atomicType != null ? s.atomicType + "_" : "").append(s.bw ? "BW" : "Latency").append("_Test\", ");
+        sb.append("\"test\": \"").append(s.testName('_')).append("\", ");
         sb.append("\"side\": \"").append(s.client ? "client" : "server").append("\", ");
         sb.append("\"Device\": \"").append(s.deviceName).append("\", ");
         sb.append("\"Number_of_qps\": ").append(s.qps).append(", ");
-        sb.append("\"Connection_type\": \"RC\", ");
+        sb.append("\"Connection_type\": \"").append(s.connection).append("\", ");
+        sb.append("\"Using_SRQ\": \"").append(s.useSrq ? "ON" : "OFF").append("\", ");
+        if (s.postList > 1) {
+            sb.append("\"Post_List\": ").append(s.postList).append(", ");
+        }
         sb.append("\"TX_depth\": ").append(s.txDepth).append(", ");
         if (s.verb.receives()) {
             sb.append("\"RX_depth\": ").append(s.rxDepth).append(", ");

@@ -1,7 +1,6 @@
 package io.jrxe.tools.perftest;
 
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
@@ -24,8 +23,9 @@ final class LatencyTest extends MeasuringTest {
     private final MemorySegment buf;
     private final LatencyBreakdown breakdown;
 
-    LatencyTest(PerftestCommand.Settings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json) {
-        super(s, res, conn, out, json);
+    LatencyTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
+                PerftestJsonFile jsonFile) {
+        super(s, res, conn, out, json, jsonFile);
         this.buf = res.buf;
         this.breakdown = s.breakdown;
     }
@@ -66,6 +66,7 @@ final class LatencyTest extends MeasuringTest {
             double tps = seconds > 0 ? n / seconds : 0;
             out.println(PerftestFormat.latDurationRow(size, n, avg, tps));
             json.latDuration(size, n, avg, tps);
+            jsonFile.latDuration(size, n, avg, tps);
             return;
         }
         if (s.unsorted) {
@@ -88,6 +89,7 @@ final class LatencyTest extends MeasuringTest {
         out.println(PerftestFormat.latRow(stats));
         out.flush();
         json.lat(stats);
+        jsonFile.lat(stats);
     }
 
     private int latIters() {
@@ -212,8 +214,7 @@ final class LatencyTest extends MeasuringTest {
         latTableHeader();
         for (long size : s.sizes()) {
             int iters = latIters();
-            int rxDepth = s.rxDepth;
-            res.postReceives(size, rxDepth);
+            res.postReceives(size);
             conn.handshake(mine[0], "the sync before the test");
             long[] tposted = s.durationSeconds > 0 ? null : new long[iters];
             SendWr wr = res.sendWr(0, size);
@@ -225,7 +226,7 @@ final class LatencyTest extends MeasuringTest {
             SampleWindow window = window(start);
             long scnt = 0;
             long rcnt = 0;
-            long posted = rxDepth;
+            long posted = res.receivesPerQp();
             boolean client = s.client;
             while (scnt < iters || rcnt < iters) {
                 if (window != null && window.observe(System.nanoTime())) {
@@ -246,7 +247,7 @@ final class LatencyTest extends MeasuringTest {
                             window.count(1);
                         }
                         if (posted < iters) {
-                            qps.get(0).postRecv(r);
+                            res.postRecv(0, r);
                             posted++;
                         }
                     }

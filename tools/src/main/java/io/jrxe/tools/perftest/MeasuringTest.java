@@ -9,22 +9,25 @@ import java.util.List;
 
 /** What the bandwidth and latency tests share: the settings, the device's resources, the peer and the output. */
 abstract class MeasuringTest {
-    final PerftestCommand.Settings s;
+    final PerftestSettings s;
     final PerftestResources res;
     final PerftestConnection conn;
     final PrintWriter out;
     final JsonReport json;
+    final PerftestJsonFile jsonFile;
     // The resources' parts the loops use, in fields of their own: no extra indirection per work request.
     final List<Qp> qps;
     final WorkCompletion[] wcs;
     final PerftestDest[] mine;
 
-    MeasuringTest(PerftestCommand.Settings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json) {
+    MeasuringTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
+                  PerftestJsonFile jsonFile) {
         this.s = s;
         this.res = res;
         this.conn = conn;
         this.out = out;
         this.json = json;
+        this.jsonFile = jsonFile;
         this.qps = res.qps;
         this.wcs = res.wcs;
         this.mine = res.mine;

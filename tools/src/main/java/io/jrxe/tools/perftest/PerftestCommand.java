@@ -8,7 +8,6 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.verbs.emulated.Progress;
-import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.verbs.PortInfo;
@@ -108,9 +107,6 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-S", "--sl"}, paramLabel = "SL", defaultValue = "0", description = "service level (default: ${DEFAULT-VALUE})")
     int sl;
 
-    @Option(names = {"-c", "--connection"}, paramLabel = "TYPE", defaultValue = "RC", description = "connection type; jrxe runs RC (default: ${DEFAULT-VALUE})")
-    String connection;
-
     @Option(names = {"-I", "--inline_size"}, paramLabel = "SIZE", description = "max inline size (jrxe, like perftest on an unknown device, sends none)")
     Integer inlineSize;
 
@@ -138,8 +134,18 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-z", "--comm_rdma_cm"}, description = "exchange data with RDMA CM (jrxe has none: refused)")
     boolean commRdmaCm;
 
-    @Option(names = {"-b", "--bidirectional"}, description = "measure both directions (not in jrxe yet: refused)")
-    boolean bidirectional;
+    @Mixin
+    ModeOptions modes;
+
+    @Option(names = "--peer-mlx5dv", paramLabel = "yes|no", defaultValue = "yes", description = "as the client of a perftest 6.28 "
+            + "or later that negotiates: whether it was built with mlx5dv, as distributions build it (its negotiation message is "
+            + "8 bytes longer); a jrxe server tells by itself (default: ${DEFAULT-VALUE})")
+    String peerMlx5dv;
+
+    @Option(names = "--announce-version", paramLabel = "VERSION", defaultValue = PerftestConnection.VERSION,
+            description = "the perftest version jrxe tells its peer; from 6.28 on a perftest 6.29 or later peer negotiates "
+                    + "the test's parameters with jrxe, as with its own kind (perftest 6.28 always does) (default: ${DEFAULT-VALUE})")
+    String announceVersion;
 
     @Option(names = "--json", description = "print one JSON object with the test's settings and results instead of the tables")
     boolean json;
@@ -160,78 +166,26 @@ public abstract class PerftestCommand implements Callable<Integer> {
         return null;
     }
 
-    /** What the test was asked for, defaults resolved: filled by {@link #resolve}. */
-    static final class Settings {
-        Verb verb;
-        boolean bw;
-        boolean client;
-        long size;
-        long maxSize;
-        boolean all;
-        long iters;
-        int durationSeconds;
-        int marginSeconds;
-        int txDepth;
-        int rxDepth;
-        int cqMod;
-        int qps;
-        int outReads;
-        int inline;
-        boolean noPeak;
-        boolean gbits;
-        boolean events;
-        boolean histogram;
-        boolean unsorted;
-        String atomicType;
-        int qpTimeout;
-        int sl;
-        int ibPort;
-        int gidIndex;
-        Mtu mtu;
-        int timeoutMillis;
-        int cycleBuffer = PerftestConnection.CYCLE_BUFFER;
-        int cacheLine = PerftestConnection.CACHE_LINE;
-        String deviceName;
-        /** --latency-breakdown's recorder, or null. */
-        LatencyBreakdown breakdown;
-
-        /** The sizes a run covers: one, or with -a every power of two from 2 to 2^23. */
-        long[] sizes() {
-            if (!all) {
-                return new long[] {size};
-            }
-            long[] sizes = new long[23];
-            for (int i = 1; i < 24; i++) {
-                sizes[i - 1] = 1L << i;
-            }
-            return sizes;
-        }
-    }
-
     CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     /** perftest's parser and force_dependencies, for what jrxe runs; warnings go to {@code out} as perftest prints them. */
-    Settings resolve(List<String> notices) {
-        Settings s = new Settings();
+    PerftestSettings resolve(List<String> notices) {
+        PerftestSettings s = new PerftestSettings();
         s.verb = verb();
         s.bw = bandwidth();
         s.client = servername != null;
+        s.events = events;
+        modes.early(s, this::bad);
         if (port < 1 || port > 65535) {
             throw bad("-p/--port " + port + ": a TCP port is 1..65535");
         }
         if (ibPort.number() < 1) {
             throw bad("-i/--ib-port " + ibPort.number() + ": IB Port can't be less than 1");
         }
-        if (!connection.equals("RC")) {
-            throw new BadOption("-c " + connection + ": jrxe's perftest runs RC connections only");
-        }
         if (rdmaCm || commRdmaCm) {
             throw new BadOption("-R/-z: jrxe has no RDMA CM: leave out -R/-z, the QPs connect through the TCP exchange");
-        }
-        if (bidirectional) {
-            throw new BadOption("-b (bidirectional) is not in jrxe's perftest yet");
         }
         if (mtu != null) {
             try {
@@ -287,6 +241,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("-e/--events: the write latency test polls memory, it has no completions to sleep on");
         }
         s.atomicType = atomicType();
+        s.sizeRequested = sizeText != null;
         s.size = sizeText == null ? (s.verb == Verb.ATOMIC ? DEF_SIZE_ATOMIC : s.bw ? DEF_SIZE_BW : DEF_SIZE_LAT) : parseSize(sizeText);
         if (s.size < 1 || s.size > MAX_SIZE) {
             throw bad("-s/--size " + sizeText + ": a size is 1.." + MAX_SIZE);
@@ -322,11 +277,13 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 s.rxDepth = (int) Math.min(s.rxDepth, s.iters);
             }
         }
+        ModeOptions.unreliableDepth(s);
         if (s.verb.receives() && s.rxDepth % 2 == 1 && !all) {
             s.rxDepth++;
         }
         s.cqMod = cqMod != null ? cqMod : 100;
-        if (s.size > CQ_MOD_LIMIT && !all && !events) {
+        // UD keeps its moderation: its messages are at most an MTU.
+        if (s.size > CQ_MOD_LIMIT && s.connection != ConnectionType.UD && !all && !events) {
             if (cqMod == null) {
                 s.cqMod = 1;
             } else if (cqMod > 1) {
@@ -339,6 +296,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
         if (!s.bw) {
             s.cqMod = 1;
         }
+        ModeOptions.late(s, cqMod != null, notices, this::bad);
         if (all) {
             s.size = MAX_SIZE;
         }
@@ -348,12 +306,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
         s.maxSize = s.size;
         s.noPeak = noPeak || s.durationSeconds > 0;
         if (s.bw && (s.durationSeconds > 0 || (s.iters > NO_PEAK_ITERS && !noPeak)
-                || (s.verb.receives() && !s.client && !noPeak))) {
+                || (s.verb.receives() && !s.client && !s.duplex && !noPeak))) {
             notices.add(" WARNING: BW peak won't be measured in this run.");
             s.noPeak = true;
         }
         s.gbits = reportGbits;
-        s.events = events;
         s.histogram = histogram;
         s.unsorted = unsorted;
         s.qpTimeout = qpTimeout;
@@ -366,6 +323,15 @@ public abstract class PerftestCommand implements Callable<Integer> {
             notices.add("Device not recognized to implement inline feature. Disabling it");
         }
         s.inline = 0;
+        if (!announceVersion.matches("\\d{1,6}\\.\\d{1,6}")) {
+            throw bad("--announce-version " + announceVersion + ": a perftest version, such as 6.29");
+        }
+        if (PerftestConnection.atof(announceVersion) < 5.70) {
+            throw bad("--announce-version " + announceVersion + ": perftest refuses a peer older than 5.70");
+        }
+        if (!peerMlx5dv.equals("yes") && !peerMlx5dv.equals("no")) {
+            throw bad("--peer-mlx5dv " + peerMlx5dv + ": yes or no");
+        }
         return s;
     }
 
@@ -390,11 +356,12 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<String> notices = new ArrayList<>();
-        Settings s = resolve(notices);
+        PerftestSettings s = resolve(notices);
         PrintWriter realOut = spec.commandLine().getOut();
         StringWriter discarded = new StringWriter();
         PrintWriter out = json ? new PrintWriter(discarded) : realOut;
         JsonReport jsonReport = new JsonReport(s, spec.commandLine().getCommandName());
+        PerftestJsonFile jsonFile = PerftestJsonFile.open(s);
         for (String n : notices) {
             out.println(n);
         }
@@ -445,7 +412,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 s.cycleBuffer = sys[0];
                 s.cacheLine = sys[1];
                 s.mtu = Mtu.ofVerbsValue(conn.exchangeMtu(s.mtu.verbsValue()));
-                try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport)) {
+                ModeOptions.datagramSize(s, spec.commandLine().getErr());
+                if (conn.negotiates()) {
+                    negotiate(conn, s, dev, out);
+                }
+                try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport, jsonFile)) {
                     run.run();
                 }
                 if (s.breakdown != null) {
@@ -467,9 +438,23 @@ public abstract class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private PerftestConnection connect(Settings s, PrintWriter out) {
+    /**
+     * perftest 6.28's negotiate_params: both sides' settings must agree, and reads in flight are limited to what
+     * the peer's device takes (compare_ibv_device).
+     */
+    private void negotiate(PerftestConnection conn, PerftestSettings s, LocalDevice dev, PrintWriter out) throws VerbsException {
+        byte[] attr = DeviceAttrWire.encode(dev.context().queryDevice(), dev.context().device().guid());
+        NegotiationParameters theirs = conn.negotiate(NegotiationParameters.of(s, attr), peerMlx5dv.equals("yes"));
+        int remoteMax = DeviceAttrWire.maxQpRdAtom(theirs.deviceAttr());
+        if (s.outReads > remoteMax) {
+            out.println(" out_reads is greater than remote max_qp_rd_atom, using remote max_qp_rd_atom");
+            s.outReads = remoteMax;
+        }
+    }
+
+    private PerftestConnection connect(PerftestSettings s, PrintWriter out) {
         if (s.client) {
-            return new PerftestConnection(OobSocket.connect(servername, port, s.timeoutMillis), true);
+            return new PerftestConnection(OobSocket.connect(servername, port, s.timeoutMillis), true, announceVersion);
         }
         ServerSocket listening = OobSocket.listen(port);
         out.println();
@@ -477,6 +462,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
         out.println("* Waiting for client to connect... *");
         out.println("************************************");
         out.flush();
-        return new PerftestConnection(OobSocket.accept(listening, device.acceptTimeoutMillis(), s.timeoutMillis), false);
+        return new PerftestConnection(OobSocket.accept(listening, device.acceptTimeoutMillis(), s.timeoutMillis), false,
+                announceVersion);
     }
 }

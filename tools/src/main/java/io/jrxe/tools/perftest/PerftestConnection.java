@@ -16,9 +16,11 @@ import java.util.Arrays;
  * and average bandwidth and message rate as doubles, all in network order).
  *
  * <p>Which pieces a perftest sends depends on the version it reads from its peer: the MTU from 5.1 (as 2
- * bytes from 5.31), the system data from 5.32, 64-bit iterations from 5.33; below 5.70 it refuses the peer,
- * and from 6.28 it negotiates its parameters with a binary struct that holds an ibv_device_attr. jrxe says
- * it is {@value #VERSION}: every perftest from 4.5 on pairs with it, and none of them negotiates with it.
+ * bytes from 5.31), the system data from 5.32, 64-bit iterations from 5.33; below 5.70 it refuses the peer.
+ * After the MTU, perftest 6.28 (release 26.01) always negotiates its parameters ({@link NegotiationParameters}),
+ * and 6.29 on do when the peer says 6.28 or later: {@link #negotiate}. jrxe says it is {@value #VERSION}, so
+ * every perftest from 4.5 on pairs with it and only 6.28 negotiates with it; announcing 6.28 or later
+ * (--announce-version) it negotiates as 6.29 does.
  */
 public final class PerftestConnection implements AutoCloseable {
     /** The version jrxe advertises: what perftest 4.5-0.20 advertised. */
@@ -27,14 +29,23 @@ public final class PerftestConnection implements AutoCloseable {
     public static final int VERSION_BYTES = 16;
     public static final int CYCLE_BUFFER = 4096;
     public static final int CACHE_LINE = 64;
+    /** How long a server waits for the last 8 bytes of a negotiation struct, which only an mlx5dv build sends. */
+    static final int MLX5DV_TAIL_GRACE_MILLIS = 300;
 
     private final OobSocket socket;
     private final boolean client;
+    private final String announced;
     private String remoteVersion = VERSION;
 
     public PerftestConnection(OobSocket socket, boolean client) {
+        this(socket, client, VERSION);
+    }
+
+    /** A connection that tells the peer it is perftest {@code announced}. */
+    PerftestConnection(OobSocket socket, boolean client, String announced) {
         this.socket = socket;
         this.client = client;
+        this.announced = announced;
     }
 
     public boolean isClient() {
@@ -54,7 +65,7 @@ public final class PerftestConnection implements AutoCloseable {
 
     /** Trades version strings and checks that the peer's is one jrxe speaks with. */
     public String exchangeVersions() {
-        byte[] theirs = exchange(Arrays.copyOf(VERSION.getBytes(StandardCharsets.US_ASCII), VERSION_BYTES), "its perftest version", false);
+        byte[] theirs = exchange(Arrays.copyOf(announced.getBytes(StandardCharsets.US_ASCII), VERSION_BYTES), "its perftest version", false);
         int end = 0;
         while (end < theirs.length && theirs[end] != 0) {
             end++;
@@ -64,10 +75,6 @@ public final class PerftestConnection implements AutoCloseable {
         if (v < 5.70) {
             throw new UserError("Current implementation is not compatible with versions older than 5.70 (the peer says \""
                     + remoteVersion + "\")");
-        }
-        if (v >= 6.28 && v < 6.29) {
-            throw new UserError("the peer is perftest " + remoteVersion + ", which always negotiates its parameters with a "
-                    + "binary ibv_device_attr that jrxe does not send; use perftest 6.27 or older, or 6.29 or newer");
         }
         return remoteVersion;
     }
@@ -103,6 +110,62 @@ public final class PerftestConnection implements AutoCloseable {
         byte[] theirs = exchange(mine, "its MTU", false);
         int remote = (int) atol(new String(theirs, StandardCharsets.US_ASCII));
         return remote >= 1 && remote <= 5 && remote < mtuEnum ? remote : mtuEnum;
+    }
+
+    /**
+     * Whether the peer negotiates its parameters after the MTU: perftest 6.28 always does, 6.29 and later when the
+     * version they read from their peer is 6.28 or later (negotiate_params).
+     */
+    public boolean negotiates() {
+        double peer = remoteVersionNumber();
+        return peer >= 6.28 && (peer < 6.29 || atof(announced) >= 6.28);
+    }
+
+    /**
+     * perftest's negotiate_params: trade the structs (ctx_xchg_data: the client writes first) and check that the
+     * settings agree, as both sides do; returns the peer's. A perftest built with mlx5dv sends and expects
+     * {@value NegotiationParameters#SIZE_MLX5DV} bytes, one without {@value NegotiationParameters#SIZE}: a server
+     * answers with the length the client sent (the tail comes in the same TCP segment as the rest, or not at
+     * all); a client cannot know, and sends the longer form unless {@code peerMlx5dv} is false.
+     */
+    public NegotiationParameters negotiate(NegotiationParameters mine, boolean peerMlx5dv) {
+        String what = "its negotiation parameters (perftest " + remoteVersion + "'s struct perftest_parameters_negotiate)";
+        byte[] theirs;
+        if (client) {
+            int length = peerMlx5dv ? NegotiationParameters.SIZE_MLX5DV : NegotiationParameters.SIZE;
+            socket.write(mine.encode(length), what);
+            theirs = socket.readExactly(NegotiationParameters.SIZE, what);
+            if (peerMlx5dv) {
+                byte[] tail = socket.readTail(8, MLX5DV_TAIL_GRACE_MILLIS, what);
+                if (tail.length < 8) {
+                    throw new UserError("the peer perftest " + remoteVersion + " answered the negotiation with "
+                            + (NegotiationParameters.SIZE + tail.length) + " bytes, not " + length + ": it was built without "
+                            + "mlx5dv; run jrxe with --peer-mlx5dv no");
+                }
+                theirs = concat(theirs, tail);
+            }
+        } else {
+            theirs = socket.readExactly(NegotiationParameters.SIZE, what);
+            byte[] tail = socket.readTail(8, MLX5DV_TAIL_GRACE_MILLIS, what);
+            if (tail.length > 0 && tail.length < 8) {
+                tail = concat(tail, socket.readExactly(8 - tail.length, what));
+            }
+            theirs = concat(theirs, tail);
+            socket.write(mine.encode(theirs.length), what);
+        }
+        NegotiationParameters remote = NegotiationParameters.decode(theirs);
+        String mismatch = mine.mismatch(remote, remoteVersionNumber() >= 6.29);
+        if (mismatch != null) {
+            throw new UserError(mismatch + ": perftest " + remoteVersion + " negotiates its parameters and refuses a peer whose "
+                    + "settings differ; give both sides the same options");
+        }
+        return remote;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     /** One QP handshake: trade key messages (perftest's ctx_hand_shake). */

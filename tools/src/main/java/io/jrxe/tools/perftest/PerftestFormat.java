@@ -18,26 +18,24 @@ final class PerftestFormat {
     }
 
     /** The block perftest prints before connecting: the test, the device and the settings that matter. */
-    static void header(PrintWriter out, PerftestCommand.Settings s) {
+    static void header(PrintWriter out, PerftestSettings s) {
         out.println(RESULT_LINE);
-        StringBuilder title = new StringBuilder("                    ").append(s.verb.title()).append(' ');
-        if (s.atomicType != null) {
-            title.append(s.atomicType).append(' ');
-        }
-        title.append(s.bw ? "BW " : "Latency ").append("Test");
-        out.println(title);
+        out.println("                    " + s.testName(' '));
         if (s.events) {
             out.println(" Test with events. Using " + s.deviceName + "_comp0");
         }
         out.printf(" Dual-port       : %s\t\tDevice         : %s%n", "OFF", s.deviceName);
         out.printf(" Number of qps   : %d\t\tTransport type : %s%n", s.qps, "IB");
-        out.printf(" Connection type : %s\t\tUsing SRQ      : %s%n", "RC", "OFF");
+        out.printf(" Connection type : %s\t\tUsing SRQ      : %s%n", s.connection, s.useSrq ? "ON" : "OFF");
         out.printf(" PCIe relax order: %s\t\tLock-free      : %s%n", "OFF", "OFF");
         out.printf(" ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s%n", "OFF", "OFF");
-        if (s.client || !s.bw) {
+        if (s.client || !s.bw || s.duplex) {
             out.printf(" TX depth        : %d%n", s.txDepth);
         }
-        if (s.verb.receives() && (!s.client || !s.bw)) {
+        if (s.postList > 1) {
+            out.printf(" Post List       : %d%n", s.postList);
+        }
+        if (s.verb.receives() && (!s.client || !s.bw || s.duplex)) {
             out.printf(" RX depth        : %d%n", s.rxDepth);
         }
         if (s.bw) {

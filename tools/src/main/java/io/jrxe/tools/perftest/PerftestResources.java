@@ -6,9 +6,7 @@ import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
-import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
-import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -20,8 +18,10 @@ import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
@@ -36,10 +36,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * the work requests the tests post, and the QPs' addresses for the handshake.
  *
  * <p>Memory as perftest lays it out: per QP one area to send from (area i) and one the peer writes into or
- * reads from (area qps + i, whose address the key message carries), each max(size, page) bytes.
+ * reads from (area qps + i, whose address the key message carries), each max(size, page) bytes. A UD receive
+ * starts {@link #GRH} bytes before a cache line of its area, so that the message after the GRH is aligned.
+ *
+ * <p>The QPs are of the test's connection type: RC, UC (no READs or atomics, no ACKs) or UD (an address handle per
+ * QP and perftest's fixed Q_Key). With --use-srq the receives of every QP go to one SRQ, the depth shared out.
  */
 final class PerftestResources implements AutoCloseable {
-    private final PerftestCommand.Settings s;
+    /** perftest's DEF_QKEY: both sides use it, so it is not in the exchange. */
+    static final int QKEY = 0x11111111;
+    /** A UD receive's first bytes: the GRH (perftest's UD_ADDITION). */
+    static final int GRH = 40;
+
+    private final PerftestSettings s;
     private final LocalDevice dev;
     private final GidEntry gid;
     private final Arena arena = Arena.ofShared();
@@ -47,6 +56,10 @@ final class PerftestResources implements AutoCloseable {
     private Pd pd;
     MemorySegment buf;
     private Mr mr;
+    /** --use-srq where this side receives, else null. */
+    private Srq srq;
+    /** UD: the address handle of each QP's peer. */
+    private Ah[] ahs;
     CompChannel sendChannel;
     CompChannel recvChannel;
     Cq sendCq;
@@ -63,11 +76,12 @@ final class PerftestResources implements AutoCloseable {
         return dev.progress();
     }
 
-    PerftestResources(PerftestCommand.Settings s, LocalDevice dev, GidEntry gid) {
+    PerftestResources(PerftestSettings s, LocalDevice dev, GidEntry gid) {
         this.s = s;
         this.dev = dev;
         this.gid = gid;
-        this.areaSize = Math.max(s.maxSize, s.cycleBuffer);
+        long udOffset = s.connection == ConnectionType.UD ? s.cacheLine : 0;
+        this.areaSize = Math.max(s.maxSize + udOffset, s.cycleBuffer);
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }
@@ -87,25 +101,56 @@ final class PerftestResources implements AutoCloseable {
         recvCq = dev.context().createCq(Math.max(16, s.rxDepth * s.qps), recvChannel);
         mine = new PerftestDest[s.qps];
         remote = new PerftestDest[s.qps];
+        ahs = new Ah[s.qps];
+        if (s.srqHere()) {
+            srq = pd.createSrq(s.rxDepth, 1);
+        }
         for (int i = 0; i < s.qps; i++) {
-            Qp qp = pd.createQp(new QpInitAttributes(QpType.RC, sendCq, recvCq, null,
-                    new QpCapabilities(s.txDepth, Math.max(1, s.rxDepth), 1, 1, 0), false));
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(s.ibPort)
-                    .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+            Qp qp = pd.createQp(new QpInitAttributes(s.connection.qpType(), sendCq, recvCq, srq,
+                    new QpCapabilities(s.txDepth, srq != null ? 0 : Math.max(1, s.rxDepth), 1, 1, 0), false));
             qps.add(qp);
+            qp.modify(init());
             mine[i] = new PerftestDest(0, s.outReads, qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, mr.rkey(),
                     buf.address() + (s.qps + i) * areaSize, gid.gid(), 0);
         }
     }
 
-    /** ctx_connect for RC: RTR towards the peer's QP (hop limit 255, as perftest), then RTS. */
-    void connect(Qp qp, PerftestDest me, PerftestDest peer) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.RTR)
-                .av(new AddressVector(peer.gid(), s.gidIndex, 0xFF, 0, 0, s.sl, s.ibPort))
-                .pathMtu(s.mtu).destQpn(peer.qpn()).rqPsn(peer.psn())
-                .maxDestRdAtomic(me.outReads()).minRnrTimer(12));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(me.psn()).timeout(s.qpTimeout).retryCnt(7).rnrRetry(7)
-                .maxRdAtomic(Math.max(1, Math.min(peer.outReads(), dev.context().queryDevice().maxQpRdAtom()))));
+    /** ctx_modify_qp_to_init: UD takes perftest's Q_Key, UC the remote access of its verb (it has no READs or atomics). */
+    private QpAttributes init() {
+        QpAttributes a = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(s.ibPort);
+        return switch (s.connection) {
+            case RC -> a.accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+            case UC -> a.accessFlags(s.verb == Verb.SEND ? Access.REMOTE_WRITE | Access.LOCAL_WRITE : Access.REMOTE_WRITE);
+            case UD -> a.qkey(QKEY);
+        };
+    }
+
+    /**
+     * ctx_connect: RTR towards the peer's QP (hop limit 255, as perftest), then RTS. RC agrees on the reads and
+     * atomics in flight and sets the retries; UC has none of that; UD only moves through the states and makes the
+     * address handle its sends name (RTS needs just the first PSN).
+     */
+    void connect(int index, PerftestDest me, PerftestDest peer) throws VerbsException {
+        Qp qp = qps.get(index);
+        AddressVector av = new AddressVector(peer.gid(), s.gidIndex, 0xFF, 0, 0, s.sl, s.ibPort);
+        switch (s.connection) {
+            case RC -> {
+                qp.modify(new QpAttributes().state(QpState.RTR).av(av)
+                        .pathMtu(s.mtu).destQpn(peer.qpn()).rqPsn(peer.psn())
+                        .maxDestRdAtomic(me.outReads()).minRnrTimer(12));
+                qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(me.psn()).timeout(s.qpTimeout).retryCnt(7).rnrRetry(7)
+                        .maxRdAtomic(Math.max(1, Math.min(peer.outReads(), dev.context().queryDevice().maxQpRdAtom()))));
+            }
+            case UC -> {
+                qp.modify(new QpAttributes().state(QpState.RTR).av(av).pathMtu(s.mtu).destQpn(peer.qpn()).rqPsn(peer.psn()));
+                qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(me.psn()));
+            }
+            case UD -> {
+                qp.modify(new QpAttributes().state(QpState.RTR));
+                qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(me.psn()));
+                ahs[index] = pd.createAh(av);
+            }
+        }
     }
 
     long localArea(int qp) {
@@ -118,6 +163,27 @@ final class PerftestResources implements AutoCloseable {
 
     long offsetOf(long address) {
         return address - buf.address();
+    }
+
+    /**
+     * The work requests one ibv_post_send call posts on {@code qp}: one, or with -l a chain of them, in which every
+     * cq_mod-th asks for a completion (so the chain's last does: the post list is a multiple of cq_mod).
+     */
+    SendWr sendChain(int qp, long size) {
+        SendWr head = sendWr(qp, size);
+        if (s.postList == 1) {
+            return head;
+        }
+        SendWr at = head;
+        for (int j = 0; j < s.postList; j++) {
+            at.flags = (j + 1) % s.cqMod == 0 ? SendWr.SIGNALED : 0;
+            if (j + 1 < s.postList) {
+                SendWr next = sendWr(qp, size);
+                at.next(next);
+                at = next;
+            }
+        }
+        return head;
     }
 
     SendWr sendWr(int qp, long size) {
@@ -135,22 +201,48 @@ final class PerftestResources implements AutoCloseable {
         wr.compareAdd = 1;
         wr.swap = 1;
         wr.flags = SendWr.SIGNALED;
+        if (s.connection == ConnectionType.UD) {
+            wr.ahHandle = ahs[qp].handle();
+            wr.remoteQpn = remote[qp].qpn();
+            wr.remoteQkey = QKEY;
+        }
         return wr;
     }
 
-    void postReceives(long size, int perQp) throws VerbsException {
+    /** The receives each QP's area gets at the start: the whole depth, or with an SRQ its share of it. */
+    int receivesPerQp() {
+        return srq != null ? s.rxDepth / s.qps : s.rxDepth;
+    }
+
+    /** Posts {@link #receivesPerQp} receives of {@code size} bytes for every QP (ctx_set_recv_wqes). */
+    void postReceives(long size) throws VerbsException {
+        int perQp = receivesPerQp();
         for (int q = 0; q < s.qps; q++) {
             RecvWr r = recvWr(q, size);
             for (int i = 0; i < perQp; i++) {
-                qps.get(q).postRecv(r);
+                postRecv(q, r);
             }
         }
     }
 
+    /** A receive into the area of QP {@code q}, to its own receive queue or to the SRQ. */
+    void postRecv(int q, RecvWr r) throws VerbsException {
+        if (srq != null) {
+            srq.postRecv(r);
+        } else {
+            qps.get(q).postRecv(r);
+        }
+    }
+
+    /** A receive into QP {@code q}'s area; over UD with room for the GRH first. Its wr_id is the QP's index. */
     RecvWr recvWr(int q, long size) {
         RecvWr r = new RecvWr(1);
         r.wrId = q;
-        r.sgl.add(remoteArea(q), (int) size, mr.lkey());
+        if (s.connection == ConnectionType.UD) {
+            r.sgl.add(remoteArea(q) + s.cacheLine - GRH, (int) size + GRH, mr.lkey());
+        } else {
+            r.sgl.add(remoteArea(q), (int) size, mr.lkey());
+        }
         return r;
     }
 
@@ -165,11 +257,27 @@ final class PerftestResources implements AutoCloseable {
 
     @Override
     public void close() {
+        for (Ah ah : ahs == null ? new Ah[0] : ahs) {
+            if (ah != null) {
+                try {
+                    ah.close();
+                } catch (VerbsException e) {
+                    // the device goes next with all it holds
+                }
+            }
+        }
         for (Qp qp : qps) {
             try {
                 qp.close();
             } catch (VerbsException e) {
                 // the device goes next with all it holds
+            }
+        }
+        if (srq != null) {
+            try {
+                srq.close();
+            } catch (VerbsException e) {
+                // as above
             }
         }
         if (mr != null) {

@@ -13,18 +13,21 @@ import java.io.PrintWriter;
  * it made.
  */
 final class PerftestRun implements AutoCloseable {
-    private final PerftestCommand.Settings s;
+    private final PerftestSettings s;
     private final PerftestResources res;
     private final PerftestConnection conn;
     private final PrintWriter out;
     private final JsonReport json;
+    private final PerftestJsonFile jsonFile;
 
-    PerftestRun(PerftestCommand.Settings s, LocalDevice dev, GidEntry gid, PerftestConnection conn, PrintWriter out, JsonReport json) {
+    PerftestRun(PerftestSettings s, LocalDevice dev, GidEntry gid, PerftestConnection conn, PrintWriter out, JsonReport json,
+                PerftestJsonFile jsonFile) {
         this.s = s;
         this.res = new PerftestResources(s, dev, gid);
         this.conn = conn;
         this.out = out;
         this.json = json;
+        this.jsonFile = jsonFile;
         json.remoteVersion(conn.remoteVersion());
     }
 
@@ -45,7 +48,7 @@ final class PerftestRun implements AutoCloseable {
             throw new UserError("Found Incompatibility issue with GID types. Please Try to use a different IP version.");
         }
         for (int i = 0; i < s.qps; i++) {
-            res.connect(res.qps.get(i), mine[i], remote[i]);
+            res.connect(i, mine[i], remote[i]);
         }
         if (s.verb == Verb.SEND) {
             conn.handshake(mine[0], "the sync after connecting");
@@ -67,7 +70,8 @@ final class PerftestRun implements AutoCloseable {
             res.sendCq.requestNotify(false);
             res.recvCq.requestNotify(false);
         }
-        MeasuringTest test = s.bw ? new BandwidthTest(s, res, conn, out, json) : new LatencyTest(s, res, conn, out, json);
+        MeasuringTest test = s.bw ? new BandwidthTest(s, res, conn, out, json, jsonFile)
+                : new LatencyTest(s, res, conn, out, json, jsonFile);
         test.run();
         out.flush();
     }

@@ -56,7 +56,13 @@ public final class ChildJrxe implements AutoCloseable {
     }
 
     public static ChildJrxe start(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return startIn(List.of(), args);
+    }
+
+    /** `jrxe ARGS` under a command that runs it elsewhere ({@code ip netns exec NAME}); no prefix: as start. */
+    public static ChildJrxe startIn(List<String> prefix, String... args) {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "io.jrxe.tools.JrxeMain"));
         command.addAll(List.of(args));

@@ -54,6 +54,21 @@ class CompareCommandTest {
     }
 
     @Test
+    void theMistakesScenarioEndsEachMistakeTheSameWayOnBothSetups() {
+        InProcess r = InProcess.run("compare", "--self-test", "--scenario", "mistakes", "--addr-a", "127.0.8.21",
+                "--addr-b", "127.0.8.22", "--addr-c", "127.0.8.23");
+        assertThat(r.status()).as(r.toString()).isZero();
+        List<String> lines = r.lines();
+        assertThat(lines.getLast()).isEqualTo("Same behaviour in every step.");
+        assertThat(lines).filteredOn(l -> l.matches("\\d+\\. .*")).hasSize(6);
+        assertThat(lines).filteredOn(l -> l.matches("  on A +LOC_PROT_ERR +LOC_PROT_ERR")).hasSize(2);
+        assertThat(lines).anyMatch(l -> l.matches("  on A +REM_ACCESS_ERR +REM_ACCESS_ERR"));
+        assertThat(lines).anyMatch(l -> l.matches("  on A +RDMA_WRITE SUCCESS len=8192 +RDMA_WRITE SUCCESS len=8192"));
+        assertThat(lines).anyMatch(l -> l.matches("  memory +post_send refused: EINVAL +post_send refused: EINVAL"));
+        assertThat(lines).anyMatch(l -> l.matches("  on A +RNR_RETRY_EXC_ERR +RNR_RETRY_EXC_ERR"));
+    }
+
+    @Test
     void aDifferenceInOneSetupIsMarkedNamedAndExitsOne() {
         CompareCommand command = new CompareCommand();
         command.injectIntoRight = "write";

@@ -43,6 +43,29 @@ class ConformanceCommandTest {
         assertThat(served.out()).contains("served " + cases.size() + " conformance cases");
     }
 
+    /** A tester that gives up (here: connects and leaves without a word) ends its case, not the target. */
+    @Test
+    void aTesterThatLeavesEndsItsCaseAndTheTargetServesTheNext() throws Exception {
+        CompletableFuture<InProcess> server = CompletableFuture.supplyAsync(() -> InProcess.run("rc-ops", "-d",
+                "jrxe-conformance-leaver", "--addr", "127.0.79.3", "-p", "18622", "--many", "2"));
+        InProcess tester;
+        for (int attempt = 0; ; attempt++) {
+            try (java.net.Socket gone = new java.net.Socket()) {
+                gone.connect(new java.net.InetSocketAddress("127.0.79.3", 18622), 20_000);
+                break; // and closed at once, before sending its QP
+            } catch (java.io.IOException notYetListening) {
+                assertThat(attempt).as("rc-ops --many listened within 60 tries").isLessThan(60);
+                assertThat(server.isDone()).as("the server ended before listening: %s", server.getNow(null)).isFalse();
+                java.util.concurrent.locks.LockSupport.parkNanos(250_000_000L);
+            }
+        }
+        tester = InProcess.run("conformance", "--target", "127.0.79.3:18622", "--addr", "127.0.79.4", "--case", "PSN-01");
+        InProcess served = server.get(60, TimeUnit.SECONDS);
+        assertThat(tester.status()).as(tester.toString()).isZero();
+        assertThat(served.status()).as(served.toString()).isZero();
+        assertThat(served.out()).contains("a tester left:", "served 2 conformance cases");
+    }
+
     @Test
     void theListShowsEveryCaseWithItsReference() {
         InProcess r = InProcess.run("conformance", "--list");
@@ -56,6 +79,7 @@ class ConformanceCommandTest {
     @Test
     void badOptionsAreOneLineAndExitOne() {
         BadOptionAnswer.check(InProcess.run("conformance", "--timeout-ms", "0"), "conformance", "--timeout-ms", "1..60000");
+        BadOptionAnswer.check(InProcess.run("conformance", "--timeout", "0"), "conformance", "--timeout", "1..600");
         BadOptionAnswer.check(InProcess.run("conformance", "--case", "NOPE-*"), "conformance", "--case", "--list");
         BadOptionAnswer.check(InProcess.run("conformance", "--target", "127.0.0.1:70000"), "conformance", "--target", "1..65535");
         BadOptionAnswer.check(InProcess.run("conformance", "--addr", "not-an-address"), "conformance", "--addr");

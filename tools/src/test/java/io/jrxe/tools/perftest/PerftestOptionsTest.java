@@ -57,9 +57,30 @@ class PerftestOptionsTest {
     void whatJrxeDoesNotDoIsSaid() {
         refused("Message size cannot be changed for Atomic tests", "atomic-bw", "-s", "16");
         refused("jrxe has no RDMA CM", "write-bw", "-R");
-        refused("RC connections only", "send-bw", "-c", "UD");
-        refused("bidirectional", "write-bw", "-b");
+        refused("-c XRC: jrxe's perftest runs RC, UC and UD connections", "send-bw", "-c", "XRC");
         refused("Duration mode currently doesn't support running on all sizes.", "write-bw", "-D", "2", "-a");
+    }
+
+    /** The modes' options, with perftest's words for what perftest refuses (as clients: a check that fails cannot hang). */
+    @Test
+    void modesAreCheckedAsPerftestChecksThem() {
+        refused("-c UD: UD connection only possible in SEND verb", "write-bw", "-c", "UD", "127.0.0.1");
+        refused("-c UC: UC connection not possible in READ/ATOMIC verbs", "read-bw", "-c", "UC", "127.0.0.1");
+        refused("-c UC: UC connection not possible in READ/ATOMIC verbs", "atomic-lat", "-c", "UC", "127.0.0.1");
+        refused("Invalid Connection type. Please choose from {RC,UC,UD,XRC,DC,SRD}", "send-bw", "-c", "TCP", "127.0.0.1");
+        refused("-b/--bidirectional: Bidirectional is only available in BW test", "write-lat", "-b", "127.0.0.1");
+        refused("--use-srq: Using SRQ only available in SEND tests", "write-bw", "--use-srq", "127.0.0.1");
+        refused("Using SRQ depth should be greater than number of QPs", "send-bw", "--use-srq", "-q", "8", "-r", "4", "127.0.0.1");
+        refused("-l/--post_list: Post list is supported in BW tests only", "send-lat", "-l", "4", "127.0.0.1");
+        refused("-l/--post_list 3: Number of iterations must be a multiple of post list size", "write-bw", "-l", "3", "-n", "100", "127.0.0.1");
+        refused("-l/--post_list 4: Post list size must be a multiple of CQ moderation", "write-bw", "-l", "4", "-Q", "3", "127.0.0.1");
+        refused("-l/--post_list 0: a post list has at least 1 work request", "write-bw", "-l", "0", "127.0.0.1");
+        refused("--out_json_file: the file is for --out_json", "write-bw", "--out_json_file", "x.json", "127.0.0.1");
+        refused("--out_json_file /nonexistent-dir/x.json: cannot be written", "write-bw", "--out_json",
+                "--out_json_file", "/nonexistent-dir/x.json", "127.0.0.1");
+        refused("--peer-mlx5dv maybe: yes or no", "write-bw", "--peer-mlx5dv", "maybe", "127.0.0.1");
+        refused("--announce-version 5.60: perftest refuses a peer older than 5.70", "write-bw", "--announce-version", "5.60", "127.0.0.1");
+        refused("-b with -e: jrxe's bidirectional send test polls its two CQs", "send-bw", "-b", "-e", "127.0.0.1");
     }
 
     @Test
@@ -68,7 +89,8 @@ class PerftestOptionsTest {
         assertThat(help.status()).isZero();
         for (String o : new String[] {"-p, --port", "-d, --ib-dev", "-i, --ib-port", "-m, --mtu", "-s, --size", "-a, --all",
             "-n, --iters", "-D, --duration", "-f, --margin", "-t, --tx-depth", "-Q, --cq-mod", "-q, --qp", "-x, --gid-index", "-F, --CPU-freq",
-            "--report_gbits", "--json", "--addr", "--capture"}) {
+            "--report_gbits", "--json", "--addr", "--capture", "-c, --connection", "-b, --bidirectional", "-l, --post_list",
+            "--use-srq", "--out_json", "--out_json_file", "--peer-mlx5dv", "--announce-version"}) {
             assertThat(help.out()).contains(o);
         }
         assertThat(InProcess.run("atomic-lat", "--help").out()).contains("-A, --atomic_type");

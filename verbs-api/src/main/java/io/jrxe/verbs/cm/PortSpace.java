@@ -32,6 +32,7 @@ public enum PortSpace {
         if (port < 0 || port > 0xFFFF) {
             throw new IllegalArgumentException("port " + port + " is out of range 0..65535");
         }
-        return (1L << 24 | protocol()) << 16 | port;
+        // Eight bytes, most significant first: 00 00 00 00 01 (the prefix), the protocol byte, the two of the port.
+        return 1L << 24 | (long) protocol() << 16 | port;
     }
 }

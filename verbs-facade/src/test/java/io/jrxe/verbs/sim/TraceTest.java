@@ -56,10 +56,12 @@ class TraceTest {
             assertThat(ra.kindsWithTurns(qpn)).as("the doorbell runs the QP's task, which fetches; the ACK runs it again, which completes")
                     .containsSubsequence(TraceEvent.POSTED, TraceEvent.TASK_RUN, TraceEvent.FETCHED, TraceEvent.ACK_RECEIVED,
                             TraceEvent.TASK_RUN, TraceEvent.COMPLETED);
-            assertThat(ra.kinds(qpn)).containsExactly(TraceEvent.POSTED, TraceEvent.FETCHED,
+            assertThat(ra.kinds(qpn)).containsExactly(TraceEvent.POSTED, TraceEvent.DOORBELL, TraceEvent.FETCHED,
                     TraceEvent.TRANSLATED, TraceEvent.PACKET_SENT, TraceEvent.TRANSLATED, TraceEvent.PACKET_SENT,
                     TraceEvent.TRANSLATED, TraceEvent.PACKET_SENT, TraceEvent.PACKET_RECEIVED, TraceEvent.ACK_RECEIVED,
-                    TraceEvent.COMPLETED);
+                    TraceEvent.COMPLETED, TraceEvent.CQE_WRITTEN);
+            assertThat(ra.events.get(1).value()).as("the doorbell carries the SQ's producer index: one WQE posted").isEqualTo(1);
+            assertThat(ra.events.getLast().value()).as("the first CQE goes to the CQ's index 0").isZero();
             Event posted = ra.events.getFirst();
             assertThat(posted.wrId()).isEqualTo(42);
             assertThat(posted.opcode()).isEqualTo(WrOpcode.SEND.ordinal());
@@ -69,12 +71,12 @@ class TraceTest {
             assertThat(sent).extracting(Event::psn).containsExactly(p.config.psn, p.config.psn + 1, p.config.psn + 2);
             assertThat(sent).extracting(Event::opcode).containsExactly(Opcode.RC_SEND_FIRST.code(),
                     Opcode.RC_SEND_MIDDLE.code(), Opcode.RC_SEND_LAST.code());
-            Event completed = ra.events.getLast();
+            Event completed = ra.events.get(ra.events.size() - 2);
             assertThat(completed.wrId()).isEqualTo(42);
             assertThat(completed.value()).isEqualTo(WcStatus.SUCCESS.ordinal());
 
             assertThat(rb.kinds(p.b.qp.qpNum())).containsExactly(TraceEvent.PACKET_RECEIVED, TraceEvent.PACKET_RECEIVED,
-                    TraceEvent.PACKET_RECEIVED, TraceEvent.COMPLETED);
+                    TraceEvent.PACKET_RECEIVED, TraceEvent.COMPLETED, TraceEvent.CQE_WRITTEN);
             assertThat(rb.events.getLast().wrId()).isEqualTo(9);
         }
     }

@@ -37,6 +37,7 @@ final class NativeCmId implements CmId {
     private final PortSpace space;
     private final Object userContext;
     private NativeQp qp;
+    private Pd pd;
     private volatile boolean closed;
 
     NativeCmId(NativeCmEventChannel channel, MemorySegment id, PortSpace space, Object userContext) {
@@ -145,8 +146,6 @@ final class NativeCmId implements CmId {
      * rdma_create_qp with the identifier's device: the CQs (and SRQ) must come from {@link #context()}; a
      * null {@code pd} is librdmacm's own PD of the device. librdmacm moves the QP to INIT (a UD one to RTS).
      */
-    private volatile Pd qpPd;
-
     @Override
     public Qp createQp(Pd pd, QpInitAttributes attributes) throws VerbsException {
         open();
@@ -165,7 +164,7 @@ final class NativeCmId implements CmId {
             // rdma_create_qp writes the sizes it gave (at least those asked for) back into cap, as ibv_create_qp does.
             qp = new NativeQp(context, id.get(ADDRESS, RdmaCmId.QP), attributes.type(),
                     QpAttrCodec.decodeCap(init.asSlice(IbvQpInitAttr.CAP)), attributes.type() == QpType.UD, this::destroyQp);
-            qpPd = pd;
+            this.pd = pd != null ? pd : new NativePd(context, id.get(ADDRESS, RdmaCmId.PD), true);
             return qp;
         }
     }
@@ -186,6 +185,7 @@ final class NativeCmId implements CmId {
             lib.call("rdma_destroy_qp", id);
         }
         qp = null;
+        pd = null;
     }
 
     @Override
@@ -193,10 +193,9 @@ final class NativeCmId implements CmId {
         return qp;
     }
 
-    /** The PD given to createQp; null when librdmacm's own PD of the device was used (it is no jrxe object). */
     @Override
     public Pd pd() {
-        return qp == null ? null : qpPd;
+        return pd;
     }
 
     @Override

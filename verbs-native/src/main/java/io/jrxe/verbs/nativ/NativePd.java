@@ -27,10 +27,17 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 final class NativePd implements Pd {
     private final NativeContext context;
     private final MemorySegment pd;
+    /** librdmacm's own PD of a device, which its program may use but not free. */
+    private final boolean borrowed;
 
     NativePd(NativeContext context, MemorySegment pd) {
+        this(context, pd, false);
+    }
+
+    NativePd(NativeContext context, MemorySegment pd, boolean borrowed) {
         this.context = context;
         this.pd = pd;
+        this.borrowed = borrowed;
     }
 
     MemorySegment pd() {
@@ -111,6 +118,10 @@ final class NativePd implements Pd {
 
     @Override
     public void close() throws VerbsException {
+        if (borrowed) {
+            throw new VerbsException(Errno.EINVAL, "this PD is librdmacm's own for " + context.name()
+                    + ": librdmacm frees it, not the program");
+        }
         context.lib.check("ibv_dealloc_pd", pd);
     }
 

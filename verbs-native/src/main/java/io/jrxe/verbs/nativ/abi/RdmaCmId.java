@@ -29,6 +29,7 @@ public final class RdmaCmId {
     public static final long SIZE = LAYOUT.byteSize();
     public static final long VERBS = offset(LAYOUT, "verbs");
     public static final long QP = offset(LAYOUT, "qp");
+    public static final long PD = offset(LAYOUT, "pd");
     public static final long SRC_ADDR = offset(LAYOUT, "route.addr.src_storage");
     public static final long DST_ADDR = offset(LAYOUT, "route.addr.dst_storage");
     public static final long PS = offset(LAYOUT, "ps");

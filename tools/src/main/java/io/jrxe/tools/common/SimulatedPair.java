@@ -1,0 +1,216 @@
+package io.jrxe.tools.common;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.AddressVector;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.Qp;
+import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpCapabilities;
+import io.jrxe.verbs.QpInitAttributes;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.sim.VirtualTime;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Two jrxe NICs in this process on a simulated network (jrxe0 at 10.0.0.1, jrxe1 at 10.0.0.2), each with a PD, a
+ * CQ, an RC QP connected to the other's and a registered, page-aligned buffer. Everything runs on the caller's
+ * thread in virtual time, so a run is the same every time and an RNR wait or a retry timeout costs no real time:
+ * what the teaching commands (trace, mistakes) need to show one work request at a time.
+ */
+public final class SimulatedPair implements AutoCloseable {
+    /** The QPs' PSNs: jrxe0's requests start at 0x1000, jrxe1's at 0x2000. */
+    public static final int PSN_A = 0x1000;
+    public static final int PSN_B = 0x2000;
+    /** Virtual time a step may take before it is given up (RNR waits and retries included). */
+    public static final long STEP_LIMIT_NANOS = 60_000_000_000L;
+    private static final java.util.concurrent.atomic.AtomicLong INSTANCES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * How a pair is made.
+     *
+     * @param interfaceMtu the NICs' interface MTU (4200 gives a path MTU of 4096)
+     * @param bufferBytes  each NIC's registered buffer
+     * @param cqEntries    each NIC's CQ
+     * @param caps         each QP's capabilities
+     * @param rnrRetry     the requester's RNR retry count (7: for ever)
+     * @param minRnrTimer  the responder's RNR timer code
+     * @param retryCnt     the requester's retry count
+     * @param timeout      the local ACK timeout code (4.096 us x 2^timeout)
+     * @param attributes   both devices' attributes (the MTT's size, ...)
+     */
+    public record Settings(int interfaceMtu, long bufferBytes, int cqEntries, QpCapabilities caps, int rnrRetry,
+                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes) {
+        public static Settings defaults() {
+            return new Settings(4200, 64 * 1024, 16, new QpCapabilities(16, 16, 2, 2, 0), 7, 1, 7, 14,
+                    DeviceAttributes.rxeDefaults());
+        }
+
+        public Settings bufferBytes(long v) {
+            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+        }
+
+        public Settings cqEntries(int v) {
+            return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+        }
+
+        public Settings rnr(int retry, int timer) {
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes);
+        }
+
+        public Settings attributes(DeviceAttributes v) {
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v);
+        }
+    }
+
+    /** One NIC and what the pair made on it. */
+    public static final class Nic {
+        public final String name;
+        public final EmulatedDevice device;
+        public final Context ctx;
+        public final Pd pd;
+        public final Cq cq;
+        public final Qp qp;
+        public final MemorySegment memory;
+        public final Mr mr;
+
+        private Nic(String name, String address, SimulatedNetwork network, Arena arena, Settings s)
+                throws VerbsException, UnknownHostException {
+            this.name = name;
+            // The device list is the JVM's: another command in it (a test's) may have a jrxe0 of its own.
+            String unique = name + "-sim" + INSTANCES.incrementAndGet();
+            device = Verbs.emulated().createSimulated(DeviceConfig.of(unique, InetAddress.getByName(address))
+                    .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()), network);
+            try {
+                ctx = device.open();
+                pd = ctx.allocPd();
+                cq = ctx.createCq(s.cqEntries(), null);
+                qp = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, s.caps(), false));
+                memory = arena.allocate(s.bufferBytes(), 4096);
+                mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+            } catch (VerbsException | RuntimeException e) {
+                Verbs.emulated().remove(device);
+                throw e;
+            }
+        }
+
+        /** The address of the byte at {@code offset} of the buffer (the MR's iova: registered at its address). */
+        public long at(long offset) {
+            return memory.address() + offset;
+        }
+    }
+
+    public final SimulatedNetwork network;
+    public final VirtualTime time;
+    public final Nic a;
+    public final Nic b;
+    private final Arena arena = Arena.ofShared();
+    private final WorkCompletion[] one = {new WorkCompletion()};
+
+    private SimulatedPair(Settings s) throws VerbsException, UnknownHostException {
+        network = new SimulatedNetwork(1);
+        time = network.time();
+        Nic made = null;
+        try {
+            made = new Nic("jrxe0", "10.0.0.1", network, arena, s);
+            a = made;
+            b = new Nic("jrxe1", "10.0.0.2", network, arena, s);
+        } catch (VerbsException | RuntimeException e) {
+            if (made != null) {
+                Verbs.emulated().remove(made.device);
+            }
+            arena.close();
+            throw e;
+        }
+        try {
+            connect(a, b, PSN_A, PSN_B, s);
+            connect(b, a, PSN_B, PSN_A, s);
+        } catch (VerbsException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    public static SimulatedPair open(Settings s) throws VerbsException {
+        try {
+            return new SimulatedPair(s);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("a literal address did not parse", e);
+        }
+    }
+
+    /** Memory of the pair's arena (freed when the pair closes, after the devices). */
+    public Arena arena() {
+        return arena;
+    }
+
+    private static void connect(Nic me, Nic peer, int myPsn, int peerPsn, Settings s) throws VerbsException {
+        me.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
+                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+        me.qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peer.ctx.queryGid(1, 1).gid(), 1))
+                .pathMtu(me.ctx.queryPort(1).activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
+                .maxDestRdAtomic(1).minRnrTimer(s.minRnrTimer()));
+        me.qp.modify(new QpAttributes().state(QpState.RTS).timeout(s.timeout()).retryCnt(s.retryCnt())
+                .rnrRetry(s.rnrRetry()).sqPsn(myPsn).maxRdAtomic(1));
+    }
+
+    /** Runs the network and the NICs until {@code done}, or until nothing is left to happen; true when done. */
+    public boolean runUntil(BooleanSupplier done) {
+        return time.runUntil(done, STEP_LIMIT_NANOS);
+    }
+
+    /** Runs until nothing is left to happen (or the step's limit of virtual time passes). */
+    public void settle() {
+        time.runUntil(() -> false, STEP_LIMIT_NANOS);
+    }
+
+    /**
+     * Runs until {@code nic}'s CQ has a completion and polls it (a copy), or null when none comes while anything is
+     * left to happen.
+     */
+    public WorkCompletion pollOne(Nic nic) {
+        WorkCompletion[] found = new WorkCompletion[1];
+        runUntil(() -> {
+            if (nic.cq.poll(one) == 1) {
+                found[0] = copy(one[0]);
+                return true;
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    /** What polling {@code nic}'s CQ finds now, without running anything. */
+    public WorkCompletion pollNow(Nic nic) {
+        return nic.cq.poll(one) == 1 ? copy(one[0]) : null;
+    }
+
+    private static WorkCompletion copy(WorkCompletion wc) {
+        WorkCompletion c = new WorkCompletion();
+        c.set(wc.wrId(), wc.status(), wc.opcode(), wc.vendorErr(), wc.byteLen(), wc.immData(), wc.qpNum(), wc.srcQp(),
+                wc.wcFlags(), wc.pkeyIndex());
+        return c;
+    }
+
+    @Override
+    public void close() {
+        Verbs.emulated().remove(a.device);
+        Verbs.emulated().remove(b.device);
+        arena.close();
+    }
+}

@@ -1,0 +1,128 @@
+package io.jrxe.tools.trace;
+
+import io.jrxe.tools.common.BadOptionAnswer;
+import io.jrxe.tools.common.InProcess;
+import io.jrxe.wire.dissect.StrictJson;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** `jrxe trace`: the trip's steps in the course's order, with the values the NICs really used. */
+class TraceCommandTest {
+    private static List<Map<String, Object>> json(String... options) {
+        String[] args = new String[options.length + 2];
+        args[0] = "trace";
+        args[1] = "--json";
+        System.arraycopy(options, 0, args, 2, options.length);
+        InProcess r = InProcess.run(args);
+        assertThat(r.status()).as(r.toString()).isZero();
+        return r.lines().stream().map(StrictJson::parseObject).toList();
+    }
+
+    private static List<String> kinds(List<Map<String, Object>> events) {
+        return events.stream().map(e -> e.get("nic") + " " + e.get("event")).toList();
+    }
+
+    private static long number(Map<String, Object> e, String name) {
+        return ((Number) e.get(name)).longValue();
+    }
+
+    private static List<Map<String, Object>> of(List<Map<String, Object>> events, String nic, String event) {
+        return events.stream().filter(e -> e.get("nic").equals(nic) && e.get("event").equals(event)).toList();
+    }
+
+    @Test
+    void aTwoPageWriteIsToldInTheCoursesOrderWithEachPagesMttEntry() {
+        List<Map<String, Object>> events = json("--size", "6000");
+        assertThat(kinds(events)).containsExactly(
+                "jrxe0 wr", "jrxe0 post_send", "jrxe0 doorbell", "jrxe0 wqe_fetch",
+                "jrxe0 dma", "jrxe0 packet", "jrxe0 dma", "jrxe0 packet",
+                "jrxe1 packet_arrives", "jrxe1 dma", "jrxe1 packet_arrives", "jrxe1 dma", "jrxe1 packet",
+                "jrxe0 packet_arrives", "jrxe0 ack", "jrxe0 completion", "jrxe0 cqe", "jrxe0 poll");
+        Map<String, Object> wr = events.getFirst();
+        long addr = number(wr, "addr");
+        long remote = number(wr, "remote_addr");
+        long rkey = number(wr, "rkey");
+        // The buffers are page-aligned: 6000 bytes are one whole page and 1904 bytes of the next, through two
+        // consecutive MTT entries that hold the two pages' addresses.
+        List<Map<String, Object>> local = of(events, "jrxe0", "dma");
+        assertThat(local).extracting(e -> e.get("key_kind")).containsOnly("lkey");
+        assertThat(local).extracting(e -> number(e, "key")).containsOnly(number(wr, "lkey"));
+        assertThat(local).extracting(e -> number(e, "page_address")).containsExactly(addr, addr + 4096);
+        assertThat(local).extracting(e -> number(e, "length")).containsExactly(4096L, 1904L);
+        assertThat(local).extracting(e -> e.get("direction")).containsOnly("read");
+        assertThat(number(local.get(1), "mtt_index")).isEqualTo(number(local.get(0), "mtt_index") + 1);
+        List<Map<String, Object>> remoteSide = of(events, "jrxe1", "dma");
+        assertThat(remoteSide).extracting(e -> e.get("key_kind")).containsOnly("rkey");
+        assertThat(remoteSide).extracting(e -> number(e, "key")).containsOnly(rkey);
+        assertThat(remoteSide).extracting(e -> number(e, "iova")).containsExactly(remote, remote + 4096);
+        assertThat(remoteSide).extracting(e -> number(e, "page_address")).containsExactly(remote, remote + 4096);
+        assertThat(remoteSide).extracting(e -> e.get("direction")).containsOnly("write");
+        assertThat(number(remoteSide.get(1), "mtt_index")).isEqualTo(number(remoteSide.get(0), "mtt_index") + 1);
+        // The first packet carries the RETH with the WR's remote address, rkey and whole length.
+        @SuppressWarnings("unchecked")
+        Map<String, Object> first = (Map<String, Object>) of(events, "jrxe0", "packet").getFirst().get("packet");
+        assertThat(first.get("opcode_name")).isEqualTo("RC RDMA_WRITE_FIRST");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> reth = (Map<String, Object>) first.get("reth");
+        assertThat(number(reth, "va")).isEqualTo(remote);
+        assertThat(number(reth, "rkey")).isEqualTo(rkey);
+        assertThat(number(reth, "dma_len")).isEqualTo(6000);
+        assertThat(number(events.get(2), "sq_slot")).isZero();
+        assertThat(number(of(events, "jrxe0", "cqe").getFirst(), "cq_index")).isZero();
+        Map<String, Object> poll = events.getLast();
+        assertThat(poll).containsEntry("status", "SUCCESS").containsEntry("opcode", "RDMA_WRITE");
+        assertThat(number(poll, "byte_len")).isEqualTo(6000);
+        assertThat(events).extracting(e -> number(e, "course_step"))
+                .startsWith(1L, 1L, 2L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void aReadTranslatesTheRkeyOnTheRemoteSideAndTheLkeyWhenTheResponseArrives() {
+        List<Map<String, Object>> events = json("--op", "read", "--size", "100");
+        assertThat(kinds(events)).containsSubsequence("jrxe0 wqe_fetch", "jrxe0 packet", "jrxe1 dma", "jrxe1 packet",
+                "jrxe0 dma", "jrxe0 completion", "jrxe0 cqe", "jrxe0 poll");
+        assertThat(of(events, "jrxe1", "dma").getFirst()).containsEntry("key_kind", "rkey").containsEntry("direction", "read");
+        assertThat(of(events, "jrxe0", "dma").getFirst()).containsEntry("key_kind", "lkey").containsEntry("direction", "write");
+    }
+
+    @Test
+    void aSendFillsTheReceiveThroughItsLkeyAndBothSidesPoll() {
+        List<Map<String, Object>> events = json("--op", "send");
+        assertThat(kinds(events)).containsSubsequence("jrxe1 recv_posted", "jrxe0 wr", "jrxe0 dma", "jrxe0 packet",
+                "jrxe1 dma", "jrxe1 completion", "jrxe1 cqe", "jrxe1 poll", "jrxe0 poll");
+        assertThat(of(events, "jrxe1", "dma").getFirst()).containsEntry("key_kind", "lkey").containsEntry("direction", "write");
+        assertThat(of(events, "jrxe1", "poll").getFirst()).containsEntry("opcode", "RECV").containsEntry("status", "SUCCESS");
+    }
+
+    @Test
+    void anAtomicReadsAndWritesTheRemoteWordThroughTheMtt() {
+        List<Map<String, Object>> events = json("--op", "atomic");
+        List<Map<String, Object>> remote = of(events, "jrxe1", "dma");
+        assertThat(remote).extracting(e -> e.get("direction")).containsExactly("read", "write");
+        assertThat(remote).extracting(e -> number(e, "length")).containsExactly(8L, 8L);
+        assertThat(of(events, "jrxe1", "packet").getFirst().get("text").toString()).contains("ATOMIC_ACKNOWLEDGE");
+        assertThat(events.getLast()).containsEntry("opcode", "FETCH_ADD").containsEntry("status", "SUCCESS");
+    }
+
+    @Test
+    void theTextNumbersEachStepAndNamesItsCourseStep() {
+        InProcess r = InProcess.run("trace");
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("2 doorbell", "3 WQE fetch", "4 lkey -> MTT, DMA", "5 packet built", "6 CQE written",
+                "6 poll", "ok: jrxe1's memory");
+        assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches(" +5 +0\\.000 +jrxe0 +4 lkey -> MTT, DMA +lkey 0x[0-9a-f]{8} "
+                + "-> MPT\\[\\d+] -> iova 0x[0-9a-f]+ -> MTT\\[\\d+] = page 0x[0-9a-f]+ \\+ 0x000: 64 bytes read \\(DMA\\)"));
+    }
+
+    @Test
+    void badValuesAreOneLine() {
+        BadOptionAnswer.check(InProcess.run("trace", "--op", "flush"), "trace", "--op flush", "write, read, send or atomic");
+        BadOptionAnswer.check(InProcess.run("trace", "--size", "0"), "trace", "--size 0");
+        BadOptionAnswer.check(InProcess.run("trace", "--size", "2000000"), "trace", "--size 2000000");
+        BadOptionAnswer.check(InProcess.run("trace", "--op", "atomic", "--size", "64"), "trace", "an atomic moves 8 bytes");
+    }
+}
