@@ -120,8 +120,10 @@ final class McastTraffic {
         int slot = (int) wc.wrId();
         long at = ep.slotOffset(slot);
         int length = wc.byteLen() - McastEndpoint.GRH;
-        out.printf("received %d/%d: %d bytes from %s QP 0x%06x: %s%n", received, expected, length, source(at),
-                wc.srcQp(), text(at + McastEndpoint.GRH, length));
+        // mckey sends SEND_WITH_IMM, its QPN as the immediate data: printed, a receiver can tell senders apart by it
+        out.printf("received %d/%d: %d bytes from %s QP 0x%06x: %s%s%n", received, expected, length, source(at),
+                wc.srcQp(), text(at + McastEndpoint.GRH, length),
+                wc.hasImmediate() ? String.format(" (immediate 0x%08x)", wc.immData()) : "");
         out.flush();
         if (posted < expected) {
             ep.postReceive(slot);
