@@ -2,6 +2,7 @@ package io.jrxe.tools.mcast;
 
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.Resources;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
@@ -65,7 +66,7 @@ final class McastEndpoint implements AutoCloseable {
             q.modify(new QpAttributes().state(QpState.RTR));
             q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
         } catch (VerbsException e) {
-            closeQuietly(q, m, r, s, p);
+            Resources.closeQuietly(q, m, r, s, p);
             arena.close();
             throw new UserError("cannot set up a UD QP on " + dev.name() + ": " + e.getMessage(), e);
         }
@@ -125,20 +126,7 @@ final class McastEndpoint implements AutoCloseable {
                 // the QP is destroyed next; a device that refuses that too releases it when the command's context closes
             }
         }
-        closeQuietly(ah, qp, mr, recvCq, sendCq, pd);
+        Resources.closeQuietly(ah, qp, mr, recvCq, sendCq, pd);
         arena.close();
-    }
-
-    private static void closeQuietly(AutoCloseable... resources) {
-        for (AutoCloseable r : resources) {
-            if (r == null) {
-                continue;
-            }
-            try {
-                r.close();
-            } catch (Exception e) {
-                // the device is closed next, with whatever it still holds
-            }
-        }
     }
 }
