@@ -27,6 +27,14 @@ class NativeMulticastInteropTest {
     private static final String GUEST_MCAST = "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED "
             + "-jar /opt/jrxe/tools/target/jrxe-tools.jar mcast -d rxe0 --counters";
 
+    /**
+     * The steps after which rxe0 stays busy and jrxe does not (differences.md): the core counts a use of the QP for
+     * every attach the driver took and gives it back only for a detach the driver took, and rxe takes an attach of a
+     * group the QP is already in (a second LID) but refuses the detach of the one it left; that use is never given
+     * back, so the QP, and then its CQ and PD, cannot be destroyed. jrxe releases them.
+     */
+    private static final List<String> BUSY_ON_RXE0_ONLY = List.of("destroy the detached QP", "destroy the CQ", "free the PD");
+
     @Test
     void ipv4BothWays(Lab lab) throws Exception {
         bothWays(lab, "239.192.77.4", Lab.HOST4, Lab.GUEST4);
@@ -84,7 +92,12 @@ class NativeMulticastInteropTest {
                 () -> new AssertionError("no result lines: " + guest)));
         List<String> kernel = lines.subList(first, lines.indexOf("done"));
         System.out.println("rxe0's answers:\n  " + String.join("\n  ", kernel));
-        assertThat(jrxe).as("jrxe's answers, against rxe0's").containsExactlyElementsOf(kernel);
+        assertThat(kernel).as("rxe0's QP, CQ and PD stay busy after the refused detach")
+                .contains(BUSY_ON_RXE0_ONLY.stream().map(step -> step + ": EBUSY").toArray(String[]::new));
+        List<String> expected = kernel.stream()
+                .map(l -> BUSY_ON_RXE0_ONLY.stream().anyMatch(step -> l.equals(step + ": EBUSY")) ? l.replace(": EBUSY", ": OK") : l)
+                .toList();
+        assertThat(jrxe).as("jrxe's answers, against rxe0's (where rxe0 stays busy, jrxe releases)").containsExactlyElementsOf(expected);
         assertThat(kernel).contains("attach an RC QP: EINVAL", "destroy an attached QP: EBUSY",
                 "max_mcast_grp 8192, max_mcast_qp_attach 56, max_total_mcast_qp_attach 458752");
     }
