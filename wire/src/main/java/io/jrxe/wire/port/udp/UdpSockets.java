@@ -13,11 +13,14 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.unix.IntegerUnixChannelOption;
+import io.netty.channel.unix.RawUnixChannelOption;
 
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * How a {@link UdpPort}'s sockets are made: the one bound to the device's address on port 4791, which
@@ -36,6 +39,22 @@ final class UdpSockets {
      */
     private static final IntegerUnixChannelOption ACCEPT_ZERO_UDP6_CHECKSUM =
             new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17 /* IPPROTO_UDP */, 102 /* UDP_NO_CHECK6_RX */);
+
+    /**
+     * SO_BINDTODEVICE for an IPv6 group's socket: Linux hands an IPv6 multicast datagram to every socket that
+     * joined its group, whatever interface it arrived on or was joined on. The copy IPV6_MULTICAST_LOOP makes of
+     * a datagram sent out of another interface of the host would reach this device as well as the datagram
+     * itself arriving over the link: twice. Bound to its interface, the socket takes only what arrives there.
+     * (IPv4 filters by the interface of the membership already.)
+     */
+    private static final RawUnixChannelOption BIND_TO_DEVICE = new RawUnixChannelOption("SO_BINDTODEVICE",
+            1 /* SOL_SOCKET */, 25 /* SO_BINDTODEVICE */, 16 /* IFNAMSIZ */);
+
+    private static ByteBuffer interfaceName(NetworkInterface nif) {
+        ByteBuffer name = ByteBuffer.allocateDirect(16); // NUL-padded, as the kernel reads IFNAMSIZ bytes
+        name.put(nif.getName().getBytes(StandardCharsets.US_ASCII)).position(0);
+        return name;
+    }
 
     private UdpSockets() {
     }
@@ -119,6 +138,7 @@ final class UdpSockets {
             b.option(EpollChannelOption.IP_MULTICAST_ALL, false);
             if (group.ipv6()) {
                 b.option(ACCEPT_ZERO_UDP6_CHECKSUM, 1);
+                b.option(BIND_TO_DEVICE, interfaceName(nif));
             }
         }
         Channel ch;
