@@ -9,6 +9,7 @@ import io.jrxe.rnic.event.AsyncEventQueue;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.ProtectionDomain;
+import io.jrxe.rnic.mcast.MulticastGroups;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
@@ -40,6 +41,7 @@ public final class Rnic {
     private final Counters counters = new Counters();
     private final AsyncEventQueue events = new AsyncEventQueue();
     private final NicExecutor executor;
+    private final MulticastGroups multicast;
 
     private final Map<Integer, ProtectionDomain> pds = new HashMap<>();
     private final Map<Integer, CompletionQueue> cqs = new HashMap<>();
@@ -56,6 +58,8 @@ public final class Rnic {
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
         this.memory = new MemoryTables(attributes);
         this.executor = executor;
+        this.multicast = new MulticastGroups(config.name(), attributes,
+                config.addresses().getFirst() instanceof java.net.Inet6Address);
         // The link is up from the start, as rxe reports once its netdev is up.
         events.post(new AsyncEvent(AsyncEventType.PORT_ACTIVE, Port.NUMBER, "link up on " + config.name()));
     }
@@ -76,6 +80,8 @@ public final class Rnic {
     public Counters counters() { return counters; }
     public AsyncEventQueue events() { return events; }
     public NicExecutor executor() { return executor; }
+    /** The multicast groups the device's QPs are attached to (ibv_attach_mcast). */
+    public MulticastGroups multicast() { return multicast; }
 
     public ProtectionDomain allocatePd() throws RnicException {
         limit(pds.size(), attributes.maxPd(), "PD", "max_pd");
@@ -176,6 +182,12 @@ public final class Rnic {
 
     public void destroyQp(QueuePair qp) throws RnicException {
         owned(qps, qp.qpn(), qp);
+        int attached = multicast.pairsOf(qp);
+        if (attached > 0) {
+            // As uverbs: a QP is destroyed only after its multicast attachments are undone.
+            throw RnicException.busy(String.format("destroy QP 0x%06x: it is attached to multicast groups %d time(s); "
+                    + "detach it first (ibv_detach_mcast)", qp.qpn(), attached));
+        }
         qp.forceState(QpState.RESET);
         qps.remove(qp.qpn());
         qp.pd().holders().remove(qp);

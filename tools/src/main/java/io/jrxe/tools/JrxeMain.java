@@ -18,7 +18,7 @@ import java.io.PrintWriter;
         versionProvider = JrxeVersion.class,
         description = "jrxe: a software RDMA NIC (RoCEv2) in Java, and the tools around it.",
         subcommands = {DemoCommand.class, DecodeCommand.class, DevinfoCommand.class, RcPingpongCommand.class, io.jrxe.tools.pingpong.UcPingpongCommand.class, io.jrxe.tools.pingpong.SrqPingpongCommand.class,
-            UdPingpongCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
+            UdPingpongCommand.class, io.jrxe.tools.mcast.McastCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
             PerftestCommands.ReadBw.class, PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class,
             PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
             SoakCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,

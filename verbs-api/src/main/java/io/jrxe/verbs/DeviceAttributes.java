@@ -24,6 +24,9 @@ package io.jrxe.verbs;
  * @param maxQpInitRdAtom READs and atomics one QP keeps outstanding as requester
  * @param atomicCapability how atomic operations are atomic
  * @param maxMw how many memory windows the device holds
+ * @param maxMcastGrp how many multicast groups the device's QPs may be attached to at once (0: no multicast)
+ * @param maxMcastQpAttach how many QPs one multicast group holds
+ * @param maxTotalMcastQpAttach how many QP attachments all multicast groups hold together
  * @param maxAh how many address handles the device holds
  * @param maxSrq how many SRQs the device holds
  * @param maxSrqWr how many work requests one SRQ holds
@@ -56,6 +59,9 @@ public record DeviceAttributes(
         int maxQpInitRdAtom,
         AtomicCapability atomicCapability,
         int maxMw,
+        int maxMcastGrp,
+        int maxMcastQpAttach,
+        int maxTotalMcastQpAttach,
         int maxAh,
         int maxSrq,
         int maxSrqWr,
@@ -76,14 +82,14 @@ public record DeviceAttributes(
         GLOB
     }
 
-    /** rxe's values. */
+    /** rxe's values (rxe_param.h; the multicast limits are RXE_MAX_MCAST_GRP and its two neighbours). */
     public static DeviceAttributes rxeDefaults() {
         return new DeviceAttributes("0.0.0", 0xFFFFFF, 0, 0,
                 -1L, 0xFFFFF000L,
                 1_048_560, 1_048_576, 32, 32, 1024,
                 1_048_576, 32_767, 524_287, 1_048_576,
                 128, 258_048, 128, AtomicCapability.HCA,
-                524_287, 32_768, 917_503, 1_048_576, 27, 64, 15,
+                524_287, 8192, 56, 0x70000, 32_768, 917_503, 1_048_576, 27, 64, 15,
                 true, true, 2L * 1024 * 1024);
     }
 
@@ -119,6 +125,9 @@ public record DeviceAttributes(
         private int maxQpInitRdAtom;
         private AtomicCapability atomicCapability;
         private int maxMw;
+        private int maxMcastGrp;
+        private int maxMcastQpAttach;
+        private int maxTotalMcastQpAttach;
         private int maxAh;
         private int maxSrq;
         private int maxSrqWr;
@@ -150,6 +159,9 @@ public record DeviceAttributes(
             maxQpInitRdAtom = a.maxQpInitRdAtom;
             atomicCapability = a.atomicCapability;
             maxMw = a.maxMw;
+            maxMcastGrp = a.maxMcastGrp;
+            maxMcastQpAttach = a.maxMcastQpAttach;
+            maxTotalMcastQpAttach = a.maxTotalMcastQpAttach;
             maxAh = a.maxAh;
             maxSrq = a.maxSrq;
             maxSrqWr = a.maxSrqWr;
@@ -201,6 +213,12 @@ public record DeviceAttributes(
         public Builder atomicCapability(AtomicCapability v) { atomicCapability = v; return this; }
         /** Sets {@link DeviceAttributes#maxMw()}; returns this. */
         public Builder maxMw(int v) { maxMw = v; return this; }
+        /** Sets {@link DeviceAttributes#maxMcastGrp()}; returns this. */
+        public Builder maxMcastGrp(int v) { maxMcastGrp = v; return this; }
+        /** Sets {@link DeviceAttributes#maxMcastQpAttach()}; returns this. */
+        public Builder maxMcastQpAttach(int v) { maxMcastQpAttach = v; return this; }
+        /** Sets {@link DeviceAttributes#maxTotalMcastQpAttach()}; returns this. */
+        public Builder maxTotalMcastQpAttach(int v) { maxTotalMcastQpAttach = v; return this; }
         /** Sets {@link DeviceAttributes#maxAh()}; returns this. */
         public Builder maxAh(int v) { maxAh = v; return this; }
         /** Sets {@link DeviceAttributes#maxSrq()}; returns this. */
@@ -224,7 +242,8 @@ public record DeviceAttributes(
         public DeviceAttributes build() {
             return new DeviceAttributes(firmwareVersion, vendorId, vendorPartId, hardwareVersion, maxMrSize,
                     pageSizeCap, maxQp, maxQpWr, maxSge, maxSgeRd, maxInlineData, maxCq, maxCqe, maxMr, maxPd,
-                    maxQpRdAtom, maxResRdAtom, maxQpInitRdAtom, atomicCapability, maxMw, maxAh, maxSrq, maxSrqWr,
+                    maxQpRdAtom, maxResRdAtom, maxQpInitRdAtom, atomicCapability, maxMw, maxMcastGrp, maxMcastQpAttach,
+                    maxTotalMcastQpAttach, maxAh, maxSrq, maxSrqWr,
                     maxSrqSge, maxPkeys, localCaAckDelay, memoryWindowType1, memoryWindowType2, mttEntries);
         }
     }

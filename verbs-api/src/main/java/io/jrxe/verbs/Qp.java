@@ -24,6 +24,24 @@ public interface Qp extends AutoCloseable {
     /** ibv_post_recv: like {@link #postSend}, for receive work requests. */
     void postRecv(RecvWr wr) throws VerbsException;
 
+    /**
+     * ibv_attach_mcast: datagrams sent to the multicast group {@code gid} (a {@link MulticastGid}) reach this UD QP
+     * too, when their Q_Key is its own. On RoCE the group is an IP multicast address and {@code lid} is ignored,
+     * but a pair attached twice is one attachment, and detach must name the same pair. A QP with attachments
+     * cannot be destroyed (EBUSY).
+     *
+     * @throws VerbsException EINVAL for a QP that is not UD or a GID that is not multicast; ENOMEM beyond the
+     *                        device's max_mcast_grp, max_mcast_qp_attach or max_total_mcast_qp_attach
+     */
+    void attachMcast(byte[] gid, int lid) throws VerbsException;
+
+    /**
+     * ibv_detach_mcast: undoes {@link #attachMcast} of the same GID and LID.
+     *
+     * @throws VerbsException EINVAL when the pair is not attached
+     */
+    void detachMcast(byte[] gid, int lid) throws VerbsException;
+
     @Override
     void close() throws VerbsException;
 }

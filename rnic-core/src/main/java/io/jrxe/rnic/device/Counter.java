@@ -34,6 +34,14 @@ public enum Counter {
     DROP_NO_RESOURCES("jrxe_drop_no_resources"),
     /** RC/UC packets whose source is not the QP's peer (or whose destination is not its own address). */
     DROP_WRONG_ADDRESS("jrxe_drop_wrong_address"),
+    /** Datagrams for QP 0xFFFFFF sent to a group no QP of the device is attached to. */
+    DROP_NO_MCAST_GROUP("jrxe_drop_no_mcast_group"),
+    /** UD packets sent to a multicast group (also counted in sent_pkts). */
+    MCAST_SENT_PKTS("jrxe_mcast_sent_pkts"),
+    /** Multicast datagrams received for a group the device's QPs are attached to (also counted in rcvd_pkts). */
+    MCAST_RCVD_PKTS("jrxe_mcast_rcvd_pkts"),
+    /** Copies of multicast datagrams handed to attached QPs: one per QP that accepted one. */
+    MCAST_COPIES("jrxe_mcast_copies"),
     CQ_OVERFLOW("jrxe_cq_overflow"),
     /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
     ENGINE_ERROR("jrxe_engine_errors");
@@ -59,6 +67,7 @@ public enum Counter {
             case GHOST_ACK -> DROP_GHOST_ACK;
             case NO_RESOURCES -> DROP_NO_RESOURCES;
             case WRONG_ADDRESS -> DROP_WRONG_ADDRESS;
+            case NO_MCAST_GROUP -> DROP_NO_MCAST_GROUP;
         };
     }
 

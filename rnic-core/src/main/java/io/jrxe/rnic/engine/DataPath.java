@@ -4,6 +4,7 @@ import io.jrxe.rnic.Rnic;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
+import io.jrxe.verbs.MulticastGid;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;
@@ -54,6 +55,7 @@ public final class DataPath implements PacketSink {
     final Responder responder;
     final DeviceWindow window = new DeviceWindow(this);
     private final GsiQp gsi;
+    private final MulticastReceiver multicast;
     private TraceListener trace;
 
     public DataPath(Rnic rnic, PacketPort port, NicTime time) {
@@ -65,6 +67,7 @@ public final class DataPath implements PacketSink {
         this.completer = new Completer(this);
         this.responder = new Responder(this);
         this.gsi = new GsiQp(this);
+        this.multicast = new MulticastReceiver(this);
         port.receiver(this);
     }
 
@@ -279,39 +282,21 @@ public final class DataPath implements PacketSink {
             gsi.receive(bth, opcode, buffer, offset, payloadAndPad - bth.padCount(), info);
             return;
         }
+        if (bth.destQpn() == MulticastGid.QPN) {
+            multicast.receive(bth, opcode, buffer, offset, length, payloadAndPad - bth.padCount(), info);
+            return;
+        }
         QpEngine e = engines.get(bth.destQpn());
         if (e == null) {
             drop(DropReason.UNKNOWN_QPN, bth.destQpn(), bth.psn(), bth.opcode());
             return;
         }
+        DropReason refused = check(e, opcode, bth, buffer, offset, info);
+        if (refused != null) {
+            drop(refused, e.qp.qpn(), bth.psn(), bth.opcode());
+            return;
+        }
         QueuePair qp = e.qp;
-        if (!transportMatches(opcode.transport(), qp.type())) {
-            drop(DropReason.WRONG_TRANSPORT, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        if ((bth.pkey() & 0x7FFF) != 0x7FFF) {
-            drop(DropReason.BAD_PKEY, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        QpState state = qp.state();
-        if (state == QpState.RESET || state == QpState.INIT || state == QpState.ERR) {
-            drop(DropReason.QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        if (opcode.isResponse() && state == QpState.RTR) {
-            drop(DropReason.QP_STATE, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        if (qp.type() != QpType.UD && !(e.peer != null && e.peer.sameIp(info.source) && e.local.sameIp(info.destination))) {
-            // As rxe's check_addr: only the peer speaks for a connection. Without it, a third host that
-            // guessed a PSN could write registered memory or acknowledge what the peer never received.
-            drop(DropReason.WRONG_ADDRESS, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {
-            drop(DropReason.BAD_QKEY, qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
         // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
         // (QP, transport, state, P_Key and Q_Key) and the ICRC; before, every datagram counted.
         rnic.counters().increment(Counter.RCVD_PKTS);
@@ -323,6 +308,39 @@ public final class DataPath implements PacketSink {
         } else {
             responder.request(e, opcode, buffer, offset, payloadOffset, payloadLength, info);
         }
+    }
+
+    /**
+     * What a packet for QP {@code e} must pass before the QP sees it, as rxe's hdr_check: its transport, P_Key,
+     * the QP's state, for RC and UC the peer's address, for UD the Q_Key. Null when it passes, else why not.
+     */
+    DropReason check(QpEngine e, Opcode opcode, BthFlyweight bth, ByteBuffer buffer, int offset, PacketInfo info) {
+        QueuePair qp = e.qp;
+        if (!transportMatches(opcode.transport(), qp.type())) {
+            return DropReason.WRONG_TRANSPORT;
+        }
+        if ((bth.pkey() & 0x7FFF) != 0x7FFF) {
+            return DropReason.BAD_PKEY;
+        }
+        QpState state = qp.state();
+        if (state == QpState.RESET || state == QpState.INIT || state == QpState.ERR
+                || (opcode.isResponse() && state == QpState.RTR)) {
+            return DropReason.QP_STATE;
+        }
+        if (qp.type() != QpType.UD && !(e.peer != null && e.peer.sameIp(info.source) && e.local.sameIp(info.destination))) {
+            // As rxe's check_addr: only the peer speaks for a connection. Without it, a third host that
+            // guessed a PSN could write registered memory or acknowledge what the peer never received.
+            return DropReason.WRONG_ADDRESS;
+        }
+        if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {
+            return DropReason.BAD_QKEY;
+        }
+        return null;
+    }
+
+    /** The engine of the QP with this number, or null. */
+    QpEngine engine(int qpn) {
+        return engines.get(qpn);
     }
 
     private static boolean transportMatches(Transport t, QpType type) {
@@ -370,17 +388,30 @@ public final class DataPath implements PacketSink {
 
     /** Counts a dropped packet; a capture, if one is on, records it with the reason as its comment. */
     void drop(DropReason why, int qpn, int psn, int opcode) {
+        countDrop(why, qpn, psn, opcode);
+        showDrop(why);
+    }
+
+    /** Counts a drop and traces it, for one QP of several that a packet was for (a multicast member). */
+    void countDrop(DropReason why, int qpn, int psn, int opcode) {
         rnic.counters().increment(Counter.of(why));
+        trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
+    }
+
+    /** The capture, if one is on, records the packet being handled as dropped, with the reason as its comment. */
+    void showDrop(DropReason why) {
         if (rxBuffer != null) {
             port.reportDrop(rxBuffer, rxOffset, rxLength, rxInfo, why);
         }
-        trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
     }
 
     /** Sends tx[0, length) plus room for the ICRC to the QP's peer. */
     void send(QpEngine e, PeerAddress to, int lengthWithoutIcrc) {
         port.send(tx, 0, lengthWithoutIcrc + IcrcCalculator.LENGTH, to, e.srcPort);
         rnic.counters().increment(Counter.SENT_PKTS);
+        if (to.multicast()) {
+            rnic.counters().increment(Counter.MCAST_SENT_PKTS);
+        }
     }
 
     /** Adds a completion, handling a full CQ as real devices do (CQ error, its QPs to error). */

@@ -236,7 +236,7 @@ final class Requester {
                 fail(e, w, WcStatus.LOC_QP_OP_ERR, AccessError.KEY_NOT_FOUND);
                 return false;
             }
-            to = PeerAddress.ofGid(ah.av().dgid());
+            to = ah.destination();
             destQpn = w.remoteQpn;
         }
         ByteBuffer tx = dp.tx;

@@ -2,6 +2,8 @@ package io.jrxe.tools.common;
 
 import io.jrxe.wire.port.Ipv6Text;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.util.HexFormat;
 
 /** GIDs as the tools print and send them. */
@@ -14,6 +16,11 @@ public final class Gids {
     /** A GID as inet_ntop(AF_INET6) prints it, which is what ibv_rc_pingpong shows ({@link Ipv6Text}). */
     public static String ntop(byte[] gid) {
         return Ipv6Text.of(gid);
+    }
+
+    /** An IP address as inet_ntop prints it: IPv6 in its short form (Java's getHostAddress writes every group). */
+    public static String ip(InetAddress address) {
+        return address instanceof Inet6Address ? Ipv6Text.of(address.getAddress()) : address.getHostAddress();
     }
 
     /** The 32 hex digits rdma-core's examples send for a GID (its 16 bytes in order). */

@@ -226,9 +226,9 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf("\tmax_mw:\t\t\t\t%d%n", a.maxMw());
         out.printf("\tmax_raw_ipv6_qp:\t\t%d%n", 0);
         out.printf("\tmax_raw_ethy_qp:\t\t%d%n", 0);
-        out.printf("\tmax_mcast_grp:\t\t\t%d%n", 0);
-        out.printf("\tmax_mcast_qp_attach:\t\t%d%n", 0);
-        out.printf("\tmax_total_mcast_qp_attach:\t%d%n", 0);
+        out.printf("\tmax_mcast_grp:\t\t\t%d%n", a.maxMcastGrp());
+        out.printf("\tmax_mcast_qp_attach:\t\t%d%n", a.maxMcastQpAttach());
+        out.printf("\tmax_total_mcast_qp_attach:\t%d%n", a.maxTotalMcastQpAttach());
         out.printf("\tmax_ah:\t\t\t\t%d%n", a.maxAh());
         out.printf("\tmax_fmr:\t\t\t%d%n", 0);
         out.printf("\tmax_srq:\t\t\t%d%n", a.maxSrq());

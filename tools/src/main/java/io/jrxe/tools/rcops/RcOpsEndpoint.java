@@ -14,6 +14,7 @@ import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.Resources;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
@@ -72,7 +73,7 @@ final class RcOpsEndpoint implements AutoCloseable {
                     .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
         } catch (VerbsException e) {
             // The memory goes last: a kernel device may write to registered memory until it is deregistered.
-            closeQuietly(q, m, c, p);
+            Resources.closeQuietly(q, m, c, p);
             arena.close();
             throw new UserError("cannot set up the QP on " + dev.name() + ": " + e.getMessage(), e);
         }
@@ -124,20 +125,7 @@ final class RcOpsEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
-        closeQuietly(qp, mr, cq, pd);
+        Resources.closeQuietly(qp, mr, cq, pd);
         arena.close();
-    }
-
-    private static void closeQuietly(AutoCloseable... resources) {
-        for (AutoCloseable r : resources) {
-            if (r == null) {
-                continue;
-            }
-            try {
-                r.close();
-            } catch (Exception e) {
-                // the device is closed next, with whatever it still holds
-            }
-        }
     }
 }

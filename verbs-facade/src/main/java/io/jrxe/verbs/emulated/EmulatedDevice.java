@@ -18,6 +18,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     /** The loop the program's thread runs, or null when the device has a NIC thread (or no network). */
     private final InvokerLoop invoker;
     private final AtomicBoolean shutDown = new AtomicBoolean();
+    /** Held across a multicast attach or detach: its table change and its port's join or leave are one step. */
+    private final Object multicastLock = new Object();
     private volatile EmulatedProvider provider;
     /** The name its MBeans are published under, or null when it is not published (see {@link #publish}). */
     private volatile String publishedName;
@@ -35,6 +37,10 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         // Every port with a network has its GSI QP (in the data path) and the CM agent behind it.
         this.cm = dataPath != null ? new ConnectionManager(rnic, dataPath) : null;
         this.shutdown = shutdown;
+    }
+
+    Object multicastLock() {
+        return multicastLock;
     }
 
     /** Who runs the engines. */

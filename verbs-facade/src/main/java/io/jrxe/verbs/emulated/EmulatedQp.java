@@ -14,6 +14,8 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.wire.port.MulticastJoinException;
+import io.jrxe.wire.port.PeerAddress;
 
 final class EmulatedQp implements Qp {
     private final Rnic rnic;
@@ -89,6 +91,43 @@ final class EmulatedQp implements Qp {
             WorkPoster.postRecv(handle, qp, wr);
         } catch (PostException e) {
             throw Commands.refused(e);
+        }
+    }
+
+    /**
+     * The table changes on the NIC thread; the port joins the IP group (the first QP of the device in it) after,
+     * on this thread, since joining waits for the socket layer, which the NIC thread must not. A port that cannot
+     * join undoes the attachment. The device's lock keeps another attach or detach of it from coming in between.
+     */
+    @Override
+    public void attachMcast(byte[] gid, int lid) throws VerbsException {
+        DataPath dp = requireDataPath();
+        byte[] group = gid == null ? null : gid.clone();
+        synchronized (device.multicastLock()) {
+            PeerAddress join = Commands.call(rnic, () -> rnic.multicast().attach(qp, group, lid));
+            if (join == null) {
+                return;
+            }
+            try {
+                dp.port().joinGroup(join);
+            } catch (MulticastJoinException e) {
+                Commands.run(rnic, () -> rnic.multicast().detach(qp, group, lid));
+                throw new VerbsException(Errno.EADDRNOTAVAIL, String.format("attach QP 0x%06x to group %s: %s",
+                        qp.qpn(), join, e.getMessage()));
+            }
+        }
+    }
+
+    /** The port leaves the IP group when the device's last QP in it detached. */
+    @Override
+    public void detachMcast(byte[] gid, int lid) throws VerbsException {
+        DataPath dp = requireDataPath();
+        byte[] group = gid == null ? null : gid.clone();
+        synchronized (device.multicastLock()) {
+            PeerAddress leave = Commands.call(rnic, () -> rnic.multicast().detach(qp, group, lid));
+            if (leave != null) {
+                dp.port().leaveGroup(leave);
+            }
         }
     }
 

@@ -21,7 +21,8 @@ import java.util.Map;
  * jrxe0.addr = 127.0.0.1        # required; more addresses: addr2, addr3 (each gives GIDs)
  * jrxe0.mtu = 1500              # the interface MTU; the active path MTU follows as in rxe
  * jrxe0.max_qp = 16             # any limit: max_qp, max_mr, max_cq, max_cqe, max_pd,
- * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries
+ * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries,
+ * jrxe0.max_mcast_grp = 2       #   max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach
  * </pre>
  * Every mistake is reported with its line number.
  */
@@ -87,9 +88,13 @@ public final class DeviceConfigFile {
                     case "max_srq" -> a.maxSrq(Integer.parseInt(value));
                     case "max_mw" -> a.maxMw(Integer.parseInt(value));
                     case "max_ah" -> a.maxAh(Integer.parseInt(value));
+                    case "max_mcast_grp" -> a.maxMcastGrp(Integer.parseInt(value));
+                    case "max_mcast_qp_attach" -> a.maxMcastQpAttach(Integer.parseInt(value));
+                    case "max_total_mcast_qp_attach" -> a.maxTotalMcastQpAttach(Integer.parseInt(value));
                     case "mtt_entries" -> a.mttEntries(Long.parseLong(value));
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
-                            + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries)");
+                            + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
+                            + "max_mcast_qp_attach, max_total_mcast_qp_attach)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);

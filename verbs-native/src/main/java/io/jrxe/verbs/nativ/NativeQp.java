@@ -107,6 +107,41 @@ final class NativeQp implements Qp {
     }
 
     @Override
+    public void attachMcast(byte[] gid, int lid) throws VerbsException {
+        mcast("ibv_attach_mcast", "attach", gid, lid);
+    }
+
+    @Override
+    public void detachMcast(byte[] gid, int lid) throws VerbsException {
+        mcast("ibv_detach_mcast", "detach", gid, lid);
+    }
+
+    /** ibv_attach_mcast or ibv_detach_mcast with a union ibv_gid of the GID's 16 bytes. */
+    private void mcast(String function, String verb, byte[] gid, int lid) throws VerbsException {
+        if (gid == null || gid.length != 16) {
+            throw new VerbsException(io.jrxe.verbs.Errno.EINVAL, verb + " " + this + ": a GID has 16 bytes, not "
+                    + (gid == null ? "null" : gid.length));
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment g = a.allocate(16);
+            MemorySegment.copy(gid, 0, g, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, 16);
+            context.lib.check(function, qp, g, (short) lid);
+        } catch (NativeVerbsException e) {
+            throw new NativeVerbsException(e.nativeErrno(), verb + " " + this + " and group " + groupText(gid) + " (LID "
+                    + (lid & 0xFFFF) + "): " + e.getMessage());
+        }
+    }
+
+    /** The group's IP address (an IPv4-mapped GID reads as its IPv4 address). */
+    private static String groupText(byte[] gid) {
+        try {
+            return java.net.InetAddress.getByAddress(gid).getHostAddress();
+        } catch (java.net.UnknownHostException e) {
+            return java.util.HexFormat.of().formatHex(gid);
+        }
+    }
+
+    @Override
     public void close() throws VerbsException {
         destroyer.destroy(qp);
         arena.close();

@@ -7,10 +7,11 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The C signatures of the libibverbs functions jrxe calls by name (verbs.h, rdma-core 44):
- * uint8_t is JAVA_BYTE, int, unsigned and enums are JAVA_INT, size_t and uint64_t JAVA_LONG.
+ * uint8_t is JAVA_BYTE, uint16_t JAVA_SHORT, int, unsigned and enums are JAVA_INT, size_t and uint64_t JAVA_LONG.
  * The verbs that verbs.h defines inline call through the context's ops table instead (see
  * {@link OpsCalls} and {@link DataPathCalls}).
  */
@@ -42,6 +43,8 @@ final class Signatures {
             Map.entry("ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)),
             Map.entry("ibv_query_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS)),
             Map.entry("ibv_destroy_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+            Map.entry("ibv_attach_mcast", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT)),
+            Map.entry("ibv_detach_mcast", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT)),
             Map.entry("ibv_create_srq", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS)),
             Map.entry("ibv_modify_srq", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)),
             Map.entry("ibv_destroy_srq", FunctionDescriptor.of(JAVA_INT, ADDRESS)),

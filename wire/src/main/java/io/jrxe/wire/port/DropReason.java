@@ -21,7 +21,9 @@ public enum DropReason {
     GHOST_ACK("ghost ack"),
     NO_RESOURCES("no resources"),
     /** An RC or UC packet from an address that is not the QP's peer, or to one that is not its own (rxe's address check). */
-    WRONG_ADDRESS("not from the QP's peer");
+    WRONG_ADDRESS("not from the QP's peer"),
+    /** A datagram for QP 0xFFFFFF whose destination is no multicast group a QP of the device is attached to. */
+    NO_MCAST_GROUP("no QP attached to the multicast group");
 
     private final String description;
 

@@ -18,6 +18,21 @@ public interface PacketPort extends AutoCloseable {
 
     void receiver(PacketSink sink);
 
+    /**
+     * Starts receiving the datagrams sent to the multicast group {@code group}, as a host that joined the group on
+     * the port's interface does (IGMP or MLD); they reach the sink with the group as their destination. A port
+     * joins a group once; the NIC counts its QPs. Not on the NIC thread: joining may wait for the socket layer.
+     *
+     * @throws MulticastJoinException when the port cannot join (no interface has its address, another family, ...)
+     */
+    default void joinGroup(PeerAddress group) throws MulticastJoinException {
+        throw new MulticastJoinException(getClass().getSimpleName() + " cannot receive multicast");
+    }
+
+    /** Stops receiving the group's datagrams (the last QP left it). Not on the NIC thread. */
+    default void leaveGroup(PeerAddress group) {
+    }
+
     /** Shows every packet sent, received or dropped to the tap (capture mode); null removes it. */
     void tap(PacketTap tap);
 

@@ -20,10 +20,12 @@ public final class PeerAddress {
     private final byte[] gid;
     private final InetSocketAddress socketAddress;
     private final boolean loopback;
+    private final boolean multicast;
 
     private PeerAddress(InetAddress address, int port) {
         this.address = address;
         this.loopback = address.isLoopbackAddress();
+        this.multicast = address.isMulticastAddress();
         this.ip = address.getAddress();
         this.gid = new byte[16];
         if (address instanceof Inet4Address) {
@@ -75,6 +77,11 @@ public final class PeerAddress {
     /** 127.0.0.0/8 or ::1: only jrxe devices can be there (kernel rxe does not attach to lo). */
     public boolean loopback() {
         return loopback;
+    }
+
+    /** A multicast group (224.0.0.0/4, ff00::/8): its datagrams reach every port that joined it. */
+    public boolean multicast() {
+        return multicast;
     }
 
     public boolean ipv6() {

@@ -2,7 +2,9 @@ package io.jrxe.wire.sim;
 
 import io.jrxe.wire.port.PeerAddress;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -10,7 +12,8 @@ import java.util.SplittableRandom;
  * A deterministic network for tests: ports attached at addresses, packets delivered in virtual
  * time with the faults configured per direction, all decisions drawn from one seeded Random.
  * The same seed and the same sends give the same deliveries, so a failing seed replays. It
- * keeps a running hash of every delivery and drop as a trace fingerprint.
+ * keeps a running hash of every delivery and drop as a trace fingerprint. Ports may join multicast
+ * groups; a group's datagrams reach each member, the sender too when it is one.
  */
 public final class SimulatedNetwork {
     private final VirtualTime time = new VirtualTime();
@@ -18,6 +21,8 @@ public final class SimulatedNetwork {
     private final SplittableRandom random;
     private final long seed;
     private final Map<PeerAddress, SimulatedPort> ports = new HashMap<>();
+    /** Each multicast group's members, in the order they joined (the order copies are decided and delivered in). */
+    private final Map<PeerAddress, List<SimulatedPort>> groups = new HashMap<>();
     private final Map<String, LinkFaults> faults = new HashMap<>();
     private LinkFaults defaultFaults = LinkFaults.NONE;
     private PacketFilter filter;
@@ -54,6 +59,29 @@ public final class SimulatedNetwork {
 
     void detach(SimulatedPort port) {
         ports.remove(port.localAddress());
+        for (List<SimulatedPort> members : groups.values()) {
+            members.remove(port);
+        }
+    }
+
+    /** The port receives the group's datagrams from now on; a second join changes nothing. */
+    void join(PeerAddress group, SimulatedPort port) {
+        List<SimulatedPort> members = groups.computeIfAbsent(group, g -> new ArrayList<>());
+        if (!members.contains(port)) {
+            members.add(port);
+        }
+    }
+
+    void leave(PeerAddress group, SimulatedPort port) {
+        List<SimulatedPort> members = groups.get(group);
+        if (members != null) {
+            members.remove(port);
+        }
+    }
+
+    /** The ports that joined the group, in the order they joined. */
+    public List<PeerAddress> members(PeerAddress group) {
+        return groups.getOrDefault(group, List.of()).stream().map(SimulatedPort::localAddress).toList();
     }
 
     /** Faults for every direction that has none of its own. */
@@ -83,7 +111,11 @@ public final class SimulatedNetwork {
         port.send(java.nio.ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
     }
 
-    /** A frame leaves a port: decide its fate and schedule its delivery. */
+    /**
+     * A frame leaves a port: decide its fate and schedule its delivery. A frame to a multicast group goes to every
+     * port that joined it, the sender's own too (as a host's IP_MULTICAST_LOOP gives its own sockets a copy), each
+     * copy meeting the faults of the link from the sender to that port.
+     */
     void carry(SimulatedPort from, PeerAddress to, byte[] datagram, int srcPort, int identification) {
         sent++;
         if (filter != null) {
@@ -97,7 +129,24 @@ public final class SimulatedNetwork {
                 from.refreshIcrc(to, datagram, srcPort, identification);
             }
         }
-        LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + to, defaultFaults);
+        if (!to.multicast()) {
+            carryTo(from, to, to, datagram, srcPort, identification);
+            return;
+        }
+        List<SimulatedPort> members = groups.getOrDefault(to, List.of());
+        if (members.isEmpty()) {
+            unroutable++;
+            trace(2, datagram);
+            return;
+        }
+        for (SimulatedPort member : List.copyOf(members)) {
+            carryTo(from, to, member.localAddress(), datagram.clone(), srcPort, identification);
+        }
+    }
+
+    /** One copy of a frame to {@code to} on its way to the port at {@code link}'s far end. */
+    private void carryTo(SimulatedPort from, PeerAddress to, PeerAddress link, byte[] datagram, int srcPort, int identification) {
+        LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + link, defaultFaults);
         if (random.nextDouble() < f.loss()) {
             lost++;
             trace(1, datagram);
@@ -120,20 +169,20 @@ public final class SimulatedNetwork {
                 reordered++;
             }
             PeerAddress source = from.localAddress();
-            time.schedule(delay, () -> deliver(source, to, bytes, srcPort, identification));
+            time.schedule(delay, () -> deliver(source, to, link, bytes, srcPort, identification));
         }
     }
 
-    private void deliver(PeerAddress source, PeerAddress to, byte[] bytes, int srcPort, int identification) {
-        SimulatedPort port = ports.get(to);
-        if (port == null) {
-            unroutable++;
+    private void deliver(PeerAddress source, PeerAddress to, PeerAddress link, byte[] bytes, int srcPort, int identification) {
+        SimulatedPort port = ports.get(link);
+        if (port == null || (to.multicast() && !groups.getOrDefault(to, List.of()).contains(port))) {
+            unroutable++; // gone, or left the group while the copy was on its way
             trace(2, bytes);
             return;
         }
         delivered++;
         trace(3, bytes);
-        port.receive(source, bytes, srcPort, identification);
+        port.receive(source, to, bytes, srcPort, identification);
     }
 
     private void trace(int kind, byte[] bytes) {

@@ -58,13 +58,29 @@ public final class SimulatedPort extends AttachedPort {
         IcrcCalculator.write(b, datagram.length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, b, 0, datagram.length));
     }
 
-    void receive(PeerAddress source, byte[] datagram, int srcPort, int id) {
+    /** The port receives the group's datagrams from now on (at once: the simulation has no IGMP). */
+    @Override
+    public void joinGroup(PeerAddress group) throws io.jrxe.wire.port.MulticastJoinException {
+        if (!group.multicast() || group.ipv6() != local.ipv6()) {
+            throw new io.jrxe.wire.port.MulticastJoinException("the port at " + local + " cannot join " + group
+                    + (group.multicast() ? ": another IP family" : ": not a multicast address"));
+        }
+        network.join(group, this);
+    }
+
+    @Override
+    public void leaveGroup(PeerAddress group) {
+        network.leave(group, this);
+    }
+
+    /** A datagram that was sent to {@code destination}: this port's address, or a group it joined. */
+    void receive(PeerAddress source, PeerAddress destination, byte[] datagram, int srcPort, int id) {
         if (closed || sink == null) {
             return;
         }
         ByteBuffer buffer = ByteBuffer.wrap(datagram);
         info.source = source;
-        info.destination = local;
+        info.destination = destination;
         info.sourcePort = srcPort;
         info.identification = id;
         info.ttl = 64;
@@ -75,13 +91,13 @@ public final class SimulatedPort extends AttachedPort {
             sink.dropped(buffer, 0, datagram.length, info, DropReason.TOO_SHORT);
             return;
         }
-        int expected = icrc(source, local, id, srcPort, buffer, 0, datagram.length);
+        int expected = icrc(source, destination, id, srcPort, buffer, 0, datagram.length);
         if (IcrcCalculator.read(buffer, datagram.length - IcrcCalculator.LENGTH) != expected) {
             sink.dropped(buffer, 0, datagram.length, info, DropReason.BAD_ICRC);
             return;
         }
         if (tap != null) {
-            tap.packet(io.jrxe.wire.port.PacketTap.Direction.RECEIVED, source, local, srcPort, PeerAddress.ROCE_PORT, id,
+            tap.packet(io.jrxe.wire.port.PacketTap.Direction.RECEIVED, source, destination, srcPort, PeerAddress.ROCE_PORT, id,
                     buffer, 0, datagram.length, info.timestampNanos, null);
         }
         sink.packet(buffer, 0, datagram.length, info);

@@ -72,6 +72,9 @@ public final class IbvDeviceAttr {
     public static final long MAX_QP_INIT_RD_ATOM = offset(LAYOUT, "max_qp_init_rd_atom");
     public static final long ATOMIC_CAP = offset(LAYOUT, "atomic_cap");
     public static final long MAX_MW = offset(LAYOUT, "max_mw");
+    public static final long MAX_MCAST_GRP = offset(LAYOUT, "max_mcast_grp");
+    public static final long MAX_MCAST_QP_ATTACH = offset(LAYOUT, "max_mcast_qp_attach");
+    public static final long MAX_TOTAL_MCAST_QP_ATTACH = offset(LAYOUT, "max_total_mcast_qp_attach");
     public static final long MAX_AH = offset(LAYOUT, "max_ah");
     public static final long MAX_SRQ = offset(LAYOUT, "max_srq");
     public static final long MAX_SRQ_WR = offset(LAYOUT, "max_srq_wr");

@@ -25,6 +25,8 @@ final class LinuxSockets {
     static final int SOCK_CLOEXEC = 0x80000;
     /** A raw socket of this protocol sends whole IP packets (IP_HDRINCL implied) and receives nothing. */
     static final int IPPROTO_RAW = 255;
+    static final int IPPROTO_IP = 0;
+    static final int IP_MULTICAST_IF = 32;
     static final int SOL_SOCKET = 1;
     static final int SO_SNDBUF = 7;
     static final int SO_SNDBUFFORCE = 32;

@@ -50,6 +50,7 @@ public final class RawIpv4Sender implements AutoCloseable {
     private final byte[] localIp;
     private int staged;
     private boolean closed;
+    private boolean multicastFromLocalInterface;
     private volatile long packetsSent;
     private volatile long packetsDropped;
     private volatile int lastErrno;
@@ -80,6 +81,7 @@ public final class RawIpv4Sender implements AutoCloseable {
             this.addresses = arena.allocate(LinuxSockets.SOCKADDR_IN, slots);
             this.messageAt = describeSlots(buffers, arena.allocate(LinuxSockets.MMSGHDR, slots));
             enlargeSendBuffer();
+            sendMulticastFromLocalInterface();
         } catch (RuntimeException | OutOfMemoryError e) {
             LinuxSockets.close(fd);
             arena.close();
@@ -117,6 +119,23 @@ public final class RawIpv4Sender implements AutoCloseable {
                 SEND_BUFFER_BYTES) != 0) {
             LinuxSockets.setIntOption(callState, fd, LinuxSockets.SOL_SOCKET, LinuxSockets.SO_SNDBUF, SEND_BUFFER_BYTES);
         }
+    }
+
+    /**
+     * A raw socket is bound to no address, so multicast (a UD datagram to a group) would follow the routes, which
+     * a lab's namespace need not have: IP_MULTICAST_IF with the device's address sends it out of that address's
+     * interface, as rxe sends from its netdev. Where no interface has the address, multicast follows the routes.
+     */
+    private void sendMulticastFromLocalInterface() {
+        // struct in_addr, in network order: the int whose bytes in memory are the address's.
+        int inAddr = java.nio.ByteBuffer.wrap(localIp).order(ByteOrder.nativeOrder()).getInt();
+        multicastFromLocalInterface = LinuxSockets.setIntOption(callState, fd, LinuxSockets.IPPROTO_IP,
+                LinuxSockets.IP_MULTICAST_IF, inAddr) == 0;
+    }
+
+    /** Whether multicast leaves through the device's interface; if not, the port sends none (it could go anywhere). */
+    public boolean sendsMulticastFromLocalInterface() {
+        return multicastFromLocalInterface;
     }
 
     /**

@@ -77,6 +77,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         try {
             this.selector = Selector.open();
             port.receiveChannel().register(selector, SelectionKey.OP_READ);
+            port.watchGroups(this::watch);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot watch the socket of " + deviceName + ": " + e.getMessage(), e);
         }
@@ -89,6 +90,19 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
 
     public PolledUdpPort port() {
         return port;
+    }
+
+    /**
+     * The standby thread also wakes for a multicast group's socket. Registering does not wait for a select in
+     * progress (JDK 11 and later); the wake-up makes that select start again with the new socket.
+     */
+    private void watch(java.nio.channels.DatagramChannel groupSocket) {
+        try {
+            groupSocket.register(selector, SelectionKey.OP_READ);
+        } catch (java.nio.channels.ClosedChannelException | java.nio.channels.ClosedSelectorException e) {
+            return; // the group was left, or the loop closed, before it could be watched
+        }
+        selector.wakeup();
     }
 
     /**

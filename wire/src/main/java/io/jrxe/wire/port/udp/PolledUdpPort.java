@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
@@ -9,6 +10,7 @@ import io.jrxe.wire.port.raw.TransmitPath;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ProtocolFamily;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -16,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A device's RoCEv2 port on UDP sockets that any thread may read and write, so that whichever
@@ -23,7 +26,8 @@ import java.util.Map;
  * to the device's address on port 4791 receives, one socket per UDP source port sends (as
  * {@link UdpPort} does, SO_REUSEPORT). Each packet is sent at once, one system call, which is
  * what a lone request of a ping-pong wants; there is no GSO batch, so bulk transfers belong to
- * {@link UdpPort}. Only the thread holding the loop touches this object.
+ * {@link UdpPort}. Only the thread holding the loop touches this object, but for joining and leaving multicast
+ * groups, which any thread may do (the group sockets are an array copied on write).
  *
  * <p>It uses the JDK's sockets rather than Netty's because a Netty event loop can only be run by
  * the one thread that owns it, and the point of this port is to be run by the application's.
@@ -37,14 +41,28 @@ public final class PolledUdpPort extends RoceUdpPort {
     private final RawIpv4Sender raw;
     private final TransmitPath transmitPath;
     private final Map<Integer, DatagramChannel> senders = new HashMap<>();
+    /** The interface multicast leaves and is joined through, or null when no interface has the address. */
+    private final NetworkInterface multicastIf;
+    /**
+     * A socket per multicast group joined. Copied on write (joins and leaves come from the verbs' threads), so the
+     * holder of the loop walks a snapshot without a lock.
+     */
+    private volatile GroupSocket[] groupSockets = new GroupSocket[0];
+    /** Who watches a new group socket for the standby thread (the invoker loop's selector), or null. */
+    private volatile Consumer<DatagramChannel> watcher;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     private int lastSenderPort = -1;
     private DatagramChannel lastSender;
     private long sendFailures;
     private volatile boolean closed;
 
-    private PolledUdpPort(PeerAddress local, DatagramChannel receiver, RawIpv4Sender raw, TransmitPath transmitPath) {
+    private record GroupSocket(PeerAddress group, DatagramChannel channel) {
+    }
+
+    private PolledUdpPort(PeerAddress local, DatagramChannel receiver, RawIpv4Sender raw, TransmitPath transmitPath,
+                          NetworkInterface multicastIf) {
         super(local);
+        this.multicastIf = multicastIf;
         this.receiver = receiver;
         this.family = local.ipv6() ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         this.raw = raw;
@@ -75,8 +93,10 @@ public final class PolledUdpPort extends RoceUdpPort {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, 8 << 20);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, 8 << 20);
             ch.configureBlocking(false);
+            NetworkInterface multicastIf = MulticastInterface.orNull(local);
+            sendMulticastFrom(ch, local, multicastIf);
             ch.bind(at);
-            return new PolledUdpPort(local, ch, raw, path);
+            return new PolledUdpPort(local, ch, raw, path, multicastIf);
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             if (raw != null) {
@@ -89,6 +109,79 @@ public final class PolledUdpPort extends RoceUdpPort {
     /** The socket that receives, for the standby thread's selector. */
     DatagramChannel receiveChannel() {
         return receiver;
+    }
+
+    /** The sockets of the groups joined from now on are handed to {@code w} (the standby thread's selector). */
+    void watchGroups(Consumer<DatagramChannel> w) {
+        watcher = w;
+    }
+
+    /** As {@link UdpSockets#bindGroup}'s comment says for the event-loop port; IPv6 also needs IPV6_MULTICAST_IF. */
+    private static void sendMulticastFrom(DatagramChannel ch, PeerAddress local, NetworkInterface multicastIf) throws IOException {
+        if (multicastIf != null && local.ipv6()) {
+            ch.setOption(StandardSocketOptions.IP_MULTICAST_IF, multicastIf);
+        }
+    }
+
+    /**
+     * Binds a socket to the group on port 4791 (SO_REUSEADDR, so that other devices of the host may too) and joins
+     * the group on the interface of the device's address; whoever runs the loop reads it as it reads the port's
+     * own socket, the group being the datagrams' destination. The JDK cannot turn IP_MULTICAST_ALL off: a device
+     * here also gets a group's datagrams that arrive on another interface of the host where some socket joined it.
+     */
+    @Override
+    public synchronized void joinGroup(PeerAddress group) throws MulticastJoinException {
+        MulticastInterface.checkFamily(local, group);
+        for (GroupSocket g : groupSockets) {
+            if (g.group().equals(group)) {
+                return;
+            }
+        }
+        NetworkInterface nif = MulticastInterface.of(local);
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open(family);
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+            ch.configureBlocking(false);
+            ch.bind(MulticastInterface.bindAddress(group, nif));
+            ch.join(group.address(), nif);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            throw new MulticastJoinException("cannot join " + group + " on " + nif.getName() + ": " + e.getMessage(), e);
+        }
+        GroupSocket[] now = java.util.Arrays.copyOf(groupSockets, groupSockets.length + 1);
+        now[now.length - 1] = new GroupSocket(group, ch);
+        groupSockets = now;
+        Consumer<DatagramChannel> w = watcher;
+        if (w != null) {
+            w.accept(ch);
+        }
+    }
+
+    /** Closes the group's socket, which leaves the group. */
+    @Override
+    public synchronized void leaveGroup(PeerAddress group) {
+        GroupSocket[] was = groupSockets;
+        for (int i = 0; i < was.length; i++) {
+            if (was[i].group().equals(group)) {
+                GroupSocket[] now = new GroupSocket[was.length - 1];
+                System.arraycopy(was, 0, now, 0, i);
+                System.arraycopy(was, i + 1, now, i, was.length - i - 1);
+                groupSockets = now;
+                closeQuietly(was[i].channel());
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether a datagram to a group leaves through the device's interface: an IPv4 UDP socket bound to the
+     * device's address always does, the raw socket and an IPv6 socket when their multicast interface is set. A
+     * multicast datagram that the routes could send anywhere (out of the host) is not sent.
+     */
+    private boolean multicastRouted() {
+        return local.ipv6() ? multicastIf != null : raw == null || raw.sendsMulticastFromLocalInterface();
     }
 
     @Override
@@ -108,19 +201,9 @@ public final class PolledUdpPort extends RoceUdpPort {
      * @return the datagrams read
      */
     int receive(int max) {
-        int n = 0;
-        try {
-            while (n < max && !closed) {
-                rx.clear();
-                InetSocketAddress from = (InetSocketAddress) receiver.receive(rx);
-                if (from == null) {
-                    break;
-                }
-                n++;
-                admit(rx, 0, rx.position(), from);
-            }
-        } catch (IOException e) {
-            return n; // a closed socket (shutdown) or an ICMP error queued on it: nothing to read now
+        int n = receiveFrom(receiver, local, max);
+        for (GroupSocket g : groupSockets) {
+            n += receiveFrom(g.channel(), g.group(), max - n);
         }
         PacketSink s = sink;
         if (n > 0 && s != null && !closed) {
@@ -129,9 +212,32 @@ public final class PolledUdpPort extends RoceUdpPort {
         return n;
     }
 
+    /** Reads up to {@code max} datagrams waiting on {@code ch}, whose destination was {@code destination}. */
+    private int receiveFrom(DatagramChannel ch, PeerAddress destination, int max) {
+        int n = 0;
+        try {
+            while (n < max && !closed) {
+                rx.clear();
+                InetSocketAddress from = (InetSocketAddress) ch.receive(rx);
+                if (from == null) {
+                    break;
+                }
+                n++;
+                admit(rx, 0, rx.position(), from, destination);
+            }
+        } catch (IOException e) {
+            return n; // a closed socket (shutdown, a group left) or an ICMP error queued on it: nothing to read now
+        }
+        return n;
+    }
+
     @Override
     public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
         if (closed) {
+            return;
+        }
+        if (to.multicast() && !multicastRouted()) {
+            sendFailures++;
             return;
         }
         if (raw != null && !to.loopback()) {
@@ -180,6 +286,7 @@ public final class PolledUdpPort extends RoceUdpPort {
             ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
             ch.configureBlocking(false);
+            sendMulticastFrom(ch, local, multicastIf);
             ch.bind(new InetSocketAddress(local.address(), srcPort));
             return ch;
         } catch (IOException | RuntimeException e) {
@@ -192,6 +299,9 @@ public final class PolledUdpPort extends RoceUdpPort {
     public void close() {
         closed = true;
         closeQuietly(receiver);
+        for (GroupSocket g : groupSockets) {
+            closeQuietly(g.channel());
+        }
         for (DatagramChannel ch : senders.values()) {
             if (ch != receiver) {
                 closeQuietly(ch);

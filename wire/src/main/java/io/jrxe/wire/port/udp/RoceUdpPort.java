@@ -64,14 +64,17 @@ public abstract class RoceUdpPort extends AttachedPort {
         }
     }
 
-    /** A received datagram: checked, shown to the tap, and handed to the NIC or dropped with its reason. */
-    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender) {
+    /**
+     * A received datagram, sent to {@code destination} (the port's address, or a multicast group it joined):
+     * checked, shown to the tap, and handed to the NIC or dropped with its reason.
+     */
+    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination) {
         PacketSink s = sink;
         if (s == null) {
             return;
         }
         info.source = sourceOf(sender);
-        info.destination = local;
+        info.destination = destination;
         info.sourcePort = sender.getPort();
         info.ttl = 64;
         info.trafficClass = 0;
@@ -83,7 +86,7 @@ public abstract class RoceUdpPort extends AttachedPort {
             return;
         }
         if (local.ipv6()) {
-            int expected = icrc.ipv6(info.source.ipBytes(), local.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+            int expected = icrc.ipv6(info.source.ipBytes(), destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
             if (IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH) != expected) {
                 deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
@@ -91,7 +94,7 @@ public abstract class RoceUdpPort extends AttachedPort {
             }
             info.identification = 0;
         } else {
-            int id = solver.solve(info.source.ipv4(), local.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
+            int id = solver.solve(info.source.ipv4(), destination.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
             if (id == Ipv4IdentificationSolver.NO_SOLUTION) {
                 deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
@@ -101,7 +104,7 @@ public abstract class RoceUdpPort extends AttachedPort {
         }
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.RECEIVED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT,
+            t.packet(PacketTap.Direction.RECEIVED, info.source, destination, info.sourcePort, PeerAddress.ROCE_PORT,
                     info.identification, buffer, offset, length, info.timestampNanos, null);
         }
         s.packet(buffer, offset, length, info);
@@ -110,7 +113,7 @@ public abstract class RoceUdpPort extends AttachedPort {
     private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.DROPPED, info.source, local, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
+            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
                     offset, length, info.timestampNanos, "dropped: " + reason.description());
         }
         s.dropped(buffer, offset, length, info, reason);

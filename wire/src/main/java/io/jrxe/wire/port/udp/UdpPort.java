@@ -1,6 +1,7 @@
 package io.jrxe.wire.port.udp;
 
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
+import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
@@ -16,9 +17,11 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A device's RoCEv2 port on real UDP: one socket bound to the device's address on port 4791
@@ -50,13 +53,18 @@ public final class UdpPort extends RoceUdpPort {
     private final TransmitPath transmitPath;
     private boolean rawToLoopback;
     private final Map<Integer, Channel> senders = new HashMap<>();
+    /** The interface multicast leaves and is joined through, or null when no interface has the address. */
+    private final NetworkInterface multicastIf;
+    /** A socket per multicast group joined (written by the verb's thread, closed by any). */
+    private final Map<PeerAddress, Channel> groups = new ConcurrentHashMap<>();
     private final Runnable flush = this::flushNow;
     private boolean flushPending;
     private volatile boolean closed;
 
     private UdpPort(UdpTransport transport, EventLoop loop, PeerAddress local, Channel receiver, RawIpv4Sender raw,
-                    TransmitPath transmitPath) {
+                    TransmitPath transmitPath, NetworkInterface multicastIf) {
         super(local);
+        this.multicastIf = multicastIf;
         this.transport = transport;
         this.loop = loop;
         this.receiver = receiver;
@@ -115,23 +123,9 @@ public final class UdpPort extends RoceUdpPort {
     private static UdpPort bindUdp(UdpTransport transport, EventLoop loop, PeerAddress local, RawIpv4Sender raw,
                                    TransmitPath path) throws PortInUseException {
         Holder holder = new Holder();
-        Channel ch = UdpSockets.bindReceiver(transport, loop, local.socketAddress(),
-                new SimpleChannelInboundHandler<DatagramPacket>(false) {
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
-                        try {
-                            holder.port.received(msg);
-                        } finally {
-                            msg.release();
-                        }
-                    }
-
-                    @Override
-                    public void channelReadComplete(ChannelHandlerContext ctx) {
-                        holder.port.readComplete();
-                    }
-                });
-        holder.port = new UdpPort(transport, loop, local, ch, raw, path);
+        NetworkInterface multicastIf = MulticastInterface.orNull(local);
+        Channel ch = UdpSockets.bindReceiver(transport, loop, local.socketAddress(), multicastIf, receiving(holder, local));
+        holder.port = new UdpPort(transport, loop, local, ch, raw, path, multicastIf);
         return holder.port;
     }
 
@@ -139,8 +133,69 @@ public final class UdpPort extends RoceUdpPort {
         volatile UdpPort port;
     }
 
+    /** What a socket of the port does with its datagrams, which were sent to {@code destination}. */
+    private static SimpleChannelInboundHandler<DatagramPacket> receiving(Holder holder, PeerAddress destination) {
+        return new SimpleChannelInboundHandler<>(false) {
+            @Override
+            protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket msg) {
+                try {
+                    holder.port.received(msg, destination);
+                } finally {
+                    msg.release();
+                }
+            }
+
+            @Override
+            public void channelReadComplete(ChannelHandlerContext ctx) {
+                holder.port.readComplete();
+            }
+        };
+    }
+
+    /**
+     * Binds a socket to the group on port 4791 and joins the group on the interface of the device's address; its
+     * datagrams reach the NIC with the group as their destination. Packets to the group leave as any other: from
+     * the device's address, out of that interface, and IP_MULTICAST_LOOP (on) gives a copy to the host's other
+     * sockets in the group, this port's too.
+     */
+    @Override
+    public void joinGroup(PeerAddress group) throws MulticastJoinException {
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException("joining a group waits for the socket layer: not on the NIC thread");
+        }
+        MulticastInterface.checkFamily(local, group);
+        if (closed || groups.containsKey(group)) {
+            return;
+        }
+        Holder holder = new Holder();
+        holder.port = this;
+        Channel ch = UdpSockets.bindGroup(transport, loop, group, MulticastInterface.of(local), receiving(holder, group));
+        groups.put(group, ch);
+        if (closed) {
+            ch.close();
+        }
+    }
+
+    /** Closes the group's socket, which leaves the group. */
+    @Override
+    public void leaveGroup(PeerAddress group) {
+        Channel ch = groups.remove(group);
+        if (ch != null) {
+            ch.close().syncUninterruptibly();
+        }
+    }
+
     public UdpTransport transport() {
         return transport;
+    }
+
+    /**
+     * Whether a datagram to a group leaves through the device's interface: an IPv4 UDP socket bound to the
+     * device's address always does, the raw socket and an IPv6 socket when their multicast interface is set. A
+     * multicast datagram that the routes could send anywhere (out of the host) is not sent.
+     */
+    private boolean multicastRouted() {
+        return local.ipv6() ? multicastIf != null : raw == null || raw.sendsMulticastFromLocalInterface();
     }
 
     @Override
@@ -155,7 +210,7 @@ public final class UdpPort extends RoceUdpPort {
 
     @Override
     public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
-        if (closed) {
+        if (closed || (to.multicast() && !multicastRouted())) {
             return;
         }
         if (raw != null && (rawToLoopback || !to.loopback())) {
@@ -272,7 +327,7 @@ public final class UdpPort extends RoceUdpPort {
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
         }
-        ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort));
+        ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort), multicastIf);
         senders.put(srcPort, f.channel());
         f.addListener(done -> {
             if (!done.isSuccess()) {
@@ -289,14 +344,14 @@ public final class UdpPort extends RoceUdpPort {
         }
     }
 
-    private void received(DatagramPacket msg) {
+    private void received(DatagramPacket msg, PeerAddress destination) {
         if (closed) {
             return;
         }
         ByteBuf content = msg.content();
         int length = content.readableBytes();
         ByteBuffer buffer = view(content, length);
-        admit(buffer, buffer.position(), length, msg.sender());
+        admit(buffer, buffer.position(), length, msg.sender(), destination);
     }
 
     /**
@@ -323,6 +378,10 @@ public final class UdpPort extends RoceUdpPort {
             closeOnNicThread(raw);
         }
         receiver.close().syncUninterruptibly();
+        for (Channel ch : groups.values()) {
+            ch.close().syncUninterruptibly();
+        }
+        groups.clear();
         for (Channel ch : senders.values()) {
             if (ch != receiver) {
                 ch.close().syncUninterruptibly();

@@ -1,5 +1,7 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.port.MulticastJoinException;
+import io.jrxe.wire.port.PeerAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -11,14 +13,19 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.unix.IntegerUnixChannelOption;
+import io.netty.channel.unix.RawUnixChannelOption;
 
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * How a {@link UdpPort}'s sockets are made: the one bound to the device's address on port 4791, which
- * receives, and one per UDP source port a QP sends from. Setup only: nothing here runs per packet.
+ * receives, one per UDP source port a QP sends from, and one per multicast group the device joined. Setup only:
+ * nothing here runs per packet.
  */
 final class UdpSockets {
     /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
@@ -45,6 +52,22 @@ final class UdpSockets {
         }
     }
 
+    /**
+     * SO_BINDTODEVICE for an IPv6 group's socket: Linux hands an IPv6 multicast datagram to every socket that
+     * joined its group, whatever interface it arrived on or was joined on. The copy IPV6_MULTICAST_LOOP makes of
+     * a datagram sent out of another interface of the host would reach this device as well as the datagram
+     * itself arriving over the link: twice. Bound to its interface, the socket takes only what arrives there.
+     * (IPv4 filters by the interface of the membership already.)
+     */
+    private static final RawUnixChannelOption BIND_TO_DEVICE = new RawUnixChannelOption("SO_BINDTODEVICE",
+            1 /* SOL_SOCKET */, 25 /* SO_BINDTODEVICE */, 16 /* IFNAMSIZ */);
+
+    private static ByteBuffer interfaceName(NetworkInterface nif) {
+        ByteBuffer name = ByteBuffer.allocateDirect(16); // NUL-padded, as the kernel reads IFNAMSIZ bytes
+        name.put(nif.getName().getBytes(StandardCharsets.US_ASCII)).position(0);
+        return name;
+    }
+
     private UdpSockets() {
     }
 
@@ -53,8 +76,8 @@ final class UdpSockets {
      *
      * @throws PortInUseException with a sentence for a taken port or an address that is not local
      */
-    static Channel bindReceiver(UdpTransport transport, EventLoop loop, InetSocketAddress at, ChannelHandler handler)
-            throws PortInUseException {
+    static Channel bindReceiver(UdpTransport transport, EventLoop loop, InetSocketAddress at, NetworkInterface multicastIf,
+                                ChannelHandler handler) throws PortInUseException {
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_RCVBUF, 8 << 20)
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
@@ -62,6 +85,7 @@ final class UdpSockets {
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
                         transport == UdpTransport.EPOLL ? RECEIVE_SLOT : UdpPort.MAX_DATAGRAM))
                 .handler(handler);
+        sendMulticastFrom(b, at, multicastIf);
         if (transport == UdpTransport.EPOLL) {
             // UDP GRO: a peer's run of same-size packets arrives as one buffer that Netty cuts back into
             // datagrams, instead of the kernel cutting it up and queuing each (on loopback, a GSO send
@@ -83,15 +107,65 @@ final class UdpSockets {
      * Starts binding a socket that only sends, at {@code at} beside the others on that address (SO_REUSEPORT);
      * the bind completes on the event loop, which must not wait for it.
      */
-    static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at) {
+    static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at, NetworkInterface multicastIf) {
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .handler(new ChannelInboundHandlerAdapter());
+        sendMulticastFrom(b, at, multicastIf);
         if (transport == UdpTransport.EPOLL) {
             b.option(EpollChannelOption.SO_REUSEPORT, true);
         }
         return b.bind(at);
+    }
+
+    /**
+     * Multicast leaves through the device's interface. An IPv4 socket bound to the device's address needs nothing
+     * (Linux sends its multicast out of the interface that has the address), an IPv6 one needs
+     * IPV6_MULTICAST_IF: its route to ff00::/8 could name any interface.
+     */
+    private static void sendMulticastFrom(Bootstrap b, InetSocketAddress at, NetworkInterface multicastIf) {
+        if (multicastIf != null && at.getAddress() instanceof Inet6Address) {
+            b.option(ChannelOption.IP_MULTICAST_IF, multicastIf);
+        }
+    }
+
+    /**
+     * Binds a socket that receives the datagrams sent to {@code group} on port 4791 and joins the group on
+     * {@code nif} (IGMP, MLD), its datagrams going to {@code handler}. Several devices of a host may each bind the
+     * same group (SO_REUSEADDR): every one gets a copy. Where epoll allows it, IP_MULTICAST_ALL is off, so that the
+     * socket gets only what arrives on its own interface, not every group any socket of the host joined elsewhere.
+     * Not on the event loop: it waits for the bind and the join.
+     */
+    static Channel bindGroup(UdpTransport transport, EventLoop loop, PeerAddress group, NetworkInterface nif,
+                             ChannelHandler handler) throws MulticastJoinException {
+        InetSocketAddress at = MulticastInterface.bindAddress(group, nif);
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.SO_RCVBUF, 4 << 20)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(UdpPort.MAX_DATAGRAM))
+                .handler(handler);
+        if (transport == UdpTransport.EPOLL) {
+            b.option(EpollChannelOption.IP_MULTICAST_ALL, false);
+            if (group.ipv6()) {
+                b.option(ACCEPT_ZERO_UDP6_CHECKSUM, 1);
+                b.option(BIND_TO_DEVICE, interfaceName(nif));
+            }
+        }
+        Channel ch;
+        try {
+            ch = b.bind(at).sync().channel();
+        } catch (Exception e) {
+            throw new MulticastJoinException("cannot bind " + group + " port " + PeerAddress.ROCE_PORT + ": " + e.getMessage(), e);
+        }
+        try {
+            ((io.netty.channel.socket.DatagramChannel) ch).joinGroup(group.socketAddress(), nif).sync();
+            return ch;
+        } catch (Exception e) {
+            ch.close().syncUninterruptibly();
+            throw new MulticastJoinException("cannot join " + group + " on " + nif.getName() + ": " + e.getMessage(), e);
+        }
     }
 
     static String describeBindFailure(InetSocketAddress at, Throwable e) {
