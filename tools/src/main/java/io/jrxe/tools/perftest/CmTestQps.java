@@ -80,8 +80,7 @@ final class CmTestQps implements AutoCloseable {
         CmId listening = CmSteps.listen(channel, bind, s.qps);
         try {
             for (int i = 0; i < s.qps; i++) {
-                CmEvent request = CmSteps.await(channel, CmEventType.CONNECT_REQUEST, s.timeoutMillis,
-                        "waiting for the client's QP " + i);
+                CmEvent request = nextRequest(s.timeoutMillis, "waiting for the client's QP " + i);
                 CmId id = request.id();
                 ids.add(id);
                 if (!res.allocated()) {
@@ -95,6 +94,19 @@ final class CmTestQps implements AutoCloseable {
             throw new UserError("rdma_cm, accepting the test's QPs: " + e.getMessage(), e);
         } finally {
             CmSteps.closeQuietly(listening);
+        }
+    }
+
+    /** The next connection request; the ESTABLISHED of those accepted before it may come first. */
+    private CmEvent nextRequest(int timeoutMillis, String what) {
+        while (true) {
+            CmEvent e = CmSteps.next(channel, timeoutMillis, what);
+            if (e.type() == CmEventType.CONNECT_REQUEST) {
+                return e;
+            }
+            if (e.type() != CmEventType.ESTABLISHED) {
+                throw new UserError("rdma_cm, " + what + ": " + e + " instead of RDMA_CM_EVENT_CONNECT_REQUEST");
+            }
         }
     }
 
