@@ -80,13 +80,17 @@ final class CmExchange implements ExchangeChannel {
         return new ConnectionParameters(null, 0, 0, 0, 7, 7, false, 0);
     }
 
-    /** The server: waits for a client on {@code port}, accepts it, stops listening. */
-    static CmExchange accept(RdmaCm cm, InetSocketAddress bind, int acceptTimeoutMillis, int timeoutMillis) {
+    /**
+     * The server: listens on {@code bind}, runs {@code listening} (the banner: a client that came before the listener
+     * would be refused, and perftest's gives up at once), accepts one client, stops listening.
+     */
+    static CmExchange accept(RdmaCm cm, InetSocketAddress bind, int acceptTimeoutMillis, int timeoutMillis, Runnable listening) {
         CmEventChannel channel = createChannel(cm);
-        CmId listening = null;
+        CmId listener = null;
         CmId id = null;
         try {
-            listening = CmSteps.listen(channel, bind, 1);
+            listener = CmSteps.listen(channel, bind, 1);
+            listening.run();
             CmEvent request = CmSteps.await(channel, CmEventType.CONNECT_REQUEST, acceptTimeoutMillis,
                     "waiting for the client on port " + bind.getPort());
             id = request.id();
@@ -101,11 +105,11 @@ final class CmExchange implements ExchangeChannel {
             throw new UserError("rdma_cm, the exchange's connection: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             CmSteps.closeQuietly(id);
-            CmSteps.closeQuietly(listening);
+            CmSteps.closeQuietly(listener);
             closeQuietly(channel);
             throw e;
         } finally {
-            CmSteps.closeQuietly(listening);
+            CmSteps.closeQuietly(listener);
         }
     }
 

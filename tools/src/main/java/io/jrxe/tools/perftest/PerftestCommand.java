@@ -469,9 +469,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
                     announceVersion);
         }
         if (route != null) {
-            printWaiting(out);
             return new PerftestConnection(CmExchange.accept(route.cm(), route.address(), device.acceptTimeoutMillis(),
-                    s.timeoutMillis), false, announceVersion);
+                    s.timeoutMillis, () -> printWaiting(out)), false, announceVersion);
         }
         if (s.client) {
             return new PerftestConnection(OobSocket.connect(servername, port, s.timeoutMillis), true, announceVersion);
