@@ -28,15 +28,19 @@ final class CmTestQps implements AutoCloseable {
     private final CmEventChannel channel;
     private final List<CmId> ids = new ArrayList<>();
     private final boolean client;
+    /** The server's listening identifier, from {@link #open} to the last accept. */
+    private CmId listening;
 
     private CmTestQps(CmEventChannel channel, boolean client) {
         this.channel = channel;
         this.client = client;
     }
 
-    /** Connects the QPs of {@code res} (allocating its memory on the CM's device first). */
-    static CmTestQps connect(PerftestSettings s, PerftestResources res, RdmaCm cm, InetSocketAddress source,
-                             InetSocketAddress address) {
+    /**
+     * The channel, and on the server already the listener on {@code address}: it listens before the sync that lets
+     * the client connect, since perftest's client, refused, does not get over it (4.5 crashes as it tries again).
+     */
+    static CmTestQps open(PerftestSettings s, RdmaCm cm, InetSocketAddress address) {
         CmEventChannel channel;
         try {
             channel = cm.createEventChannel();
@@ -44,16 +48,23 @@ final class CmTestQps implements AutoCloseable {
             throw new UserError("rdma_create_event_channel: " + e.getMessage(), e);
         }
         CmTestQps qps = new CmTestQps(channel, s.client);
-        try {
-            if (s.client) {
-                qps.connectAll(s, res, source, address);
-            } else {
-                qps.acceptAll(s, res, address);
+        if (!s.client) {
+            try {
+                qps.listening = CmSteps.listen(channel, address, s.qps);
+            } catch (RuntimeException e) {
+                qps.close();
+                throw e;
             }
-            return qps;
-        } catch (RuntimeException e) {
-            qps.close();
-            throw e;
+        }
+        return qps;
+    }
+
+    /** Connects (or accepts) the QPs of {@code res}, allocating its memory on the CM's device first. */
+    void connect(PerftestSettings s, PerftestResources res, InetSocketAddress source, InetSocketAddress address) {
+        if (s.client) {
+            connectAll(s, res, source, address);
+        } else {
+            acceptAll(s, res);
         }
     }
 
@@ -76,8 +87,7 @@ final class CmTestQps implements AutoCloseable {
         }
     }
 
-    private void acceptAll(PerftestSettings s, PerftestResources res, InetSocketAddress bind) {
-        CmId listening = CmSteps.listen(channel, bind, s.qps);
+    private void acceptAll(PerftestSettings s, PerftestResources res) {
         try {
             for (int i = 0; i < s.qps; i++) {
                 CmEvent request = nextRequest(s.timeoutMillis, "waiting for the client's QP " + i);
@@ -94,6 +104,7 @@ final class CmTestQps implements AutoCloseable {
             throw new UserError("rdma_cm, accepting the test's QPs: " + e.getMessage(), e);
         } finally {
             CmSteps.closeQuietly(listening);
+            listening = null;
         }
     }
 
@@ -146,6 +157,7 @@ final class CmTestQps implements AutoCloseable {
     /** Destroys the identifiers and the channel; the QPs must be gone already ({@link PerftestResources#close}). */
     @Override
     public void close() {
+        CmSteps.closeQuietly(listening);
         for (CmId id : ids) {
             try {
                 id.close();

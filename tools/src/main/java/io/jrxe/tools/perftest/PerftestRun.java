@@ -41,8 +41,9 @@ final class PerftestRun implements AutoCloseable {
         } else {
             // create_rdma_cm_connection: between two syncs (with perftest's still zeroed keys), the CM connects the QPs
             PerftestDest zero = new PerftestDest(0, 0, 0, 0, 0, 0, new byte[16], 0);
+            cmQps = CmTestQps.open(s, route.cm(), route.address());
             conn.handshake(zero, "the sync before the rdma_cm connection");
-            cmQps = CmTestQps.connect(s, res, route.cm(), route.source(), route.address());
+            cmQps.connect(s, res, route.source(), route.address());
             conn.handshake(zero, "the sync after the rdma_cm connection");
         }
         PerftestFormat.header(out, s);
