@@ -84,6 +84,7 @@ final class JsonReport {
         } else {
             sb.append("\"Max_inline_data\": ").append(s.inline).append(", ");
         }
+        sb.append("\"rdma_cm_QPs\": \"").append(s.rdmaCm ? "ON" : "OFF").append("\", ");
         sb.append("\"Duration\": ").append(s.durationSeconds).append(", ");
         sb.append("\"remote_version\": \"").append(remoteVersion.replace("\"", "")).append("\", ");
         sb.append("\"local\": [").append(String.join(", ", local)).append("], ");

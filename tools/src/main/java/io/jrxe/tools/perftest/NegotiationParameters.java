@@ -53,7 +53,7 @@ record NegotiationParameters(int testMethod, int connectionType, int verb, int t
         boolean duration = s.durationSeconds > 0;
         return new NegotiationParameters(s.all ? 1 : 0, s.connection.number(), verbNumber(s.verb), s.bw ? 1 : 0,
                 "FETCH_AND_ADD".equals(s.atomicType) ? 1 : 0, duration ? 1 : 0, s.gbits ? 0 : 1, s.size, duration ? 0 : s.iters,
-                0, s.qps, duration ? s.durationSeconds : DEF_DURATION, 0, 0, 0, 0, 0, deviceAttr, 0);
+                0, s.qps, duration ? s.durationSeconds : DEF_DURATION, s.rdmaCmExchange ? 1 : 0, 0, 0, 0, 0, deviceAttr, 0);
     }
 
     /** The struct's bytes, {@link #SIZE} or {@link #SIZE_MLX5DV} of them. */

@@ -128,10 +128,12 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-U", "--report-unsorted"}, description = "print the latencies unsorted (latency tests)")
     boolean unsorted;
 
-    @Option(names = {"-R", "--rdma_cm"}, description = "connect the QPs with RDMA CM (jrxe has none: refused)")
+    @Option(names = {"-R", "--rdma_cm"}, description = "connect the QPs (RC) through the RDMA connection manager, on the "
+            + "port of -p; the exchange then runs over a CM-connected QP too, as with -z")
     boolean rdmaCm;
 
-    @Option(names = {"-z", "--comm_rdma_cm"}, description = "exchange data with RDMA CM (jrxe has none: refused)")
+    @Option(names = {"-z", "--comm_rdma_cm"}, description = "exchange the test's data over a QP the RDMA connection manager "
+            + "connects on the port of -p instead of TCP; the test's QPs connect as without it")
     boolean commRdmaCm;
 
     @Mixin
@@ -184,8 +186,16 @@ public abstract class PerftestCommand implements Callable<Integer> {
         if (ibPort.number() < 1) {
             throw bad("-i/--ib-port " + ibPort.number() + ": IB Port can't be less than 1");
         }
-        if (rdmaCm || commRdmaCm) {
-            throw new BadOption("-R/-z: jrxe has no RDMA CM: leave out -R/-z, the QPs connect through the TCP exchange");
+        s.rdmaCm = rdmaCm;
+        s.rdmaCmExchange = rdmaCm || commRdmaCm;
+        if (rdmaCm && s.connection == ConnectionType.UC) {
+            throw new BadOption("-R with -c UC: UC is not supported in librdmacm");
+        }
+        if (rdmaCm && s.connection == ConnectionType.UD) {
+            throw new BadOption("-R with -c UD: jrxe connects RC QPs only through the connection manager; leave out -R or -c UD");
+        }
+        if (s.rdmaCmExchange && device.progress() == Progress.INVOKER) {
+            throw new BadOption("--progress invoker with -R/-z: the connection manager needs the jrxe NIC's own thread");
         }
         if (mtu != null) {
             try {
@@ -369,7 +379,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
         }
         device.jitWarmupMillis(warmupMillis);
-        if (!bandwidth()) {
+        if (!bandwidth() && !rdmaCm && !commRdmaCm) {
             device.defaultProgress(Progress.INVOKER); // one busy thread per side: see docs/benchmarks.md
         }
         if (latencyBreakdown && bandwidth()) {
@@ -406,7 +416,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
             } else {
                 s.outReads = 1;
             }
-            try (PerftestConnection conn = connect(s, out)) {
+            CmRoute route = s.rdmaCmExchange ? CmRoute.of(dev, device, servername, port) : null;
+            try (PerftestConnection conn = connect(s, out, route)) {
                 conn.exchangeVersions();
                 int[] sys = conn.exchangeSysData(s.cycleBuffer, s.cacheLine);
                 s.cycleBuffer = sys[0];
@@ -416,7 +427,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 if (conn.negotiates()) {
                     negotiate(conn, s, dev, out);
                 }
-                try (PerftestRun run = new PerftestRun(s, dev, gid, conn, out, jsonReport, jsonFile)) {
+                try (PerftestRun run = new PerftestRun(s, dev, gid, conn, s.rdmaCm ? route : null, out, jsonReport, jsonFile)) {
                     run.run();
                 }
                 if (s.breakdown != null) {
@@ -452,17 +463,29 @@ public abstract class PerftestCommand implements Callable<Integer> {
         }
     }
 
-    private PerftestConnection connect(PerftestSettings s, PrintWriter out) {
+    private PerftestConnection connect(PerftestSettings s, PrintWriter out, CmRoute route) {
+        if (route != null && s.client) {
+            return new PerftestConnection(CmExchange.connect(route.cm(), route.source(), route.address(), s.timeoutMillis), true,
+                    announceVersion);
+        }
+        if (route != null) {
+            return new PerftestConnection(CmExchange.accept(route.cm(), route.address(), device.acceptTimeoutMillis(),
+                    s.timeoutMillis, () -> printWaiting(out)), false, announceVersion);
+        }
         if (s.client) {
             return new PerftestConnection(OobSocket.connect(servername, port, s.timeoutMillis), true, announceVersion);
         }
         ServerSocket listening = OobSocket.listen(port);
+        printWaiting(out);
+        return new PerftestConnection(OobSocket.accept(listening, device.acceptTimeoutMillis(), s.timeoutMillis), false,
+                announceVersion);
+    }
+
+    private static void printWaiting(PrintWriter out) {
         out.println();
         out.println("************************************");
         out.println("* Waiting for client to connect... *");
         out.println("************************************");
         out.flush();
-        return new PerftestConnection(OobSocket.accept(listening, device.acceptTimeoutMillis(), s.timeoutMillis), false,
-                announceVersion);
     }
 }

@@ -32,18 +32,23 @@ public final class PerftestConnection implements AutoCloseable {
     /** How long a server waits for the last 8 bytes of a negotiation struct, which only an mlx5dv build sends. */
     static final int MLX5DV_TAIL_GRACE_MILLIS = 300;
 
-    private final OobSocket socket;
+    private final ExchangeChannel socket;
     private final boolean client;
     private final String announced;
     private String remoteVersion = VERSION;
 
     public PerftestConnection(OobSocket socket, boolean client) {
-        this(socket, client, VERSION);
+        this(new TcpExchange(socket), client, VERSION);
     }
 
-    /** A connection that tells the peer it is perftest {@code announced}. */
+    /** A TCP connection that tells the peer it is perftest {@code announced}. */
     PerftestConnection(OobSocket socket, boolean client, String announced) {
-        this.socket = socket;
+        this(new TcpExchange(socket), client, announced);
+    }
+
+    /** A connection over {@code channel} that tells the peer it is perftest {@code announced}. */
+    PerftestConnection(ExchangeChannel channel, boolean client, String announced) {
+        this.socket = channel;
         this.client = client;
         this.announced = announced;
     }
@@ -182,6 +187,9 @@ public final class PerftestConnection implements AutoCloseable {
     }
 
     private PerftestDest handshake(PerftestDest mine, String what, boolean unbounded) {
+        if (socket.binaryKeys()) {
+            return DestStruct.decode(exchange(DestStruct.encode(mine), what, unbounded));
+        }
         byte[] theirs = exchange(mine.toWire(), what, unbounded);
         try {
             return PerftestDest.parse(theirs, mine.gid() != null);

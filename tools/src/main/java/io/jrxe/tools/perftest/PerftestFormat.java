@@ -50,8 +50,13 @@ final class PerftestFormat {
         } else {
             out.printf(" Max inline data : %d[B]%n", s.inline);
         }
-        out.printf(" rdma_cm QPs\t : OFF%n");
-        out.printf(" Data ex. method : Ethernet%n");
+        out.printf(" rdma_cm QPs\t : %s%n", s.rdmaCm ? "ON" : "OFF");
+        out.printf(" Data ex. method : %s%n", s.rdmaCmExchange ? "rdma_cm" : "Ethernet");
+        if (s.rdmaCm && !s.client) {
+            out.println(RESULT_LINE);
+            out.println(" Waiting for client rdma_cm QP to connect");
+            out.println(" Please run the same command with the IB/RoCE interface IP");
+        }
         out.println(RESULT_LINE);
     }
 

@@ -99,7 +99,8 @@ final class PerftestJsonFile {
         } else {
             t.append("\"Max_inline_data\": ").append(s.inline).append(",\n");
         }
-        t.append("\"rdma_cm_QPs\": \"OFF\",\n\"Use_ROCm_memory\": \"OFF\",\n\"Data_ex_method\": \"Ethernet\"\n},\n");
+        t.append("\"rdma_cm_QPs\": \"").append(s.rdmaCm ? "ON" : "OFF").append("\",\n\"Use_ROCm_memory\": \"OFF\",\n\"Data_ex_method\": \"")
+                .append(s.rdmaCmExchange ? "rdma_cm" : "Ethernet").append("\"\n},\n");
         return t.toString();
     }
 }

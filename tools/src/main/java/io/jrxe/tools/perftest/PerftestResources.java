@@ -15,6 +15,7 @@ import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.WcStatusText;
 import io.jrxe.verbs.CompChannel;
+import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
@@ -54,6 +55,8 @@ final class PerftestResources implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final long areaSize;
     private Pd pd;
+    /** Where the resources are: the device's context, or the CM identifier's. */
+    private Context context;
     MemorySegment buf;
     private Mr mr;
     /** --use-srq where this side receives, else null. */
@@ -89,30 +92,57 @@ final class PerftestResources implements AutoCloseable {
 
     /** Makes it all; what was made before a failure goes in {@link #close}. */
     void allocate() throws VerbsException {
-        pd = dev.context().allocPd();
+        allocateMemory(dev.context());
+        for (int i = 0; i < s.qps; i++) {
+            Qp qp = pd.createQp(qpAttributes());
+            qp.modify(init());
+            addQp(i, qp);
+        }
+    }
+
+    /**
+     * The PD, buffer, MR, CQs (and SRQ) on {@code on}: the device's context, or with -R the context of the
+     * connection manager's identifier, which the QPs must share ({@link CmTestQps}).
+     */
+    void allocateMemory(Context on) throws VerbsException {
+        context = on;
+        pd = on.allocPd();
         long bytes = 2L * s.qps * areaSize;
         buf = arena.allocate(bytes, s.cycleBuffer);
         mr = pd.regMr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
         if (s.events) {
-            sendChannel = dev.context().createCompChannel();
-            recvChannel = dev.context().createCompChannel();
+            sendChannel = on.createCompChannel();
+            recvChannel = on.createCompChannel();
         }
-        sendCq = dev.context().createCq(Math.max(16, s.txDepth * s.qps), sendChannel);
-        recvCq = dev.context().createCq(Math.max(16, s.rxDepth * s.qps), recvChannel);
+        sendCq = on.createCq(Math.max(16, s.txDepth * s.qps), sendChannel);
+        recvCq = on.createCq(Math.max(16, s.rxDepth * s.qps), recvChannel);
         mine = new PerftestDest[s.qps];
         remote = new PerftestDest[s.qps];
         ahs = new Ah[s.qps];
         if (s.srqHere()) {
             srq = pd.createSrq(s.rxDepth, 1);
         }
-        for (int i = 0; i < s.qps; i++) {
-            Qp qp = pd.createQp(new QpInitAttributes(s.connection.qpType(), sendCq, recvCq, srq,
-                    new QpCapabilities(s.txDepth, srq != null ? 0 : Math.max(1, s.rxDepth), 1, 1, 0), false));
-            qps.add(qp);
-            qp.modify(init());
-            mine[i] = new PerftestDest(0, s.outReads, qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, mr.rkey(),
-                    buf.address() + (s.qps + i) * areaSize, gid.gid(), 0);
-        }
+    }
+
+    boolean allocated() {
+        return pd != null;
+    }
+
+    Pd pd() {
+        return pd;
+    }
+
+    /** What each test QP is created with. */
+    QpInitAttributes qpAttributes() {
+        return new QpInitAttributes(s.connection.qpType(), sendCq, recvCq, srq,
+                new QpCapabilities(s.txDepth, srq != null ? 0 : Math.max(1, s.rxDepth), 1, 1, 0), false);
+    }
+
+    /** Takes QP {@code index} (in INIT or, through the CM, already connected) and writes its key message. */
+    void addQp(int index, Qp qp) {
+        qps.add(qp);
+        mine[index] = new PerftestDest(0, s.outReads, qp.qpNum(), ThreadLocalRandom.current().nextInt() & 0xFFFFFF, mr.rkey(),
+                buf.address() + (s.qps + index) * areaSize, gid.gid(), 0);
     }
 
     /** ctx_modify_qp_to_init: UD takes perftest's Q_Key, UC the remote access of its verb (it has no READs or atomics). */
@@ -139,7 +169,7 @@ final class PerftestResources implements AutoCloseable {
                         .pathMtu(s.mtu).destQpn(peer.qpn()).rqPsn(peer.psn())
                         .maxDestRdAtomic(me.outReads()).minRnrTimer(12));
                 qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(me.psn()).timeout(s.qpTimeout).retryCnt(7).rnrRetry(7)
-                        .maxRdAtomic(Math.max(1, Math.min(peer.outReads(), dev.context().queryDevice().maxQpRdAtom()))));
+                        .maxRdAtomic(Math.max(1, Math.min(peer.outReads(), context.queryDevice().maxQpRdAtom()))));
             }
             case UC -> {
                 qp.modify(new QpAttributes().state(QpState.RTR).av(av).pathMtu(s.mtu).destQpn(peer.qpn()).rqPsn(peer.psn()));

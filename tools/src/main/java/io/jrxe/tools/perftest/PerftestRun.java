@@ -16,15 +16,19 @@ final class PerftestRun implements AutoCloseable {
     private final PerftestSettings s;
     private final PerftestResources res;
     private final PerftestConnection conn;
+    /** With -R: where the test's QPs connect through the CM; null when they connect with the exchanged keys. */
+    private final CmRoute route;
+    private CmTestQps cmQps;
     private final PrintWriter out;
     private final JsonReport json;
     private final PerftestJsonFile jsonFile;
 
-    PerftestRun(PerftestSettings s, LocalDevice dev, GidEntry gid, PerftestConnection conn, PrintWriter out, JsonReport json,
+    PerftestRun(PerftestSettings s, LocalDevice dev, GidEntry gid, PerftestConnection conn, CmRoute route, PrintWriter out, JsonReport json,
                 PerftestJsonFile jsonFile) {
         this.s = s;
         this.res = new PerftestResources(s, dev, gid);
         this.conn = conn;
+        this.route = route;
         this.out = out;
         this.json = json;
         this.jsonFile = jsonFile;
@@ -32,7 +36,16 @@ final class PerftestRun implements AutoCloseable {
     }
 
     void run() throws VerbsException {
-        res.allocate();
+        if (route == null) {
+            res.allocate();
+        } else {
+            // create_rdma_cm_connection: between two syncs (with perftest's still zeroed keys), the CM connects the QPs
+            PerftestDest zero = new PerftestDest(0, 0, 0, 0, 0, 0, new byte[16], 0);
+            cmQps = CmTestQps.open(s, route.cm(), route.address());
+            conn.handshake(zero, "the sync before the rdma_cm connection");
+            cmQps.connect(s, res, route.source(), route.address());
+            conn.handshake(zero, "the sync after the rdma_cm connection");
+        }
         PerftestFormat.header(out, s);
         PerftestDest[] mine = res.mine;
         PerftestDest[] remote = res.remote;
@@ -44,11 +57,13 @@ final class PerftestRun implements AutoCloseable {
         for (int i = 0; i < s.qps; i++) {
             remote[i] = conn.handshake(mine[i], "its QP's keys");
         }
-        if (GidEntry.isIpv4Mapped(mine[0].gid()) != GidEntry.isIpv4Mapped(remote[0].gid())) {
-            throw new UserError("Found Incompatibility issue with GID types. Please Try to use a different IP version.");
-        }
-        for (int i = 0; i < s.qps; i++) {
-            res.connect(i, mine[i], remote[i]);
+        if (route == null) {
+            if (GidEntry.isIpv4Mapped(mine[0].gid()) != GidEntry.isIpv4Mapped(remote[0].gid())) {
+                throw new UserError("Found Incompatibility issue with GID types. Please Try to use a different IP version.");
+            }
+            for (int i = 0; i < s.qps; i++) {
+                res.connect(i, mine[i], remote[i]);
+            }
         }
         if (s.verb == Verb.SEND) {
             conn.handshake(mine[0], "the sync after connecting");
@@ -78,6 +93,12 @@ final class PerftestRun implements AutoCloseable {
 
     @Override
     public void close() {
+        if (cmQps != null) {
+            cmQps.disconnect();
+        }
         res.close();
+        if (cmQps != null) {
+            cmQps.close();
+        }
     }
 }

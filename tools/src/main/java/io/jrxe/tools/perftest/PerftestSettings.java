@@ -43,6 +43,10 @@ final class PerftestSettings {
     ConnectionType connection = ConnectionType.RC;
     /** -b: both sides send and measure, and each prints the sum of both directions. */
     boolean duplex;
+    /** -R: the QPs and the exchange go through the connection manager. */
+    boolean rdmaCm;
+    /** -R or -z: the exchange runs over a QP the connection manager connected (perftest's use_rdma_cm). */
+    boolean rdmaCmExchange;
     /** -l: work requests posted per ibv_post_send call, as one chain. */
     int postList = 1;
     /** --use-srq. */

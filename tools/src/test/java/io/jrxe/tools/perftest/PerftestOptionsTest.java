@@ -56,7 +56,11 @@ class PerftestOptionsTest {
     @Test
     void whatJrxeDoesNotDoIsSaid() {
         refused("Message size cannot be changed for Atomic tests", "atomic-bw", "-s", "16");
-        refused("jrxe has no RDMA CM", "write-bw", "-R");
+        refused("-R with -c UC: UC is not supported in librdmacm", "write-bw", "-R", "-c", "UC", "127.0.0.1");
+        refused("-R with -c UD: jrxe connects RC QPs only through the connection manager", "send-bw", "-R", "-c", "UD",
+                "127.0.0.1");
+        refused("--progress invoker with -R/-z: the connection manager needs the jrxe NIC's own thread", "send-lat", "-z",
+                "--progress", "invoker", "127.0.0.1");
         refused("-c XRC: jrxe's perftest runs RC, UC and UD connections", "send-bw", "-c", "XRC");
         refused("Duration mode currently doesn't support running on all sizes.", "write-bw", "-D", "2", "-a");
     }
