@@ -49,6 +49,7 @@ class KernelRxePerftestRdmaCmTest {
 
     static final List<Test> TESTS = List.of(
             new Test("ib_write_bw", "write-bw", List.of("-s", "8192", "-t", "16"), "8192"),
+            new Test("ib_send_bw", "send-bw", List.of("-s", "8192", "-t", "16"), "8192"),
             new Test("ib_read_bw", "read-bw", List.of("-s", "8192", "-q", "2", "-t", "16"), "8192"),
             new Test("ib_send_lat", "send-lat", List.of("-s", "64"), "64"));
 
