@@ -60,14 +60,39 @@ class KernelRxePerftestRdmaCmTest {
     @ParameterizedTest(name = "{0}, {1} serves")
     @MethodSource("pairings")
     void pairsOverTheConnectionManager(Test t, Server server, Lab lab) throws Exception {
-        int port = 18720 + 2 * TESTS.indexOf(t) + server.ordinal();
-        Pair p = pair(lab, server, port, t);
+        pairAndCheck(lab, t, server, 18720 + 2 * TESTS.indexOf(t) + server.ordinal(), Family.IPV4);
+    }
+
+    /** IPv4 through perftest's AF_INET, or IPv6 where the guest's perftest has --ipv6-addr (25.01 on, not 4.5). */
+    enum Family {
+        IPV4(Lab.HOST4, Lab.GUEST4, Gids.IPV4, ""),
+        IPV6(Lab.HOST6, Lab.GUEST6, Gids.IPV6, " --ipv6-addr");
+
+        final String host;
+        final String guest;
+        final Gids gids;
+        final String perftestOption;
+
+        Family(String host, String guest, Gids gids, String perftestOption) {
+            this.host = host;
+            this.guest = guest;
+            this.gids = gids;
+            this.perftestOption = perftestOption;
+        }
+
+        int guestGid(Lab lab) {
+            return this == IPV4 ? lab.guestGid4() : lab.guestGid6();
+        }
+    }
+
+    static void pairAndCheck(Lab lab, Test t, Server server, int port, Family f) throws Exception {
+        Pair p = pair(lab, server, port, t, f);
         assertThat(p.kernel().output()).as("perftest's header").contains(QPS_ON, CM_EXCHANGE);
         assertThat(p.jrxe().output()).as("jrxe's header").contains(QPS_ON, CM_EXCHANGE);
         boolean qps2 = t.options().contains("-q");
         if (t.command().endsWith("-bw")) {
             int rowIterations = qps2 ? 2 * ITERATIONS : ITERATIONS;
-            assertBandwidth(p, t.size(), rowIterations, server == Server.KERNEL, Gids.IPV4);
+            assertBandwidth(p, t.size(), rowIterations, server == Server.KERNEL, f.gids);
         } else {
             assertBothSucceeded(p);
             Matcher m = Pattern.compile("(?m)^\\s*" + t.size() + "\\s+" + ITERATIONS + "\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)")
@@ -75,30 +100,30 @@ class KernelRxePerftestRdmaCmTest {
             assertThat(m.find()).as("a latency row in %s", p.jrxe()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as("jrxe's t_min").isPositive();
             assertThat(p.kernel().output()).as("%s", p.kernel()).containsPattern("(?m)^\\s*" + t.size() + "\\s+" + ITERATIONS + "\\s+\\S+");
-            assertSawEachOthersGid(p, Gids.IPV4);
+            assertSawEachOthersGid(p, f.gids);
         }
         if (qps2) {
             assertThat(p.jrxe().output().lines().filter(l -> l.startsWith(" local address:")).count()).as("%s", p.jrxe()).isEqualTo(2);
         }
     }
 
-    private static Pair pair(Lab lab, Server server, int port, Test t) throws Exception {
-        String guest = t.program() + " -d rxe0 -x " + lab.guestGid4() + " -R -F -n " + ITERATIONS + " -p " + port + " "
-                + String.join(" ", t.options());
-        List<String> jrxe = new ArrayList<>(List.of(t.command(), "--addr", Lab.HOST4, "-R", "-F", "-n", String.valueOf(ITERATIONS),
+    private static Pair pair(Lab lab, Server server, int port, Test t, Family f) throws Exception {
+        String guest = t.program() + " -d rxe0 -x " + f.guestGid(lab) + f.perftestOption + " -R -F -n " + ITERATIONS + " -p "
+                + port + " " + String.join(" ", t.options());
+        List<String> jrxe = new ArrayList<>(List.of(t.command(), "--addr", f.host, "-R", "-F", "-n", String.valueOf(ITERATIONS),
                 "-p", String.valueOf(port)));
         jrxe.addAll(t.options());
         if (server == Server.JRXE) {
             jrxe.addAll(List.of("--accept-timeout", "90"));
             try (Job s = lab.jrxe("jrxe " + t.command() + " -R server", jrxe.toArray(String[]::new))) {
                 s.awaitOutput("* Waiting for client to connect... *", Duration.ofSeconds(90));
-                Job.Result kernel = lab.guest(guest + " (client)", guest + " " + Lab.HOST4, 120).await(RUN_LIMIT);
+                Job.Result kernel = lab.guest(guest + " (client)", guest + " " + f.host, 120).await(RUN_LIMIT);
                 return new Pair(s.await(RUN_LIMIT), kernel);
             }
         }
         try (Job s = lab.guest(guest + " (server)", guest, 150)) {
             CmPairings.awaitGuestCmListener(lab, s, port);
-            jrxe.add(Lab.GUEST4);
+            jrxe.add(f.guest);
             Job.Result client = lab.jrxe("jrxe " + t.command() + " -R client", jrxe.toArray(String[]::new)).await(RUN_LIMIT);
             return new Pair(client, s.await(RUN_LIMIT));
         }
