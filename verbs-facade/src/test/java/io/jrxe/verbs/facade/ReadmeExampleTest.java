@@ -11,25 +11,26 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each of the README's programs (the Java block between {@code <!-- NAME:begin -->} and
- * {@code <!-- NAME:end -->}) is an example of examples/ word for word; it compiles against the
+ * Each program the documentation shows (the Java block between {@code <!-- NAME:begin -->} and
+ * {@code <!-- NAME:end -->}: the README's first, docs/cm.md's connection)
+ * is an example of examples/ word for word; it compiles against the
  * API with javax.tools and, run as a user runs it, prints what it should; and it uses nothing but
  * the verbs API and the JDK.
  */
 class ReadmeExampleTest {
-    private static final Path README = JavaProgram.repositoryRoot().resolve("README.md");
-
-    /** The README's programs: their marker, their example's class, and what a run prints. */
+    /** The documented programs: their page, their marker, their example's class, and what a run prints. */
     enum Block {
-        FIRST_WRITE("example", "FirstWrite", "completion: SUCCESS RDMA_WRITE\npeer memory: Hello, RDMA!\n"),
-        FIRST_CONNECT("cm-example", "FirstConnect", "connect request, private data: hello\n"
+        FIRST_WRITE("README.md", "example", "FirstWrite", "completion: SUCCESS RDMA_WRITE\npeer memory: Hello, RDMA!\n"),
+        FIRST_CONNECT("docs/cm.md", "cm-example", "FirstConnect", "connect request, private data: hello\n"
                 + "received: SUCCESS Hello over rdma_cm!\ndisconnected\n");
 
+        final Path page;
         final String marker;
         final String className;
         final String output;
 
-        Block(String marker, String className, String output) {
+        Block(String page, String marker, String className, String output) {
+            this.page = JavaProgram.repositoryRoot().resolve(page);
             this.marker = marker;
             this.className = className;
             this.output = output;
@@ -63,13 +64,13 @@ class ReadmeExampleTest {
                 .allMatch(l -> l.startsWith("import io.jrxe.verbs.") || l.startsWith("import java."));
     }
 
-    /** The code of one of the README's example blocks, without its ```java fence. */
+    /** The code of one of the documented example blocks, without its ```java fence. */
     static String readmeBlock(Block b) throws IOException {
-        String readme = Files.readString(README);
+        String readme = Files.readString(b.page);
         int begin = readme.indexOf("<!-- " + b.marker + ":begin -->");
         int end = readme.indexOf("<!-- " + b.marker + ":end -->");
-        assertThat(begin).as("README.md has <!-- %s:begin -->", b.marker).isNotNegative();
-        assertThat(end).as("README.md has <!-- %s:end --> after the begin marker", b.marker).isGreaterThan(begin);
+        assertThat(begin).as("%s has <!-- %s:begin -->", b.page, b.marker).isNotNegative();
+        assertThat(end).as("%s has <!-- %s:end --> after the begin marker", b.page, b.marker).isGreaterThan(begin);
         String block = readme.substring(begin, end);
         int open = block.indexOf("```java\n");
         int close = block.lastIndexOf("```");
