@@ -71,8 +71,7 @@ class KernelRxeConformanceTest {
                 Job.Result added = lab.inNamespaceNow("ip", "addr", "replace", address + "/24", "dev", BRIDGE);
                 assertThat(added.exitCode()).as("%s", added).isZero();
             }
-            try (Job target = lab.guest("rc-ops --many on rxe0", "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT
-                    + " --enable-native-access=ALL-UNNAMED -jar /opt/jrxe/tools/target/jrxe-tools.jar rc-ops -d rxe0 -g "
+            try (Job target = lab.guest("rc-ops --many on rxe0", "cd /tmp && " + Lab.GUEST_JRXE + " rc-ops -d rxe0 -g "
                     + lab.guestGid4() + " -p " + PORT + " --many " + served + " --accept-timeout 300", 840)) {
                 // its own line, not ss probes: each probe is one more process for the emulated guest to start
                 target.awaitOutput("serving conformance cases on TCP port " + PORT, JVM_START_LIMIT);

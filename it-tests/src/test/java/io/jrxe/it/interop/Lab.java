@@ -31,6 +31,9 @@ final class Lab implements AutoCloseable {
      * patching all but stops; the JVM also starts faster there, C2 being costly to emulate.
      */
     static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";
+    /** The guest's `jrxe`: the host's jar over the 9p share, run by the host's JDK with C1 only. */
+    static final String GUEST_JRXE = "/opt/jdk/bin/java " + GUEST_JIT + " --enable-native-access=ALL-UNNAMED"
+            + " -jar /opt/jrxe/tools/target/jrxe-tools.jar";
 
     private static final Duration BUILD_AND_BOOT = Duration.ofMinutes(12);
     private static final Duration READY_POLL = Duration.ofSeconds(60);

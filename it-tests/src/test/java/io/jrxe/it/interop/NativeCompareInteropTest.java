@@ -21,8 +21,7 @@ class NativeCompareInteropTest {
     void theDemoStepsBehaveAlikeOnJrxeAndOnRxe0(Lab lab) throws Exception {
         long start = System.nanoTime();
         Job.Result compare = lab.guestNow("cd /tmp && unshare -n sh -c 'ip link set lo up; "
-                + "/opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED -jar /opt/jrxe/tools/target/jrxe-tools.jar "
-                + "compare -d rxe0 --scenario demo'", 480);
+                + Lab.GUEST_JRXE + " compare -d rxe0 --scenario demo'", 480);
         System.out.printf("compare -d rxe0 --scenario demo in the guest: %.0f s%n", (System.nanoTime() - start) / 1e9);
         String out = compare.output();
         assertThat(compare.exitCode()).as("%s", compare).isZero();

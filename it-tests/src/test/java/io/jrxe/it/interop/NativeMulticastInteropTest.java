@@ -24,8 +24,7 @@ class NativeMulticastInteropTest {
     /** A JVM starting under TCG takes a minute or two before it attaches and waits. */
     private static final int GUEST_LIMIT = 300;
     private static final Duration RUN_LIMIT = Duration.ofSeconds(330);
-    private static final String GUEST_MCAST = "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED "
-            + "-jar /opt/jrxe/tools/target/jrxe-tools.jar mcast -d rxe0 --counters";
+    private static final String GUEST_MCAST = "cd /tmp && " + Lab.GUEST_JRXE + " mcast -d rxe0 --counters";
 
     /**
      * The steps after which rxe0 stays busy and jrxe does not (differences.md): the core counts a use of the QP for

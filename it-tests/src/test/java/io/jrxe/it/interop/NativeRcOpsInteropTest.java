@@ -23,8 +23,7 @@ class NativeRcOpsInteropTest {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(330);
     /** A JVM starting under TCG takes a minute or two before it listens; the server waits this long for its client. */
     private static final int GUEST_LIMIT = 300;
-    private static final String GUEST_JRXE = "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED "
-            + "-jar /opt/jrxe/tools/target/jrxe-tools.jar rc-ops -d rxe0";
+    private static final String GUEST_JRXE = "cd /tmp && " + Lab.GUEST_JRXE + " rc-ops -d rxe0";
 
     @Test
     void theKernelsRxe0ServesAJrxeClient(Lab lab) throws Exception {

@@ -21,8 +21,7 @@ class NativeRpingInteropTest {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(330);
     /** A JVM starting under TCG takes a minute or two before it listens or connects. */
     private static final int GUEST_LIMIT = 300;
-    private static final String GUEST_RPING = "cd /tmp && /opt/jdk/bin/java " + Lab.GUEST_JIT
-            + " --enable-native-access=ALL-UNNAMED -jar /opt/jrxe/tools/target/jrxe-tools.jar rping --provider native";
+    private static final String GUEST_RPING = "cd /tmp && " + Lab.GUEST_JRXE + " rping --provider native";
     private static final List<String> PINGS = List.of(
             "ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqr",
             "ping data: rdma-ping-1: BCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrs",
