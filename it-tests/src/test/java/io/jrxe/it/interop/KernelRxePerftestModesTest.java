@@ -84,7 +84,7 @@ class KernelRxePerftestModesTest {
     private static Pair pairBandwidth(Lab lab, Mode mode, Server server, int port, List<String> guestExtra, List<String> jrxeExtra)
             throws Exception {
         String guest = "ib_" + mode.test() + "_bw -d rxe0 -x " + lab.guestGid6() + " -F -n " + ITERATIONS + " -t " + TX_DEPTH + " "
-                + String.join(" ", mode.options()) + (guestExtra.isEmpty() ? "" : " " + String.join(" ", guestExtra));
+                + Pairings.GUEST_ACK_TIMEOUT + " " + String.join(" ", mode.options()) + (guestExtra.isEmpty() ? "" : " " + String.join(" ", guestExtra));
         List<String> jrxe = new ArrayList<>(List.of(mode.test() + "-bw", "--addr", Lab.HOST6, "-F", "-n",
                 String.valueOf(ITERATIONS), "-t", String.valueOf(TX_DEPTH)));
         jrxe.addAll(mode.options());

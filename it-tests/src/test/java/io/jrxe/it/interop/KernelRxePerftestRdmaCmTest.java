@@ -109,7 +109,7 @@ class KernelRxePerftestRdmaCmTest {
 
     private static Pair pair(Lab lab, Server server, int port, Test t, Family f) throws Exception {
         String guest = t.program() + " -d rxe0 -x " + f.guestGid(lab) + f.perftestOption + " -R -F -n " + ITERATIONS + " -p "
-                + port + " " + String.join(" ", t.options());
+                + port + " " + Pairings.GUEST_ACK_TIMEOUT + " " + String.join(" ", t.options());
         List<String> jrxe = new ArrayList<>(List.of(t.command(), "--addr", f.host, "-R", "-F", "-n", String.valueOf(ITERATIONS),
                 "-p", String.valueOf(port)));
         jrxe.addAll(t.options());
