@@ -15,9 +15,9 @@ import java.util.List;
  * The memory placement operations of IBTA 1.5 (annex A19): ATOMIC_WRITE, which places 8 bytes at once, and FLUSH,
  * which makes earlier writes to a range globally visible, alone, chained after a write, and refused. Linux has
  * them since 6.2 (rxe), so `all` leaves them out. B's QP lets a peer FLUSH (FLUSH_GLOBAL in its access flags) and
- * a step that FLUSHes registers a region of B's buffer with FLUSH_GLOBAL for it. A FLUSH work request asks for
- * global visibility over a range (SendWr has no placement type or selectivity level; jrxe sends those two): its
- * range is the length of its SGE, at remote_addr; no byte moves. ATOMIC_WRITE's 8 bytes are those of its SGE.
+ * a step that FLUSHes registers a region of B's buffer with FLUSH_GLOBAL for it. SendWr has no placement type or
+ * selectivity level, so a FLUSH work request asks for global visibility of a range (what jrxe's requester sends):
+ * the length of its SGE at remote_addr; no byte moves. ATOMIC_WRITE's 8 bytes are those of its SGE.
  */
 final class PlacementSteps {
     /** B's QP accepts FLUSH as well as WRITE, READ and the atomics (rxe checks the QP's access flags first). */
