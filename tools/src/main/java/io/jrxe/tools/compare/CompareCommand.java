@@ -40,8 +40,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
             description = "demo (the steps of jrxe demo), errors (wrong rkey, out of bounds, too long, RNR, a QP that "
-                    + "is gone), perf (bandwidth and latency), mistakes (those of jrxe mistakes a kernel device allows), or all "
-                    + "(demo, errors and perf; default: ${DEFAULT-VALUE})")
+                    + "is gone), perf (bandwidth and latency), mistakes (those of jrxe mistakes a kernel device allows), "
+                    + "placement (IBTA 1.5 ATOMIC_WRITE and FLUSH: alone, after a write, refused), or all (demo, errors "
+                    + "and perf; not placement, which kernels before 6.2 lack; default: ${DEFAULT-VALUE})")
     String scenario;
 
     @Option(names = "--self-test", description = "compare jrxe with jrxe: two NICs (--addr-a, --addr-b) against one "
@@ -160,6 +161,7 @@ public final class CompareCommand implements Callable<Integer> {
             case "errors" -> ErrorSteps.all();
             case "perf" -> PerfSteps.all(size, iterations);
             case "mistakes" -> MistakeSteps.all();
+            case "placement" -> PlacementSteps.all();
             case "all" -> {
                 List<Step> all = new java.util.ArrayList<>(DemoSteps.all());
                 all.addAll(ErrorSteps.all());
@@ -167,7 +169,7 @@ public final class CompareCommand implements Callable<Integer> {
                 yield all;
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--scenario " + scenario
-                    + ": demo, errors, perf, mistakes or all");
+                    + ": demo, errors, perf, mistakes, placement or all");
         };
     }
 

@@ -1,7 +1,6 @@
 package io.jrxe.tools.compare;
 
 import io.jrxe.verbs.Mtu;
-import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpCapabilities;
@@ -59,7 +58,7 @@ final class Connection implements AutoCloseable {
     private static void connect(Qp qp, int peerQpn, Node peer, int sgidIndex, int myPsn, int peerPsn, QpSettings s, Mtu mtu)
             throws VerbsException {
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+                .accessFlags(s.qpAccess()));
         qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peer.gid.gid(), sgidIndex))
                 .pathMtu(mtu).destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(s.minRnrTimer()));
         qp.modify(new QpAttributes().state(QpState.RTS).timeout(s.timeout()).retryCnt(s.retryCnt())
