@@ -14,7 +14,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * (post_send, post_recv, post_srq_recv): a batch of native WR slots allocated once, filled from
  * the chain, linked by their {@code next} pointers and posted; a chain longer than the batch goes
  * in several posts. When a work request is bad (refused here, or by the provider through
- * bad_wr), those before it are posted and the exception names its index in the chain.
+ * bad_wr), those before it are posted and the exception names its index in the chain. A work
+ * request that must go another way ({@link #postsAlone}) ends the batch and is posted on its own,
+ * so the chain keeps its order.
  *
  * @param <W> SendWr or RecvWr
  */
@@ -45,13 +47,29 @@ abstract class ChainPoster<W> {
 
     abstract W next(W wr);
 
+    /** Whether {@code wr} is posted by {@link #postAlone} instead (a work request ibv_send_wr cannot carry). */
+    boolean postsAlone(W wr) {
+        return false;
+    }
+
+    /** Posts one work request of those {@link #postsAlone} picks; {@code index} is its place in the chain. */
+    void postAlone(W wr, int index, String what) throws VerbsException {
+        throw new IllegalStateException("no other path");
+    }
+
     final synchronized void post(W first) throws VerbsException {
         int posted = 0;
         W w = first;
         while (w != null) {
+            if (postsAlone(w)) {
+                postAlone(w, posted, what);
+                posted++;
+                w = next(w);
+                continue;
+            }
             int n = 0;
             String refused = null;
-            while (w != null && n < wrs.length) {
+            while (w != null && n < wrs.length && !postsAlone(w)) {
                 refused = encode(w, n);
                 if (refused != null) {
                     break;

@@ -163,7 +163,7 @@ final class NativeCmId implements CmId {
                     id, pdStruct, init);
             // rdma_create_qp writes the sizes it gave (at least those asked for) back into cap, as ibv_create_qp does.
             qp = new NativeQp(context, id.get(ADDRESS, RdmaCmId.QP), attributes.type(),
-                    QpAttrCodec.decodeCap(init.asSlice(IbvQpInitAttr.CAP)), attributes.type() == QpType.UD, this::destroyQp);
+                    QpAttrCodec.decodeCap(init.asSlice(IbvQpInitAttr.CAP)), attributes.type() == QpType.UD, null, this::destroyQp);
             this.pd = pd != null ? pd : new NativePd(context, id.get(ADDRESS, RdmaCmId.PD), true);
             return qp;
         }

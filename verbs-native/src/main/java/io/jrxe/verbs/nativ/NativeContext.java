@@ -35,6 +35,7 @@ import java.util.function.ToIntFunction;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -55,6 +56,8 @@ final class NativeContext implements Context, Handles {
     final MemorySegment allocMw;
     final MemorySegment bindMw;
     final MemorySegment deallocMw;
+    /** The provider's create_qp_ex (what verbs.h's ibv_create_qp_ex calls), or NULL when it has none. */
+    final MemorySegment createQpEx;
     private final AsyncEvents events;
     private final List<NativeAh> ahs = new CopyOnWriteArrayList<>();
     private final List<NativeMw> mws = new CopyOnWriteArrayList<>();
@@ -77,7 +80,22 @@ final class NativeContext implements Context, Handles {
         this.allocMw = ctx.get(ADDRESS, ops + IbvContextOps.ALLOC_MW);
         this.bindMw = ctx.get(ADDRESS, ops + IbvContextOps.BIND_MW);
         this.deallocMw = ctx.get(ADDRESS, ops + IbvContextOps.DEALLOC_MW);
+        this.createQpEx = extendedOp(IbvContext.VERBS_CREATE_QP_EX_BEFORE);
         this.events = new AsyncEvents(this, ctx.get(JAVA_INT, IbvContext.ASYNC_FD));
+    }
+
+    /**
+     * An op of the struct verbs_context around this context, {@code before} bytes ahead of it, as
+     * verbs.h's verbs_get_ctx_op finds it: NULL unless the context is extended and the extended
+     * part is large enough to hold the op.
+     */
+    private MemorySegment extendedOp(long before) {
+        if (ctx.get(JAVA_LONG, IbvContext.ABI_COMPAT) != IbvContext.ABI_IS_EXTENDED) {
+            return MemorySegment.NULL;
+        }
+        MemorySegment extended = MemorySegment.ofAddress(ctx.address() - before).reinterpret(before);
+        long size = extended.get(JAVA_LONG, before - IbvContext.VERBS_SZ_BEFORE);
+        return size < before + IbvContext.SIZE ? MemorySegment.NULL : extended.get(ADDRESS, 0);
     }
 
     @Override

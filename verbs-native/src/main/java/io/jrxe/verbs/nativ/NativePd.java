@@ -13,6 +13,7 @@ import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvAhAttr;
 import io.jrxe.verbs.nativ.abi.IbvQpInitAttr;
+import io.jrxe.verbs.nativ.abi.IbvQpInitAttrEx;
 import io.jrxe.verbs.nativ.abi.IbvSrqInitAttr;
 import io.jrxe.verbs.nativ.codec.AhAttrCodec;
 import io.jrxe.verbs.nativ.codec.QpAttrCodec;
@@ -22,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** A protection domain (struct ibv_pd) of a kernel device. */
 final class NativePd implements Pd {
@@ -72,12 +74,44 @@ final class NativePd implements Pd {
     @Override
     public Qp createQp(QpInitAttributes init) throws VerbsException {
         try (Arena arena = Arena.ofConfined()) {
+            Qp extended = init.type() == QpType.RC ? createExtended(init, arena) : null;
+            if (extended != null) {
+                return extended;
+            }
             MemorySegment a = initAttr(init, arena);
             MemorySegment qp = context.lib.create("ibv_create_qp", pd, a);
             // ibv_create_qp writes the sizes it gave (at least those asked for) back into cap.
             return new NativeQp(context, qp, init.type(), QpAttrCodec.decodeCap(a.asSlice(IbvQpInitAttr.CAP)),
-                    init.type() == QpType.UD);
+                    init.type() == QpType.UD, null);
         }
+    }
+
+    /**
+     * An RC QP made by the provider's create_qp_ex with FLUSH and ATOMIC_WRITE among its send
+     * operations, so that it can post them ({@link ExtendedSends}); it posts everything else
+     * through ibv_post_send as any QP. Null when the provider has no create_qp_ex or refuses
+     * those operations (rdma-core 44 and Linux 6.1's rxe do), and the caller makes the QP as before.
+     */
+    private Qp createExtended(QpInitAttributes init, Arena arena) throws VerbsException {
+        if (context.createQpEx.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        MemorySegment a = arena.allocate(IbvQpInitAttrEx.LAYOUT);
+        MemorySegment.copy(initAttr(init, arena), 0, a, 0, IbvQpInitAttr.SIZE); // ibv_qp_init_attr is its prefix
+        a.set(JAVA_INT, IbvQpInitAttrEx.COMP_MASK, IbvQpInitAttrEx.INIT_ATTR_PD | IbvQpInitAttrEx.INIT_ATTR_SEND_OPS_FLAGS);
+        a.set(ADDRESS, IbvQpInitAttrEx.PD, pd);
+        a.set(JAVA_LONG, IbvQpInitAttrEx.SEND_OPS_FLAGS, IbvQpInitAttrEx.WITH_FLUSH | IbvQpInitAttrEx.WITH_ATOMIC_WRITE);
+        MemorySegment qp = (MemorySegment) context.lib.callPointer(context.createQpEx, OpsCalls.CREATE_QP_EX, context.ctx, a).value();
+        if (qp.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        MemorySegment qpx = (MemorySegment) context.lib.call("ibv_qp_to_qp_ex", qp).value();
+        if (qpx.equals(MemorySegment.NULL)) {
+            context.lib.check("ibv_destroy_qp", qp);
+            return null;
+        }
+        return new NativeQp(context, qp, init.type(), QpAttrCodec.decodeCap(a.asSlice(IbvQpInitAttr.CAP)), false,
+                new ExtendedSends(qpx));
     }
 
     /** The ibv_qp_init_attr of {@code init} (ibv_create_qp and rdma_create_qp take it), in {@code arena}. */

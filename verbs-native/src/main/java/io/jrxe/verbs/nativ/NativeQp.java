@@ -37,11 +37,13 @@ final class NativeQp implements Qp {
         void destroy(MemorySegment qp) throws VerbsException;
     }
 
-    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud) {
-        this(context, qp, type, caps, ud, q -> context.lib.check("ibv_destroy_qp", q));
+    /** @param extended the QP's FLUSH and ATOMIC_WRITE (made by ibv_create_qp_ex), or null */
+    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud, ExtendedSends extended) {
+        this(context, qp, type, caps, ud, extended, q -> context.lib.check("ibv_destroy_qp", q));
     }
 
-    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud, Destroyer destroyer) {
+    NativeQp(NativeContext context, MemorySegment qp, QpType type, QpCapabilities caps, boolean ud, ExtendedSends extended,
+             Destroyer destroyer) {
         this.context = context;
         this.destroyer = destroyer;
         this.qp = qp.reinterpret(IbvQp.SIZE);
@@ -49,7 +51,7 @@ final class NativeQp implements Qp {
         this.caps = caps;
         String name = toString();
         this.sends = new SendPoster(arena, context.postSend, this.qp, caps.maxSendWr(), caps.maxSendSge(),
-                caps.maxInlineData(), ud, context, "post_send on " + name);
+                caps.maxInlineData(), ud, context, extended, "post_send on " + name);
         this.receives = new RecvPoster(arena, context.postRecv, this.qp, caps.maxRecvWr(), caps.maxRecvSge(),
                 "post_recv on " + name);
     }

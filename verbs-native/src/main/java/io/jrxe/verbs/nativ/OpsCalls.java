@@ -5,7 +5,8 @@ import java.lang.foreign.FunctionDescriptor;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-/** The signatures of the control verbs verbs.h defines inline over the ops table (memory windows). */
+/** The signatures of the control verbs verbs.h defines inline over the ops table (memory windows) and
+ * over struct verbs_context (create_qp_ex). */
 final class OpsCalls {
     /** struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type). */
     static final FunctionDescriptor ALLOC_MW = FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT);
@@ -13,6 +14,9 @@ final class OpsCalls {
     static final FunctionDescriptor BIND_MW = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
     /** int (*dealloc_mw)(struct ibv_mw *). */
     static final FunctionDescriptor DEALLOC_MW = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+
+    /** struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *): verbs_context's. */
+    static final FunctionDescriptor CREATE_QP_EX = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS);
 
     private OpsCalls() {
     }

@@ -1,6 +1,7 @@
 package io.jrxe.verbs.nativ;
 
 import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvSendWr;
 import io.jrxe.verbs.nativ.abi.IbvSge;
 import io.jrxe.verbs.nativ.codec.Handles;
@@ -15,11 +16,14 @@ final class SendPoster extends ChainPoster<SendWr> {
     private final Handles handles;
     private final MemorySegment[] sges;
     private final MemorySegment[] inline;
+    private final ExtendedSends extended;
 
+    /** @param extended FLUSH and ATOMIC_WRITE through the extended QP API, or null when the QP has none */
     SendPoster(Arena arena, MemorySegment postSend, MemorySegment qp, int maxWr, int maxSge, int maxInline, boolean ud,
-               Handles handles, String what) {
+               Handles handles, ExtendedSends extended, String what) {
         super(arena, postSend, qp, maxWr, IbvSendWr.LAYOUT, IbvSendWr.NEXT, what);
         this.ud = ud;
+        this.extended = extended;
         this.handles = handles;
         sges = new MemorySegment[wrs.length];
         inline = new MemorySegment[wrs.length];
@@ -32,6 +36,16 @@ final class SendPoster extends ChainPoster<SendWr> {
     @Override
     String encode(SendWr wr, int slot) {
         return SendWrEncoder.encode(wr, wrs[slot], sges[slot], inline[slot], ud, handles);
+    }
+
+    @Override
+    boolean postsAlone(SendWr wr) {
+        return extended != null && ExtendedSends.carries(wr);
+    }
+
+    @Override
+    void postAlone(SendWr wr, int index, String what) throws VerbsException {
+        extended.post(wr, index, what);
     }
 
     @Override

@@ -43,6 +43,7 @@ final class Signatures {
             Map.entry("ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)),
             Map.entry("ibv_query_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS)),
             Map.entry("ibv_destroy_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+            Map.entry("ibv_qp_to_qp_ex", FunctionDescriptor.of(ADDRESS, ADDRESS)),
             Map.entry("ibv_attach_mcast", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT)),
             Map.entry("ibv_detach_mcast", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT)),
             Map.entry("ibv_create_srq", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS)),

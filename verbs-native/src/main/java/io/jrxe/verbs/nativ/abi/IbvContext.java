@@ -20,6 +20,20 @@ public final class IbvContext {
     public static final long CMD_FD = offset(LAYOUT, "cmd_fd");
     public static final long ASYNC_FD = offset(LAYOUT, "async_fd");
     public static final long NUM_COMP_VECTORS = offset(LAYOUT, "num_comp_vectors");
+    public static final long ABI_COMPAT = offset(LAYOUT, "abi_compat");
+    /**
+     * abi_compat of a context that is the last member of a struct verbs_context, whose extended
+     * ops lie before it in memory (rdma-core's __VERBS_ABI_IS_EXTENDED, all ones).
+     */
+    public static final long ABI_IS_EXTENDED = -1L;
+    /** verbs_context.sz, the extended part's size: the member just before the ibv_context. */
+    public static final long VERBS_SZ_BEFORE = 8;
+    /**
+     * verbs_context.create_qp_ex, counted back from the ibv_context: sz, _ABI_placeholder3,
+     * close_xrcd, open_xrcd, create_srq_ex and get_srq_num lie between (8 bytes each). The
+     * struct grows at its start, so this end has not moved since these members were added.
+     */
+    public static final long VERBS_CREATE_QP_EX_BEFORE = 56;
 
     private IbvContext() {
     }

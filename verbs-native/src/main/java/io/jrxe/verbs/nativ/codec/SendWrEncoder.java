@@ -19,6 +19,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * is the caller's: it chains the WRs it posts together.
  */
 public final class SendWrEncoder {
+    /** Why a FLUSH reached ibv_post_send: only a QP with the extended API posts one (ExtendedSends). */
+    public static final String NO_FLUSH = "FLUSH goes through libibverbs' extended QP API (ibv_wr_flush), which this QP lacks: "
+            + "its provider refused ibv_create_qp_ex with FLUSH (rxe has it from Linux 6.2 with rdma-core 45)";
+
     private SendWrEncoder() {
     }
 
@@ -34,7 +38,7 @@ public final class SendWrEncoder {
                                 Handles handles) {
         int opcode = opcodeOf(wr.opcode);
         if (opcode < 0) {
-            return wr.opcode + " has no ibv_wr_opcode in libibverbs' ibv_send_wr (it is jrxe's own)";
+            return wr.opcode == WrOpcode.FLUSH ? NO_FLUSH : wr.opcode + " has no ibv_wr_opcode in libibverbs' ibv_send_wr (it is jrxe's own)";
         }
         out.fill((byte) 0);
         out.set(JAVA_LONG, IbvSendWr.WR_ID, wr.wrId);
@@ -75,7 +79,7 @@ public final class SendWrEncoder {
         return null;
     }
 
-    /** The ibv_wr_opcode value, or -1 when libibverbs' ibv_send_wr has none (FLUSH, REG_MR). */
+    /** The ibv_wr_opcode value, or -1 when ibv_post_send cannot post it (FLUSH: the extended API only; REG_MR: jrxe's own). */
     public static int opcodeOf(WrOpcode op) {
         return switch (op) {
             case FLUSH, REG_MR -> -1;

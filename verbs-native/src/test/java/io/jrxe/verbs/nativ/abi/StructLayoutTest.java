@@ -42,6 +42,8 @@ class StructLayoutTest extends GccLayouts {
         STRUCTS.put("struct ibv_qp_init_attr", IbvQpInitAttr.LAYOUT);
         STRUCTS.put("struct ibv_qp_attr", IbvQpAttr.LAYOUT);
         STRUCTS.put("struct ibv_qp", IbvQp.LAYOUT);
+        STRUCTS.put("struct ibv_qp_init_attr_ex", IbvQpInitAttrEx.LAYOUT);
+        STRUCTS.put("struct ibv_qp_ex", IbvQpEx.LAYOUT);
         STRUCTS.put("struct ibv_comp_channel", IbvCompChannel.LAYOUT);
         STRUCTS.put("struct ibv_cq", IbvCq.LAYOUT);
         STRUCTS.put("struct ibv_sge", IbvSge.LAYOUT);
