@@ -445,8 +445,9 @@ final class Completer {
             int vendorErr = w.vendorErr;
             long bytes = op == WrOpcode.RDMA_READ || op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM
                     || op == WrOpcode.SEND_WITH_INV || op == WrOpcode.RDMA_WRITE
-                    || op == WrOpcode.RDMA_WRITE_WITH_IMM ? w.length()
-                    : Requester.isReadOrAtomic(op) ? 8 : 0;
+                    || op == WrOpcode.RDMA_WRITE_WITH_IMM || op == WrOpcode.FLUSH ? w.length()
+                    : Requester.isReadOrAtomic(op) || op == WrOpcode.ATOMIC_WRITE ? 8 : 0;
+            // FLUSH reports the range it covered and ATOMIC_WRITE its 8 bytes, as rxe (the WQE's DMA length).
             // The slot is freed before the completion is published: an application that posts again as soon as
             // it sees the completion (ibv_rc_pingpong with max_send_wr 1) must find room, as on rxe.
             sq.remove();

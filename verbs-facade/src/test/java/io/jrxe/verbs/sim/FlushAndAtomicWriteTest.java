@@ -35,6 +35,7 @@ class FlushAndAtomicWriteTest {
             assertThat(c.status()).as("%s", c).isEqualTo(WcStatus.SUCCESS);
             assertThat(c.opcode()).isEqualTo(WcOpcode.FLUSH);
             assertThat(c.wrId()).isEqualTo(3);
+            assertThat(c.byteLen()).as("the range, as rxe reports a FLUSH's").isEqualTo(4096);
 
             Wire.Packet request = wire.matching(Wire.opcode(Opcode.RC_FLUSH)).getFirst();
             assertThat(request.reth().virtualAddress()).isEqualTo(p.b.memory.address() + 8192);
@@ -79,6 +80,7 @@ class FlushAndAtomicWriteTest {
             WorkCompletion c = p.sendCompletions(p.a).getFirst();
             assertThat(c.status()).as("%s", c).isEqualTo(WcStatus.SUCCESS);
             assertThat(c.opcode()).isEqualTo(WcOpcode.ATOMIC_WRITE);
+            assertThat(c.byteLen()).as("the 8 bytes, as rxe reports an ATOMIC_WRITE's").isEqualTo(8);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG, 4096)).isEqualTo(0x0123_4567_89AB_CDEFL);
             Wire.Packet request = wire.matching(Wire.opcode(Opcode.RC_ATOMIC_WRITE)).getFirst();
             assertThat(request.payloadLength()).isEqualTo(8);
