@@ -8,9 +8,12 @@ import java.util.List;
 /**
  * What a device is made from: its name (jrxe0, ...), its addresses (the first one is the one it
  * sends from; each gives a GID), the MTU of the interface it sits on (the active path MTU
- * follows from it as in rxe) and its attributes.
+ * follows from it as in rxe), its attributes, and whether its RC FLUSH packets carry the ICRC
+ * Linux's rxe computes for them instead of the IBTA's (rxe drops the IBTA's; see the wire's
+ * IcrcCalculator.rxeFlush).
  */
-public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
+public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
+                           boolean rxeFlushIcrc) {
     public DeviceConfig {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a device needs a name");
@@ -21,15 +24,23 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         addresses = List.copyOf(addresses);
     }
 
+    public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
+        this(name, addresses, interfaceMtu, attributes, false);
+    }
+
     public static DeviceConfig of(String name, InetAddress address) {
         return new DeviceConfig(name, List.of(address), 1500, DeviceAttributes.rxeDefaults());
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc);
+    }
+
+    public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe);
     }
 }

@@ -38,6 +38,12 @@ public final class DeviceOptions {
                     + "as in rxe: 1500 gives 1024, 4200 and more give 4096 (default: " + DEFAULT_INTERFACE_MTU + ")")
     Integer interfaceMtu;
 
+    @Option(names = "--rxe-flush-icrc",
+            description = "a jrxe NIC sends RC FLUSH with the ICRC Linux's rxe computes for it (over the FLUSH's headers twice, "
+                    + "6.2 to 6.12 at least) instead of the IBTA's, which rxe drops; needed to FLUSH a kernel rxe's memory. "
+                    + "Either kind is accepted on receipt")
+    boolean rxeFlushIcrc;
+
     @Option(names = "--capture", paramLabel = "FILE",
             description = "write every packet the device sends and receives to FILE (pcapng; tshark and Wireshark read it)")
     Path capture;
@@ -116,6 +122,9 @@ public final class DeviceOptions {
         }
         if (progress != null) {
             throw new BadOption("--progress applies to jrxe NICs only: the kernel runs " + name + " in its own threads");
+        }
+        if (rxeFlushIcrc) {
+            throw new BadOption("--rxe-flush-icrc applies to jrxe NICs only: " + name + " computes its own ICRCs");
         }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "

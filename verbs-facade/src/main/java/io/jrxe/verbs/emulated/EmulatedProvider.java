@@ -77,6 +77,7 @@ public final class EmulatedProvider implements Provider {
         io.jrxe.wire.port.udp.UdpPort port;
         try {
             port = io.jrxe.wire.port.udp.UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
+            port.rxeFlushIcrc(config.rxeFlushIcrc());
         } catch (io.jrxe.wire.port.udp.PortInUseException e) {
             group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
             throw e;
@@ -93,6 +94,7 @@ public final class EmulatedProvider implements Provider {
     private EmulatedDevice createInvoked(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
         io.jrxe.wire.port.udp.PolledUdpPort port = io.jrxe.wire.port.udp.PolledUdpPort.bind(
                 PeerAddress.of(config.addresses().getFirst()), io.jrxe.wire.port.raw.RawSocketOpener.system());
+        port.rxeFlushIcrc(config.rxeFlushIcrc());
         io.jrxe.wire.port.udp.InvokerLoop loop = new io.jrxe.wire.port.udp.InvokerLoop(port, config.name());
         Rnic rnic = new Rnic(config, new InvokerExecutor(loop));
         DataPath dataPath = loop.holding(() -> new DataPath(rnic, port, loop));

@@ -97,6 +97,12 @@ public final class RoceFramer {
         return this;
     }
 
+    /** Whether an RC FLUSH gets the ICRC Linux's rxe computes ({@link IcrcCalculator#rxeFlush}) instead of the IBTA's. */
+    public RoceFramer rxeFlushIcrc(boolean asRxe) {
+        icrc.rxeFlush(asRxe);
+        return this;
+    }
+
     /** TOS for IPv4, traffic class for IPv6. */
     public RoceFramer tos(int value) {
         tos = value & 0xFF;

@@ -30,15 +30,29 @@ public final class IcrcCalculator {
     public static final int IP_PROTO_UDP = 17;
 
     private static final int MAX_IPV4_HEADER_LENGTH = 60;
+    /** The BTH opcode of RC FLUSH. */
+    private static final byte RC_FLUSH = 0x1C;
 
     private final CRC32 crc = new CRC32();
     private final byte[] prefix = new byte[LRH_MASK_LENGTH + MAX_IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + BthFlyweight.LENGTH];
     private final ByteBuffer prefixView = ByteBuffer.wrap(prefix);
+    private boolean rxeFlush;
 
     public IcrcCalculator() {
         for (int i = 0; i < LRH_MASK_LENGTH; i++) {
             prefix[i] = (byte) 0xFF;
         }
+    }
+
+    /**
+     * Computes an RC FLUSH's ICRC as Linux's rxe does (6.2, when it gained FLUSH, to 6.12 at
+     * least): its opcode table gives FLUSH no payload offset, so the payload it adds to the CRC
+     * starts at the BTH, and the ICRC covers the FLUSH's BTH, FETH and RETH a second time, as they
+     * are on the wire, after the masked headers. Every other opcode is unchanged.
+     */
+    public IcrcCalculator rxeFlush(boolean asRxe) {
+        this.rxeFlush = asRxe;
+        return this;
     }
 
     /**
@@ -136,6 +150,9 @@ public final class IcrcCalculator {
         int end = bthOffset + roceLength - LENGTH;
         if (end > start) {
             updateRange(c, roce, start, end);
+        }
+        if (rxeFlush && roce.get(bthOffset) == RC_FLUSH) {
+            updateRange(c, roce, bthOffset, end);
         }
         return (int) c.getValue();
     }

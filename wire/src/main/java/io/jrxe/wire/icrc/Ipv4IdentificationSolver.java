@@ -17,10 +17,21 @@ public final class Ipv4IdentificationSolver {
     /** Result when no identification makes the ICRC valid. */
     public static final int NO_SOLUTION = -1;
 
-    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final IcrcCalculator icrc;
+    private final boolean rxeFlush;
     /** Per UDP payload length: the 16 columns, then 16 solving rows, then the pivot order. */
     private final int[][] byLength = new int[65536][];
     private ByteBuffer zeros = ByteBuffer.allocate(0);
+
+    public Ipv4IdentificationSolver() {
+        this(false);
+    }
+
+    /** @param rxeFlush whether RC FLUSH packets carry the ICRC rxe computes for them ({@link IcrcCalculator#rxeFlush}) */
+    public Ipv4IdentificationSolver(boolean rxeFlush) {
+        this.rxeFlush = rxeFlush;
+        icrc = new IcrcCalculator().rxeFlush(rxeFlush);
+    }
 
     /**
      * @return the identification (0..65535) for which the stored ICRC is right, or {@link #NO_SOLUTION}
@@ -59,6 +70,8 @@ public final class Ipv4IdentificationSolver {
         if (zeros.capacity() < length) {
             zeros = ByteBuffer.allocate(length);
         }
+        // rxe's FLUSH ICRC covers more bytes, which moves how the identification acts on it: build with a FLUSH's opcode.
+        zeros.put(0, rxeFlush ? (byte) 0x1C : 0);
         int base = icrc.ipv4(0, 0, 0, 0, 0, 0, zeros, 0, length);
         int[] m = new int[32];
         for (int j = 0; j < 16; j++) {

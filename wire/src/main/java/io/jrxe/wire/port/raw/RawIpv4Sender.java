@@ -133,6 +133,11 @@ public final class RawIpv4Sender implements AutoCloseable {
                 LinuxSockets.IP_MULTICAST_IF, inAddr) == 0;
     }
 
+    /** Whether RC FLUSH packets get the ICRC Linux's rxe computes instead of the IBTA's (see RoceUdpPort#rxeFlushIcrc). */
+    public void rxeFlushIcrc(boolean asRxe) {
+        framer.rxeFlushIcrc(asRxe);
+    }
+
     /** Whether multicast leaves through the device's interface; if not, the port sends none (it could go anywhere). */
     public boolean sendsMulticastFromLocalInterface() {
         return multicastFromLocalInterface;

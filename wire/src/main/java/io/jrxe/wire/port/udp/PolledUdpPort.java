@@ -185,6 +185,11 @@ public final class PolledUdpPort extends RoceUdpPort {
     }
 
     @Override
+    protected RawIpv4Sender rawSender() {
+        return raw;
+    }
+
+    @Override
     public TransmitPath transmitPath() {
         return transmitPath;
     }

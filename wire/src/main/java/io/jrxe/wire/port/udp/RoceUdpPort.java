@@ -3,6 +3,8 @@ package io.jrxe.wire.port.udp;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
@@ -31,7 +33,11 @@ public abstract class RoceUdpPort extends AttachedPort {
     public static final int MAX_DATAGRAM = 4096 + 128;
 
     private final IcrcCalculator icrc = new IcrcCalculator();
+    private final IcrcCalculator sendIcrc = new IcrcCalculator();
+    private final IcrcCalculator rxeFlushIcrc = new IcrcCalculator().rxeFlush(true);
     private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
+    /** Made when the first FLUSH whose ICRC is not the IBTA's arrives over IPv4. */
+    private Ipv4IdentificationSolver rxeFlushSolver;
     private final PacketInfo info = new PacketInfo();
     /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
     private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
@@ -43,6 +49,22 @@ public abstract class RoceUdpPort extends AttachedPort {
     /** How this port's packets leave: a raw socket or UDP sockets, and why. */
     public abstract TransmitPath transmitPath();
 
+    /** The raw socket sender IPv4 packets leave through, or null. */
+    protected abstract RawIpv4Sender rawSender();
+
+    /**
+     * Whether the RC FLUSH packets this port sends carry the ICRC Linux's rxe computes for them
+     * ({@link IcrcCalculator#rxeFlush}) rather than the IBTA's: rxe drops a FLUSH with the IBTA's
+     * as corrupt. The port accepts either kind on receipt whatever this says. Set before use.
+     */
+    public void rxeFlushIcrc(boolean asRxe) {
+        sendIcrc.rxeFlush(asRxe);
+        RawIpv4Sender raw = rawSender();
+        if (raw != null) {
+            raw.rxeFlushIcrc(asRxe);
+        }
+    }
+
     /**
      * Writes the ICRC of a packet that leaves through a UDP socket from {@code sourcePort}. Over
      * IPv4 it is computed for identification 0: the kernel numbers the datagram, and jrxe peers
@@ -50,9 +72,14 @@ public abstract class RoceUdpPort extends AttachedPort {
      */
     protected final void writeUdpIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int sourcePort) {
         int value = local.ipv6()
-                ? icrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
-                : icrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
+                ? sendIcrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
+                : sendIcrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
+    }
+
+    /** An RC FLUSH, whose ICRC may be rxe's ({@link IcrcCalculator#rxeFlush}). */
+    private static boolean isFlush(ByteBuffer buffer, int offset) {
+        return buffer.get(offset) == (byte) Opcode.RC_FLUSH.code();
     }
 
     protected final void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset,
@@ -88,7 +115,9 @@ public abstract class RoceUdpPort extends AttachedPort {
         if (local.ipv6()) {
             int expected = icrc.ipv6(info.source.ipBytes(), destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
-            if (IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH) != expected) {
+            int stored = IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH);
+            if (stored != expected && !(isFlush(buffer, offset) && stored == rxeFlushIcrc.ipv6(info.source.ipBytes(),
+                    destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer, offset, length))) {
                 deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
                 return;
             }
@@ -96,6 +125,13 @@ public abstract class RoceUdpPort extends AttachedPort {
         } else {
             int id = solver.solve(info.source.ipv4(), destination.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
+            if (id == Ipv4IdentificationSolver.NO_SOLUTION && isFlush(buffer, offset)) {
+                if (rxeFlushSolver == null) {
+                    rxeFlushSolver = new Ipv4IdentificationSolver(true);
+                }
+                id = rxeFlushSolver.solve(info.source.ipv4(), destination.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT,
+                        buffer, offset, length);
+            }
             if (id == Ipv4IdentificationSolver.NO_SOLUTION) {
                 deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
                 return;

@@ -199,6 +199,11 @@ public final class UdpPort extends RoceUdpPort {
     }
 
     @Override
+    protected RawIpv4Sender rawSender() {
+        return raw;
+    }
+
+    @Override
     public TransmitPath transmitPath() {
         return transmitPath;
     }
