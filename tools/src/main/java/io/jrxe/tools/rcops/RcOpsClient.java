@@ -23,9 +23,11 @@ final class RcOpsClient {
     private final RcOpsDest peer;
     private final PrintWriter out;
     private final MemorySegment buf;
+    private final boolean placement;
 
-    RcOpsClient(RcOpsEndpoint ep, RcOpsDest peer, PrintWriter out) {
+    RcOpsClient(RcOpsEndpoint ep, RcOpsDest peer, PrintWriter out, boolean placement) {
         this.ep = ep;
+        this.placement = placement;
         this.peer = peer;
         this.out = out;
         this.buf = ep.buf;
@@ -45,7 +47,9 @@ final class RcOpsClient {
                             WcOpcode.COMP_SWAP, () -> oldValue(CAS_RESULT_AT, ATOMIC_START))
                     && step(7, "ATOMIC_FETCH_AND_ADD", WrOpcode.ATOMIC_FETCH_AND_ADD, FAA_RESULT_AT, 8, ATOMIC_AT,
                             WcOpcode.FETCH_ADD, () -> oldValue(FAA_RESULT_AT, SWAP))
-                    && step(8, "SEND of several packets", WrOpcode.SEND, MULTI_AT, MULTI_BYTES, 0, WcOpcode.SEND, null);
+                    && step(8, "SEND of several packets", WrOpcode.SEND, MULTI_AT, MULTI_BYTES, 0, WcOpcode.SEND, null)
+                    && (!placement || step(9, "ATOMIC_WRITE", WrOpcode.ATOMIC_WRITE, ATOMIC_WRITE_AT, 8, ATOMIC_WRITE_AT,
+                            WcOpcode.ATOMIC_WRITE, null) && writeThenFlush(10));
         } finally {
             out.flush();
         }
@@ -59,6 +63,8 @@ final class RcOpsClient {
         buf.asSlice(READ_AT, READ_BYTES).fill((byte) 0);
         buf.set(ValueLayout.JAVA_LONG, CAS_RESULT_AT, -1L);
         buf.set(ValueLayout.JAVA_LONG, FAA_RESULT_AT, -1L);
+        buf.set(ValueLayout.JAVA_LONG, ATOMIC_WRITE_AT, ATOMIC_WRITE_VALUE);
+        buf.asSlice(FLUSHED_AT, FLUSHED_BYTES).fill(FLUSHED_FILL);
         for (int i = 0; i < MULTI_BYTES; i++) {
             buf.set(ValueLayout.JAVA_BYTE, MULTI_AT + i, multiPattern(i));
         }
@@ -88,7 +94,7 @@ final class RcOpsClient {
         }
         WorkCompletion wc = ep.next();
         String problem = completionProblem(wc, n, expected);
-        boolean countsBytes = opcode == WrOpcode.RDMA_READ || opcode.name().startsWith("ATOMIC");
+        boolean countsBytes = opcode == WrOpcode.RDMA_READ || opcode == WrOpcode.ATOMIC_CMP_AND_SWP || opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
         if (problem == null && countsBytes && wc.byteLen() != length) {
             problem = "completion byte_len " + wc.byteLen() + ", expected " + length;
         }
@@ -104,12 +110,37 @@ final class RcOpsClient {
         return true;
     }
 
+    /**
+     * An RDMA_WRITE and a FLUSH of the range it wrote, posted as one chain: the way a program makes
+     * its data visible at the responder (persistent, where the memory is) before it says so.
+     */
+    private boolean writeThenFlush(int n) {
+        SendWr write = ep.wr(n, WrOpcode.RDMA_WRITE, FLUSHED_AT, FLUSHED_BYTES, peer, FLUSHED_AT);
+        SendWr flush = ep.wr(n + 1, WrOpcode.FLUSH, FLUSHED_AT, FLUSHED_BYTES, peer, FLUSHED_AT);
+        String label = String.format("%d. %-24s", n, "RDMA_WRITE, then FLUSH");
+        try {
+            ep.qp.postSend(write.next(flush));
+        } catch (VerbsException e) {
+            out.println("FAIL  " + label + " post_send refused: " + e.getMessage());
+            return false;
+        }
+        String problem = completionProblem(ep.next(), n, WcOpcode.RDMA_WRITE);
+        if (problem == null) {
+            problem = completionProblem(ep.next(), n + 1, WcOpcode.FLUSH);
+        }
+        out.println(problem == null ? "ok    " + label + FLUSHED_BYTES + " bytes written, then flushed to global visibility"
+                : "FAIL  " + label + problem);
+        out.flush();
+        return problem == null;
+    }
+
     private String describe(WrOpcode opcode, int length) {
         return switch (opcode) {
             case RDMA_READ -> length + " bytes read, all as the server wrote them";
             case ATOMIC_CMP_AND_SWP -> "old value " + ATOMIC_START + " came back (swapped for " + SWAP + ")";
             case ATOMIC_FETCH_AND_ADD -> "old value " + SWAP + " came back (added " + ADD + ")";
             case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> length + " bytes with immediate data, completed";
+            case ATOMIC_WRITE -> String.format("0x%x put in place at once", ATOMIC_WRITE_VALUE);
             default -> length + " bytes, completed";
         };
     }

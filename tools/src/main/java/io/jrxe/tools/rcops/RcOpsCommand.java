@@ -27,7 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
 @Command(name = "rc-ops", mixinStandardHelpOptions = true,
         description = {"The demo's RC operations between two processes, each on its own device (-d: a jrxe NIC or a "
                 + "kernel device such as rxe0, so jrxe can face the kernel's rxe): SEND/RECV, SEND_WITH_IMM, RDMA_WRITE, "
-                + "RDMA_WRITE_WITH_IMM, RDMA_READ, ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD and a SEND of several packets. "
+                + "RDMA_WRITE_WITH_IMM, RDMA_READ, ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD and a SEND of several packets "
+                + "(with --placement also ATOMIC_WRITE, and RDMA_WRITE followed by FLUSH). "
                 + "Without SERVERNAME it is the server: it waits for a client on TCP port -p and serves its memory and "
                 + "receives; with SERVERNAME it is the client and performs every operation against the server. The two "
                 + "trade QPN, PSN, GID, buffer address and rkey over that TCP connection, as ibv_rc_pingpong does.",
@@ -72,6 +73,11 @@ public final class RcOpsCommand implements Callable<Integer> {
                     + "server serves one rc-ops client")
     Integer many;
 
+    @Option(names = "--placement",
+            description = "also ATOMIC_WRITE and a WRITE made visible by FLUSH (IBTA 1.5's placement operations; the kernel's "
+                    + "rxe has them from Linux 6.2, through rdma-core 45's extended QP API); give it to both sides")
+    boolean placement;
+
     @Override
     public Integer call() {
         validate();
@@ -89,7 +95,7 @@ public final class RcOpsCommand implements Callable<Integer> {
                         device.acceptTimeoutMillis(), timeout, out);
                 return 0;
             }
-            try (RcOpsEndpoint ep = new RcOpsEndpoint(dev, timeout)) {
+            try (RcOpsEndpoint ep = new RcOpsEndpoint(dev, timeout, placement)) {
                 return run(dev, ep, sgidIndex, gid, myMtu, out, timeout);
             } finally {
                 // also when an operation failed or the peer stopped: the counters (retries, NAKs) tell why
@@ -113,7 +119,7 @@ public final class RcOpsCommand implements Callable<Integer> {
     }
 
     private boolean serve(RcOpsEndpoint ep, RcOpsDest mine, int sgidIndex, PrintWriter out, int timeout) {
-        RcOpsServer server = new RcOpsServer(ep, out);
+        RcOpsServer server = new RcOpsServer(ep, out, placement);
         server.prepare();
         ServerSocket listening = OobSocket.listen(port);
         out.printf("  waiting for a client on TCP port %d%n", port);
@@ -137,7 +143,7 @@ public final class RcOpsCommand implements Callable<Integer> {
             RcOpsDest peer = decode(oob.readExactly(RcOpsDest.LENGTH, "the server's QP, GID and buffer"));
             checkFamilies(mine, peer);
             connect(ep, mine, peer, sgidIndex, out);
-            boolean ok = new RcOpsClient(ep, peer, out).run();
+            boolean ok = new RcOpsClient(ep, peer, out, placement).run();
             oob.write((ok ? "done\n" : "fail\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII),
                     "the end of the operations");
             String verdict = new String(oob.readExactly(5, "the server's verdict"), java.nio.charset.StandardCharsets.US_ASCII).strip();

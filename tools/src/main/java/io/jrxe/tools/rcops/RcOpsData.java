@@ -22,6 +22,11 @@ final class RcOpsData {
     static final long ADD = 1;
     /** Five packets at a path MTU of 1024. */
     static final int MULTI_BYTES = 5000;
+    /** What ATOMIC_WRITE puts in place, 8 bytes at once (--placement). */
+    static final long ATOMIC_WRITE_VALUE = 0x1122_3344_5566_7788L;
+    /** The WRITE that a FLUSH then makes globally visible: two packets at a path MTU of 1024 (--placement). */
+    static final int FLUSHED_BYTES = 2048;
+    static final byte FLUSHED_FILL = 0x3c;
 
     private RcOpsData() {
     }

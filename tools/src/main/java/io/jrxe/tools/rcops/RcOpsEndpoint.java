@@ -46,8 +46,11 @@ final class RcOpsEndpoint implements AutoCloseable {
     /** Where the client's atomics put the old values. */
     static final int CAS_RESULT_AT = 49152;
     static final int FAA_RESULT_AT = 49160;
+    /** ATOMIC_WRITE's source and target, and the range a FLUSH covers (--placement). */
+    static final int ATOMIC_WRITE_AT = 53248;
+    static final int FLUSHED_AT = 57344;
 
-    private static final int ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
+    private static final int REMOTE = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
 
     final Arena arena = Arena.ofShared();
     final MemorySegment buf;
@@ -58,7 +61,8 @@ final class RcOpsEndpoint implements AutoCloseable {
     final CompletionWaiter waiter;
     private final WorkCompletion[] one = {new WorkCompletion()};
 
-    RcOpsEndpoint(LocalDevice dev, int timeoutMillis) {
+    /** @param placement whether the peer may FLUSH this side's memory (the QP and the MR allow it) */
+    RcOpsEndpoint(LocalDevice dev, int timeoutMillis, boolean placement) {
         Pd p = null;
         Cq c = null;
         Qp q = null;
@@ -68,9 +72,10 @@ final class RcOpsEndpoint implements AutoCloseable {
             p = dev.context().allocPd();
             c = dev.context().createCq(32, null);
             q = p.createQp(new QpInitAttributes(QpType.RC, c, c, null, new QpCapabilities(16, 16, 1, 1, 0), false));
-            m = p.regMr(buf, ACCESS);
-            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                    .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+            // Only with --placement: Linux 6.1's rxe refuses an MR with flush access.
+            int remote = placement ? REMOTE | Access.FLUSH_GLOBAL : REMOTE;
+            m = p.regMr(buf, Access.LOCAL_WRITE | remote);
+            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(remote));
         } catch (VerbsException e) {
             // The memory goes last: a kernel device may write to registered memory until it is deregistered.
             Resources.closeQuietly(q, m, c, p);

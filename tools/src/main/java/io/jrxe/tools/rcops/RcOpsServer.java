@@ -21,10 +21,12 @@ final class RcOpsServer {
     private final RcOpsEndpoint ep;
     private final PrintWriter out;
     private final MemorySegment buf;
+    private final boolean placement;
     private boolean ok = true;
 
-    RcOpsServer(RcOpsEndpoint ep, PrintWriter out) {
+    RcOpsServer(RcOpsEndpoint ep, PrintWriter out, boolean placement) {
         this.ep = ep;
+        this.placement = placement;
         this.out = out;
         this.buf = ep.buf;
     }
@@ -66,6 +68,13 @@ final class RcOpsServer {
             long expected = SWAP + ADD;
             check("the atomics' target", value == expected ? null : "holds " + value + ", expected " + expected,
                     "holds " + expected + " (" + ATOMIC_START + " swapped for " + SWAP + ", plus " + ADD + ")");
+        }
+        if (clientDone && placement) {
+            long value = buf.get(ValueLayout.JAVA_LONG, ATOMIC_WRITE_AT);
+            check("ATOMIC_WRITE's target", value == ATOMIC_WRITE_VALUE ? null : String.format("holds 0x%x", value),
+                    String.format("holds 0x%x", ATOMIC_WRITE_VALUE));
+            check("the FLUSHed WRITE's bytes", bytes(FLUSHED_AT, FLUSHED_BYTES, FLUSHED_FILL),
+                    FLUSHED_BYTES + " bytes of 0x3c landed");
         }
         recv(4, "RECV of several packets", WcOpcode.RECV, MULTI_BYTES, false, 0, clientDone, () -> {
             int bad = firstNotPattern(buf, MULTI_AT, MULTI_BYTES, RcOpsData::multiPattern);

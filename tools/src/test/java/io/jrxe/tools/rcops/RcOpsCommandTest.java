@@ -1,5 +1,13 @@
 package io.jrxe.tools.rcops;
 
+import io.jrxe.wire.capture.CaptureReader;
+import io.jrxe.wire.capture.CapturedFrame;
+import io.jrxe.wire.framing.FrameLayout;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.opcode.Opcode;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import io.jrxe.tools.common.ChildJrxe;
 import io.jrxe.tools.common.InProcess;
 import org.junit.jupiter.api.Test;
@@ -36,6 +44,46 @@ class RcOpsCommandTest {
                     .anyMatch(l -> l.contains("immediate data 0x0badcafe"))
                     .anyMatch(l -> l.contains("holds 111"));
         }
+    }
+
+    /**
+     * With --placement, ATOMIC_WRITE and a FLUSHed WRITE too; the client sends its FLUSH with rxe's ICRC
+     * (--rxe-flush-icrc, seen in its capture), which the server, a jrxe NIC as it comes, accepts.
+     */
+    @Test
+    void placementAddsAtomicWriteAndAFlushedWrite(@TempDir Path dir) throws Exception {
+        Path capture = dir.resolve("client.pcapng");
+        try (ChildJrxe server = ChildJrxe.start("rc-ops", "--addr", "127.0.9.4", "-p", "18563", "--accept-timeout", "60",
+                "--placement", "--counters")) {
+            server.awaitLine(l -> l.startsWith("  waiting for a client"), CHILD_SECONDS);
+            InProcess client = InProcess.run("rc-ops", "--addr", "127.0.9.5", "-d", "jrxe-rcops-placement", "-p", "18563",
+                    "--placement", "--rxe-flush-icrc", "--capture", capture.toString(), "127.0.9.4");
+            assertThat(client.status()).as(client.toString()).isZero();
+            assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();
+            assertThat(client.lines().stream().filter(l -> l.startsWith("ok"))).as(client.toString()).hasSize(11);
+            assertThat(client.out()).contains("9. ATOMIC_WRITE", "0x1122334455667788 put in place at once",
+                    "10. RDMA_WRITE, then FLUSH", "2048 bytes written, then flushed").doesNotContain("FAIL");
+            List<String> serverLines = server.stdoutLines();
+            assertThat(serverLines.stream().filter(l -> l.startsWith("ok"))).as("%s", serverLines).hasSize(8);
+            assertThat(serverLines).as("%s", serverLines)
+                    .anyMatch(l -> l.startsWith("ok    ATOMIC_WRITE's target") && l.contains("holds 0x1122334455667788"))
+                    .anyMatch(l -> l.startsWith("ok    the FLUSHed WRITE's bytes"));
+            assertThat(server.stderr()).doesNotContain("jrxe_drop_bad_icrc");
+        }
+        int flushes = 0;
+        for (CapturedFrame f : CaptureReader.readAll(capture)) {
+            ByteBuffer b = ByteBuffer.wrap(f.data());
+            FrameLayout l = new FrameLayout();
+            if (l.parse(b, 0, f.data().length, f.linkType()) != FrameLayout.Kind.ROCE
+                    || (b.get(l.bthOffset()) & 0xFF) != Opcode.RC_FLUSH.code()) {
+                continue;
+            }
+            flushes++;
+            assertThat(IcrcCalculator.read(b, l.bthOffset() + l.roceLength() - IcrcCalculator.LENGTH)).as("rxe's FLUSH ICRC")
+                    .isEqualTo(new IcrcCalculator().rxeFlush(true).ofIpPacket(b, l.ipOffset(), l.ipPacketLength()))
+                    .isNotEqualTo(new IcrcCalculator().ofIpPacket(b, l.ipOffset(), l.ipPacketLength()));
+        }
+        assertThat(flushes).isEqualTo(1);
     }
 
     @Test
