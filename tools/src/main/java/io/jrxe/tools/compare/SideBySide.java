@@ -76,6 +76,13 @@ final class SideBySide {
         listRows(rows, "packets", summarise(l, timed), summarise(r, timed), timed ? Mark.SHOWN : Mark.SAME);
     }
 
+    /**
+     * Counters of how a device scheduled its own work, not of what crossed the wire: shown, never compared.
+     * ack_deferred is rxe's count of responses whose completer ran from a work queue rather than in the receive
+     * path (RXE_CNT_COMPLETER_SCHED); Linux 6.12's rxe defers every one, 6.1's almost none.
+     */
+    private static final Set<String> SCHEDULING_COUNTERS = Set.of("ack_deferred");
+
     private void counterRows(List<Row> rows, Observation left, Observation right) {
         Set<String> names = new TreeSet<>(left.counters().keySet());
         names.addAll(right.counters().keySet());
@@ -83,7 +90,8 @@ final class SideBySide {
         for (String name : names) {
             String l = counter(name, left.counters(), leftCounters);
             String r = counter(name, right.counters(), rightCounters);
-            boolean comparable = leftCounters.contains(name) && rightCounters.contains(name) && !left.step().timed();
+            boolean comparable = leftCounters.contains(name) && rightCounters.contains(name) && !left.step().timed()
+                    && !SCHEDULING_COUNTERS.contains(name);
             String label = first ? "counters" : "";
             rows.add(comparable ? compared(label, l, r) : new Row(label, l, r, Mark.SHOWN));
             first = false;

@@ -59,6 +59,17 @@ class SideBySideTest {
     }
 
     @Test
+    void rxesCountOfDeferredCompleterRunsIsOnlyShown() {
+        Observation left = seen(PLAIN, List.of(WRITE_OK), Map.of("sent_pkts", 2L), List.of(), null);
+        Observation right = seen(PLAIN, List.of(WRITE_OK), Map.of("sent_pkts", 2L, "ack_deferred", 1L), List.of(), null);
+        List<String> differences = new java.util.ArrayList<>();
+        Set<String> both = Set.of("sent_pkts", "ack_deferred");
+        String[] lines = run(left, right, both, both, differences);
+        assertThat(differences).isEmpty();
+        assertThat(lines).anyMatch(l -> l.matches("~ counters +ack_deferred \\+0 +ack_deferred \\+1"));
+    }
+
+    @Test
     void aCounterOneSideDoesNotHaveAndATimedStepsPacketsAreOnlyShown() {
         Observation left = seen(TIMED, List.of(WRITE_OK, WRITE_OK, WRITE_OK), Map.of("jrxe_drop_unknown_qpn", 1L, "sent_pkts", 6L),
                 List.of("A>B RDMA_WRITE_ONLY psn+0 A len=64", "B>A ACKNOWLEDGE psn+0 ACK credits=invalid msn=1",
