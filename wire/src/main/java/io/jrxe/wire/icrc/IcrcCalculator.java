@@ -1,5 +1,6 @@
 package io.jrxe.wire.icrc;
 
+import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.header.BthFlyweight;
 
 import java.nio.ByteBuffer;
@@ -30,8 +31,6 @@ public final class IcrcCalculator {
     public static final int IP_PROTO_UDP = 17;
 
     private static final int MAX_IPV4_HEADER_LENGTH = 60;
-    /** The BTH opcode of RC FLUSH. */
-    private static final byte RC_FLUSH = 0x1C;
 
     private final CRC32 crc = new CRC32();
     private final byte[] prefix = new byte[LRH_MASK_LENGTH + MAX_IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + BthFlyweight.LENGTH];
@@ -53,6 +52,11 @@ public final class IcrcCalculator {
     public IcrcCalculator rxeFlush(boolean asRxe) {
         this.rxeFlush = asRxe;
         return this;
+    }
+
+    /** Whether the packet whose BTH starts at {@code bthOffset} is an RC FLUSH, whose ICRC rxe computes its own way. */
+    public static boolean isFlush(ByteBuffer roce, int bthOffset) {
+        return roce.get(bthOffset) == (byte) Opcode.RC_FLUSH.code();
     }
 
     /**
@@ -151,7 +155,7 @@ public final class IcrcCalculator {
         if (end > start) {
             updateRange(c, roce, start, end);
         }
-        if (rxeFlush && roce.get(bthOffset) == RC_FLUSH) {
+        if (rxeFlush && isFlush(roce, bthOffset)) {
             updateRange(c, roce, bthOffset, end);
         }
         return (int) c.getValue();

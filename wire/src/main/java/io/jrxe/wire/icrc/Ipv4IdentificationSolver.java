@@ -71,7 +71,7 @@ public final class Ipv4IdentificationSolver {
             zeros = ByteBuffer.allocate(length);
         }
         // rxe's FLUSH ICRC covers more bytes, which moves how the identification acts on it: build with a FLUSH's opcode.
-        zeros.put(0, rxeFlush ? (byte) 0x1C : 0);
+        zeros.put(0, rxeFlush ? (byte) io.jrxe.wire.opcode.Opcode.RC_FLUSH.code() : 0);
         int base = icrc.ipv4(0, 0, 0, 0, 0, 0, zeros, 0, length);
         int[] m = new int[32];
         for (int j = 0; j < 16; j++) {

@@ -3,7 +3,6 @@ package io.jrxe.wire.port.udp;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
-import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.DropReason;
@@ -77,11 +76,6 @@ public abstract class RoceUdpPort extends AttachedPort {
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
     }
 
-    /** An RC FLUSH, whose ICRC may be rxe's ({@link IcrcCalculator#rxeFlush}). */
-    private static boolean isFlush(ByteBuffer buffer, int offset) {
-        return buffer.get(offset) == (byte) Opcode.RC_FLUSH.code();
-    }
-
     protected final void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset,
                                  int length) {
         PacketTap t = tap;
@@ -116,7 +110,7 @@ public abstract class RoceUdpPort extends AttachedPort {
             int expected = icrc.ipv6(info.source.ipBytes(), destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
             int stored = IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH);
-            if (stored != expected && !(isFlush(buffer, offset) && stored == rxeFlushIcrc.ipv6(info.source.ipBytes(),
+            if (stored != expected && !(IcrcCalculator.isFlush(buffer, offset) && stored == rxeFlushIcrc.ipv6(info.source.ipBytes(),
                     destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer, offset, length))) {
                 deliverDrop(s, buffer, offset, length, DropReason.BAD_ICRC);
                 return;
@@ -125,7 +119,7 @@ public abstract class RoceUdpPort extends AttachedPort {
         } else {
             int id = solver.solve(info.source.ipv4(), destination.ipv4(), 0x4000, info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
-            if (id == Ipv4IdentificationSolver.NO_SOLUTION && isFlush(buffer, offset)) {
+            if (id == Ipv4IdentificationSolver.NO_SOLUTION && IcrcCalculator.isFlush(buffer, offset)) {
                 if (rxeFlushSolver == null) {
                     rxeFlushSolver = new Ipv4IdentificationSolver(true);
                 }
