@@ -7,6 +7,7 @@ import io.jrxe.verbs.WorkCompletion;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A completion queue: a power-of-two ring of completion entries with one producer, the NIC
@@ -21,6 +22,7 @@ public final class CompletionQueue {
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle ARMED;
+    private static final VarHandle SLEEPER;
 
     static {
         try {
@@ -28,6 +30,7 @@ public final class CompletionQueue {
             HEAD = lookup.findVarHandle(CompletionQueue.class, "head", long.class);
             TAIL = lookup.findVarHandle(CompletionQueue.class, "tail", long.class);
             ARMED = lookup.findVarHandle(CompletionQueue.class, "armed", int.class);
+            SLEEPER = lookup.findVarHandle(CompletionQueue.class, "sleeper", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,6 +53,8 @@ public final class CompletionQueue {
     private volatile long tail;
     @SuppressWarnings("unused") // accessed through ARMED
     private volatile int armed;
+    @SuppressWarnings("unused") // accessed through SLEEPER
+    private volatile Thread sleeper;
 
     /** The entries, in parallel primitive arrays indexed by (counter & mask). */
     private static final class Ring {
@@ -157,17 +162,36 @@ public final class CompletionQueue {
         r.wcFlags[i] = (byte) wcFlags;
         r.pkeyIndex[i] = (short) pkeyIndex;
         TAIL.setRelease(this, t + 1);
+        // Store-load: the tail just published must be visible before the arming and the sleeper are read, as
+        // they must be visible before requestNotify's and sleepUntilCompletion's callers read the tail; else
+        // both sides read the other's old value (x86 reorders a store with a later load) and the wake-up is
+        // lost while a completion waits.
+        VarHandle.fullFence();
+        Thread s = (Thread) SLEEPER.getOpaque(this);
+        if (s != null) {
+            LockSupport.unpark(s);
+        }
         notifyIfArmed(solicited || status != WcStatus.SUCCESS);
         return true;
     }
 
-    private void notifyIfArmed(boolean solicitedOrError) {
-        // Store-load: the tail just published must be visible before the arming is read, as the arming must be
-        // visible before requestNotify's caller polls the tail; else both sides read the other's old value
-        // (x86 reorders a store with a later load) and the wake-up is lost while a completion waits.
-        if (channel != null) {
-            VarHandle.fullFence();
+    /**
+     * Parks the poller (the application thread) until the NIC pushes a completion, for at most {@code nanos}:
+     * a poller that has nothing to do but wait sleeps without a completion channel's event and wakes within a
+     * thread wake-up of the completion, where a timed park would wake only when its time (plus the kernel's
+     * timer slack, 50 us by default) is up. Returns at once when a completion is already waiting; may return
+     * early for no reason, as parks do. One sleeper at a time, the CQ's one poller.
+     */
+    public void sleepUntilCompletion(long nanos) {
+        SLEEPER.setOpaque(this, Thread.currentThread());
+        VarHandle.fullFence(); // the sleeper must be visible before the tail is read (see push)
+        if ((long) TAIL.getAcquire(this) == (long) HEAD.getOpaque(this)) {
+            LockSupport.parkNanos(this, nanos);
         }
+        SLEEPER.setOpaque(this, null);
+    }
+
+    private void notifyIfArmed(boolean solicitedOrError) {
         int a = (int) ARMED.getAcquire(this);
         if (a == ARMED_NEXT || a == ARMED_SOLICITED && solicitedOrError) {
             if (ARMED.compareAndSet(this, a, DISARMED) && channel != null) {

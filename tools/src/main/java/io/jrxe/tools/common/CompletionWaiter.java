@@ -71,7 +71,7 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            if (neverPark ? busyIdle(++spins, start, timeoutNanos) : idle(++spins, start, timeoutNanos)) {
+            if (neverPark ? busyIdle(++spins, start, timeoutNanos) : idle(cq, ++spins, start, timeoutNanos)) {
                 throw timeout();
             }
         }
@@ -137,6 +137,15 @@ public final class CompletionWaiter {
 
     /** A spin-then-yield idle step for loops that poll memory instead of a CQ; true once the timeout passed. */
     public static boolean idle(int spins, long startNanos, long timeoutNanos) {
+        return idle(null, spins, startNanos, timeoutNanos);
+    }
+
+    /**
+     * As {@link #idle(int, long, long)} for a loop that waits on one CQ (null: none): its parks sleep on the CQ,
+     * which a jrxe NIC ends as soon as it writes a completion there. A timed park alone oversleeps by the
+     * kernel's timer slack (50 us): long enough for a bandwidth test's send queue to run dry.
+     */
+    public static boolean idle(Cq cq, int spins, long startNanos, long timeoutNanos) {
         if (spins < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
             return false;
@@ -147,7 +156,10 @@ public final class CompletionWaiter {
             // Parks grow from 20 us to 80 us: a long wait (a full window of a bandwidth test) then costs a few
             // wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
             int parks = spins - SPINS_BEFORE_YIELD - YIELDS_BEFORE_PARK;
-            LockSupport.parkNanos(PARK_NANOS << Math.min(parks >> 3, MAX_PARK_DOUBLINGS));
+            long nanos = PARK_NANOS << Math.min(parks >> 3, MAX_PARK_DOUBLINGS);
+            if (cq == null || !cq.sleepUntilCompletion(nanos)) {
+                LockSupport.parkNanos(nanos);
+            }
         }
         return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
     }

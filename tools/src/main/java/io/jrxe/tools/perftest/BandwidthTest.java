@@ -161,7 +161,7 @@ final class BandwidthTest extends MeasuringTest {
                     // Spin, then yield and park as the waiter does: a bare spin here took a core from the NIC
                     // threads that deliver the messages (on 2 cores, a fifth of the message rate).
                     idleSpins++;
-                    CompletionWaiter.idle(idleSpins, 0, Long.MAX_VALUE);
+                    CompletionWaiter.idle(recvCq, idleSpins, 0, Long.MAX_VALUE);
                     continue;
                 }
                 idleSpins = 0;

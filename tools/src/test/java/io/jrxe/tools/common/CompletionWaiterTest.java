@@ -16,6 +16,8 @@ class CompletionWaiterTest {
         private final long readyAt;
         private final boolean never;
         int polls;
+        boolean canSleep;
+        int sleeps;
 
         ScriptedCq(long readyInNanos) {
             this.readyAt = System.nanoTime() + readyInNanos;
@@ -26,6 +28,14 @@ class CompletionWaiterTest {
         public int poll(WorkCompletion[] wcs) {
             polls++;
             return !never && System.nanoTime() - readyAt >= 0 ? 1 : 0;
+        }
+
+        @Override
+        public boolean sleepUntilCompletion(long nanos) {
+            if (canSleep) {
+                sleeps++;
+            }
+            return canSleep;
         }
 
         @Override
@@ -90,5 +100,25 @@ class CompletionWaiterTest {
         assertThatThrownBy(() -> waiter.await(wcs, 1_000_000))
                 .isInstanceOf(UserError.class)
                 .hasMessageContaining("while waiting for a test completion: the peer stopped answering");
+    }
+
+    @Test
+    void aWaiterSleepsOnACqThatCanWakeIt() {
+        ScriptedCq cq = new ScriptedCq(-1);
+        cq.canSleep = true;
+        CompletionWaiter waiter = new CompletionWaiter(cq, null, 50, "a test completion");
+
+        assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
+        assertThat(cq.sleeps).as("its parks were sleeps on the CQ").isPositive();
+    }
+
+    @Test
+    void aLatencyWaiterNeverSleeps() {
+        ScriptedCq cq = new ScriptedCq(-1);
+        cq.canSleep = true;
+        CompletionWaiter waiter = CompletionWaiter.forLatency(cq, null, 50, "a test completion");
+
+        assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
+        assertThat(cq.sleeps).isZero();
     }
 }
