@@ -99,6 +99,22 @@ class InvokerLoopTest {
     }
 
     @Test
+    void aProgramThatStopsInvokingIsServedByTheStandbyAgain() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, true);
+        Recorder recorder = new Recorder(1);
+        b.port().receiver(recorder);
+        long activeUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        while (System.nanoTime() < activeUntil) {
+            b.invoke(); // long enough for the standby's looks to have backed off to their longest
+        }
+        ByteBuffer packet = packet(9, 80);
+        a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).as("served after the program went quiet").isTrue();
+        assertThat(recorder.threads.getFirst().getName()).endsWith("-standby");
+    }
+
+    @Test
     void withNobodyInvokingTheStandbyThreadFiresTimers() throws Exception {
         InvokerLoop loop = loop(A, true);
         CountDownLatch fired = new CountDownLatch(1);
