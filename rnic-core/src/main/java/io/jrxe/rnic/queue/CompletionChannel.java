@@ -57,6 +57,16 @@ public final class CompletionChannel {
         }
     }
 
+    /** True when await would return at once: an event waits, or the channel is closed. */
+    public boolean ready() {
+        lock.lock();
+        try {
+            return !events.isEmpty() || closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Events waiting (fired but not yet taken). */
     public int pending() {
         lock.lock();

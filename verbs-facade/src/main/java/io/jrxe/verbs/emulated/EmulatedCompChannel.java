@@ -29,8 +29,15 @@ final class EmulatedCompChannel implements CompChannel {
 
     @Override
     public Cq awaitEvent(long timeout, TimeUnit unit) throws InterruptedException {
-        device.leave(); // an invoked NIC must not wait for this sleeping thread to run it
-        CompletionQueue cq = channel.await(timeout, unit);
+        long nanos = unit.toNanos(timeout);
+        if (device.runUntil(channel::ready, nanos)) {
+            // An invoked NIC ran on this thread until the event came (or the time passed): take it, if any.
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for a completion event");
+            }
+            nanos = 0;
+        }
+        CompletionQueue cq = channel.await(nanos, TimeUnit.NANOSECONDS);
         return cq == null ? null : cqs.get(cq);
     }
 

@@ -59,6 +59,20 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         return invoker == null ? 0 : invoker.invoke();
     }
 
+    /**
+     * The program's thread waits for {@code done}: an invoked NIC runs on it meanwhile (see
+     * {@link InvokerLoop#runUntil}), so that the datagram that completes the work wakes it directly.
+     *
+     * @return false at once when the NIC has a thread of its own (the caller sleeps its own way)
+     */
+    boolean runUntil(java.util.function.BooleanSupplier done, long timeoutNanos) {
+        if (invoker == null) {
+            return false;
+        }
+        invoker.runUntil(done, timeoutNanos);
+        return true;
+    }
+
     /** The program's thread is going to sleep: the standby thread runs the NIC from now on. */
     void leave() {
         if (invoker != null) {

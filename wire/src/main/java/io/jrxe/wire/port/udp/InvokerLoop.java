@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * A NIC's duty cycle (due timers, queued tasks, the datagrams waiting on its port) run by
@@ -20,11 +21,12 @@ import java.util.concurrent.locks.LockSupport;
  * ping-pong needs one runnable thread per process instead of two: on a machine with fewer cores
  * than busy threads, every hand-off between two threads can cost a scheduler time slice.
  *
- * <p>The NIC must still progress when nobody polls (the passive target of a WRITE, a program
- * asleep on a completion event), so a standby thread watches: while the program invoked the
- * loop within the last {@link #HANDOVER_NANOS} it sleeps (looking again less and less often, up
- * to {@link #MAX_LOOK_NANOS}, while the program stays); after that it runs the duty cycle
- * itself, blocking in a selector on the port's socket (and the next timer) between cycles.
+ * <p>A program that waits for a completion event runs the loop too ({@link #runUntil}), blocking
+ * in the port's selector between cycles. The NIC must still progress when nobody polls (the
+ * passive target of a WRITE, a program asleep on a CM event), so a standby thread watches: while
+ * the program invoked the loop within the last {@link #HANDOVER_NANOS} it sleeps (looking again
+ * less and less often, up to {@link #MAX_LOOK_NANOS}, while the program stays); after that it
+ * runs the duty cycle itself, blocking in the selector (and the next timer) between cycles.
  *
  * <p>Exclusion is one flag, taken without waiting: a thread that finds the loop held goes on
  * (its work is queued, and the holder drains the queue before it lets go and looks again after).
@@ -71,8 +73,11 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     private final Thread standby;
     private volatile long lastInvoked;
     private volatile long nextDeadline = Long.MAX_VALUE;
-    private volatile boolean standbySelecting;
-    private volatile long standbyWakesAt = Long.MAX_VALUE;
+    /** The program's thread while it runs the loop until an event (see runUntil); then the standby sleeps. */
+    private volatile Thread waiter;
+    /** Whoever blocks in the selector (the standby or the waiter, never both) and until when. */
+    private volatile boolean selecting;
+    private volatile long selectorWakesAt = Long.MAX_VALUE;
     private volatile boolean closed;
 
     /** Starts the standby thread of a device whose packets arrive on {@code port}. */
@@ -134,6 +139,49 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         LockSupport.unpark(standby);
     }
 
+    /**
+     * Runs the NIC on the calling thread until {@code done} says so or {@code timeoutNanos} pass, blocking in the
+     * port's selector between duty cycles: a program asleep on a completion event is woken by the very datagram
+     * that completes its work. Handing the NIC to the standby thread instead costs two wake-ups per packet (the
+     * standby's, then the program's) where a UDP exchange has one. The standby thread sleeps meanwhile.
+     *
+     * @return done's last answer: false when the time passed, the loop closed or the thread was interrupted
+     */
+    public boolean runUntil(BooleanSupplier done, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        Thread me = Thread.currentThread();
+        waiter = me;
+        if (selecting) {
+            selector.wakeup(); // the standby may be blocked in the selector already: it must let go of it
+        }
+        try {
+            long lastWork = System.nanoTime();
+            while (true) {
+                lastInvoked = System.nanoTime();
+                int work = runIfFree();
+                if (done.getAsBoolean()) {
+                    return true;
+                }
+                long now = System.nanoTime();
+                if (work > 0) {
+                    lastWork = now;
+                    continue;
+                }
+                if (now - deadline >= 0 || closed || me.isInterrupted()) {
+                    return false;
+                }
+                if (held.get() || now - lastWork < SPIN_NANOS) {
+                    Thread.yield(); // as the standby does: a control verb holds the loop, or the next packet is close
+                    continue;
+                }
+                waitForWork(deadline);
+            }
+        } finally {
+            waiter = null;
+            lastInvoked = System.nanoTime(); // the standby takes over after the handover time if the program goes
+        }
+    }
+
     /** True on the thread that runs the duty cycle now. */
     public boolean inLoop() {
         return holder == Thread.currentThread();
@@ -166,8 +214,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         timers.add(new Timer(deadline, timerSequence++, task));
         if (deadline < nextDeadline) {
             nextDeadline = deadline;
-            if (standbySelecting && deadline < standbyWakesAt) {
-                selector.wakeup(); // the standby thread sleeps past this timer
+            if (selecting && deadline < selectorWakesAt) {
+                selector.wakeup(); // the selecting thread sleeps past this timer
             }
         }
     }
@@ -213,6 +261,12 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
             }
             if (tasks.isEmpty() || closed) {
                 break; // else a task came while we let go and its poster found the loop held: run it
+            }
+        }
+        if (work > 0) {
+            Thread w = waiter;
+            if (w != null && w != Thread.currentThread()) {
+                selector.wakeup(); // what this thread did may be what the waiter waits for: it must look
             }
         }
         return work;
@@ -273,7 +327,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         while (!closed) {
             long now = System.nanoTime();
             long quietFor = now - lastInvoked;
-            if (quietFor < HANDOVER_NANOS) {
+            if (quietFor < HANDOVER_NANOS || waiter != null) {
                 LockSupport.parkNanos(this, Math.max(lookEvery, HANDOVER_NANOS - quietFor)); // leave() ends it early
                 lookEvery = Math.min(lookEvery * 2, MAX_LOOK_NANOS);
                 continue;
@@ -287,21 +341,28 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
                 Thread.yield(); // a control verb holds the loop for a moment, or the next packet may be close
                 continue;
             }
-            waitForWork();
+            waitForWork(Long.MAX_VALUE);
         }
     }
 
-    /** Blocks until a datagram arrives, the next timer is due, or the selector is woken (an earlier timer, close). */
-    private void waitForWork() {
-        long deadline = nextDeadline;
-        long timeoutNanos = deadline == Long.MAX_VALUE ? 0 : deadline - System.nanoTime();
-        if (deadline != Long.MAX_VALUE && timeoutNanos <= 0) {
+    /**
+     * Blocks until a datagram arrives, the next timer is due, {@code until} (a nanoTime) comes, or the selector is
+     * woken (an earlier timer, close, another thread's work while a waiter waits).
+     */
+    private void waitForWork(long until) {
+        long timerDue = nextDeadline;
+        long wakeAt = Math.min(timerDue, until);
+        long timeoutNanos = wakeAt == Long.MAX_VALUE ? 0 : wakeAt - System.nanoTime();
+        if (wakeAt != Long.MAX_VALUE && timeoutNanos <= 0) {
             return;
         }
-        standbyWakesAt = deadline;
-        standbySelecting = true;
+        selectorWakesAt = wakeAt;
+        selecting = true;
         try {
-            if (tasks.isEmpty() && !closed && nextDeadline == deadline) {
+            // With `selecting` written first, a waiter that arrives now either is seen here or sees `selecting`
+            // and wakes the selector: the standby never keeps it blocked while the waiter waits for its turn.
+            Thread w = waiter;
+            if (tasks.isEmpty() && !closed && nextDeadline == timerDue && (w == null || w == Thread.currentThread())) {
                 // select's timeout is in milliseconds: round up, a timer never fires early
                 selector.select(timeoutNanos == 0 ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
             }
@@ -309,8 +370,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         } catch (IOException e) {
             LockSupport.parkNanos(HANDOVER_NANOS); // a selector that fails is retried, not spun on
         } finally {
-            standbySelecting = false;
-            standbyWakesAt = Long.MAX_VALUE;
+            selecting = false;
+            selectorWakesAt = Long.MAX_VALUE;
         }
     }
 

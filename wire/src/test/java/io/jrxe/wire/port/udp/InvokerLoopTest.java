@@ -143,6 +143,56 @@ class InvokerLoopTest {
         assertThat(inLoop.get()).isTrue();
     }
 
+    @Test
+    void aWaiterRunsTheNicItselfAndTheDatagramWakesIt() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, false);
+        Recorder recorder = new Recorder(1);
+        b.port().receiver(recorder);
+        CountDownLatch entered = new CountDownLatch(1);
+        AtomicReference<Boolean> result = new AtomicReference<>();
+        Thread waiter = new Thread(() -> result.set(b.runUntil(() -> {
+            entered.countDown();
+            return recorder.done.getCount() == 0;
+        }, TimeUnit.SECONDS.toNanos(60))), "test-waiter");
+        waiter.start();
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        ByteBuffer packet = packet(3, 96);
+        a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        waiter.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(waiter.isAlive()).as("woken by the datagram, not by its 60 s running out").isFalse();
+        assertThat(result.get()).isTrue();
+        assertThat(recorder.threads).containsExactly(waiter);
+    }
+
+    @Test
+    void workDoneOnAnotherThreadWakesTheWaiter() throws Exception {
+        InvokerLoop loop = loop(A, true);
+        AtomicReference<Boolean> flag = new AtomicReference<>(false);
+        CountDownLatch entered = new CountDownLatch(1);
+        AtomicReference<Boolean> result = new AtomicReference<>();
+        Thread waiter = new Thread(() -> result.set(loop.runUntil(() -> {
+            entered.countDown();
+            return flag.get();
+        }, TimeUnit.SECONDS.toNanos(60))), "test-waiter");
+        waiter.start();
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        loop.execute(() -> flag.set(true)); // a doorbell rung on this thread: it runs the task and must wake the waiter
+        waiter.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(waiter.isAlive()).as("woken by the other thread's work").isFalse();
+        assertThat(result.get()).isTrue();
+    }
+
+    @Test
+    void aWaiterGivesUpWhenItsTimeIsUp() throws Exception {
+        InvokerLoop loop = loop(A, true);
+        long start = System.nanoTime();
+        assertThat(loop.runUntil(() -> false, TimeUnit.MILLISECONDS.toNanos(50))).isFalse();
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+    }
+
     private static ByteBuffer packet(int seq, int length) {
         ByteBuffer b = ByteBuffer.allocateDirect(length);
         for (int i = 0; i < length - 4; i++) {
