@@ -168,8 +168,8 @@ public final class CompletionQueue {
         // lost while a completion waits.
         VarHandle.fullFence();
         Thread s = (Thread) SLEEPER.getOpaque(this);
-        if (s != null) {
-            LockSupport.unpark(s);
+        if (s != null && SLEEPER.compareAndSet(this, s, null)) {
+            LockSupport.unpark(s); // once per sleep: the pushes after it, until the poller wakes, need not
         }
         notifyIfArmed(solicited || status != WcStatus.SUCCESS);
         return true;

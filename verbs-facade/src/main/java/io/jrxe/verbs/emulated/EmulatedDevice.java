@@ -8,6 +8,7 @@ import io.jrxe.verbs.Device;
 import io.jrxe.wire.port.udp.InvokerLoop;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /** A jrxe NIC as a verbs device; closing it unlists it and releases its port and NIC thread. */
 public final class EmulatedDevice implements Device, AutoCloseable {
@@ -65,7 +66,7 @@ public final class EmulatedDevice implements Device, AutoCloseable {
      *
      * @return false at once when the NIC has a thread of its own (the caller sleeps its own way)
      */
-    boolean runUntil(java.util.function.BooleanSupplier done, long timeoutNanos) {
+    boolean runUntil(BooleanSupplier done, long timeoutNanos) {
         if (invoker == null) {
             return false;
         }
