@@ -97,7 +97,7 @@ public final class CompletionWaiter {
      * unpark of this thread left its permit (a future completed just after its waiter gave up), and may return
      * early for no reason at all.
      */
-    private static void nap(long napNanos) {
+    public static void nap(long napNanos) {
         long wakeAt = System.nanoTime() + napNanos;
         for (long left = napNanos; left > 0 && !Thread.currentThread().isInterrupted(); left = wakeAt - System.nanoTime()) {
             LockSupport.parkNanos(left);

@@ -158,10 +158,15 @@ final class BandwidthTest extends MeasuringTest {
                 }
                 got = recvCq.poll(wcs);
                 if (got == 0) {
-                    // Spin, then yield and park as the waiter does: a bare spin here took a core from the NIC
-                    // threads that deliver the messages (on 2 cores, a fifth of the message rate).
+                    // Nap first while the receives just posted last (ReceivePace), then spin, yield and park as
+                    // the waiter does: a bare spin here took a core from the NIC threads that deliver the messages.
+                    long nap = idleSpins == 0 ? ReceivePace.napNanos(receives.waiting()) : 0;
                     idleSpins++;
-                    CompletionWaiter.idle(recvCq, idleSpins, 0, Long.MAX_VALUE);
+                    if (nap > 0) {
+                        CompletionWaiter.nap(nap);
+                    } else {
+                        CompletionWaiter.idle(recvCq, idleSpins, 0, Long.MAX_VALUE);
+                    }
                     continue;
                 }
                 idleSpins = 0;
@@ -192,7 +197,7 @@ final class BandwidthTest extends MeasuringTest {
     /** The next receives; over UC and UD a message lost on the way is never sent again, which a timeout says. */
     private int awaitMessage(CompletionWaiter waiter, ReceiveSide receives) {
         try {
-            return waiter.await(wcs);
+            return waiter.await(wcs, ReceivePace.napNanos(receives.waiting()));
         } catch (UserError e) {
             if (s.connection == ConnectionType.RC) {
                 throw e;

@@ -18,6 +18,8 @@ final class ReceiveSide {
     private final long[] posted;
     private final RecvWr[] r;
     private long rcnt;
+    /** Receives posted so far, the first ones included, over every QP. */
+    private long postedTotal;
 
     /** Expects the first receives to be posted already ({@link PerftestResources#postReceives}). */
     ReceiveSide(PerftestSettings s, PerftestResources res, long size) {
@@ -30,6 +32,7 @@ final class ReceiveSide {
         for (int q = 0; q < n; q++) {
             posted[q] = res.receivesPerQp();
             r[q] = res.recvWr(q, size);
+            postedTotal += posted[q];
         }
     }
 
@@ -42,6 +45,11 @@ final class ReceiveSide {
         return rcnt;
     }
 
+    /** Receives posted that no message has used yet. */
+    long waiting() {
+        return postedTotal - rcnt;
+    }
+
     /** One receive completion: counted, and a receive posted again where more messages are due. */
     void received(WorkCompletion c) throws VerbsException {
         PerftestResources.check(c, "receive", rcnt, rcnt);
@@ -50,6 +58,7 @@ final class ReceiveSide {
         if (duration || posted[q] + 1 <= iters) {
             res.postRecv(q, r[q]);
             posted[q]++;
+            postedTotal++;
         }
     }
 }
