@@ -97,11 +97,6 @@ final class LatencyTest extends MeasuringTest {
     }
 
     /**
-     * write_lat (run_iter_lat_write): each side writes `size` bytes into the other's buffer; the last byte
-     * carries the message number, which the receiver polls for in memory before it writes back. The server
-     * writes first.
-     */
-    /**
      * Spins until the peer's write of message {@code rcnt} lands in the last byte of the area; false when the
      * duration's window closed first. A method of its own, called once per message, so that C1 compiles it after a
      * few hundred messages: inlined in writeLatency's loop, the spin ran in the interpreter until its back-edges
@@ -126,6 +121,11 @@ final class LatencyTest extends MeasuringTest {
         return true;
     }
 
+    /**
+     * write_lat (run_iter_lat_write): each side writes `size` bytes into the other's buffer; the last byte
+     * carries the message number, which the receiver polls for in memory before it writes back. The server
+     * writes first.
+     */
     private void writeLatency() throws VerbsException {
         latTableHeader();
         for (long size : s.sizes()) {
