@@ -216,6 +216,8 @@ public final class DeviceOptions {
 
     /** How long the device runs traffic through itself before use, so that the JIT has compiled its data path. */
     private int jitWarmupMillis;
+    /** Whether the warm-up then goes on while the JIT still compiles (a bandwidth test, with C2). */
+    private boolean jitWarmupUntilQuiet;
 
     /** Opens the device these options describe; start-up warnings go to {@code err}. */
     public LocalDevice open(java.io.PrintWriter err) {
@@ -229,5 +231,14 @@ public final class DeviceOptions {
 
     int jitWarmupMillis() {
         return jitWarmupMillis;
+    }
+
+    /** Past its time the warm-up goes on while the JIT's compilers are busy, up to three times as long. */
+    public void jitWarmupUntilQuiet(boolean untilQuiet) {
+        jitWarmupUntilQuiet = untilQuiet;
+    }
+
+    boolean jitWarmupUntilQuiet() {
+        return jitWarmupUntilQuiet;
     }
 }

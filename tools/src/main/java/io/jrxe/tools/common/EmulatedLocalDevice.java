@@ -54,7 +54,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
         TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
         CaptureTap capture = null;
         try {
-            Warmup.run(device, device.open(), options.jitWarmupMillis());
+            Warmup.run(device, device.open(), options.jitWarmupMillis(), options.jitWarmupUntilQuiet());
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
                         options.captureMaxBytes(), options.captureSnapLength());

@@ -37,7 +37,7 @@ public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;
     static final int ROUNDS = 8;
     /** Enough rounds for the JIT's optimizing compiler to take the packet paths (thousands of packets each). */
-    private static final int MAX_JIT_ROUNDS = 4000;
+    private static final int MAX_JIT_ROUNDS = 100_000;
 
     private Warmup() {
     }
@@ -50,9 +50,14 @@ public final class Warmup {
      * (pingpong -e) does not run that path through the interpreter either: its first 1,000 iterations took 88
      * us each (median of 5) without, 77 with.
      *
+     * <p>With {@code untilQuiet} the rounds go on past {@code jitMillis} while the JIT's compilers are busy
+     * ({@link JitActivity}), up to three times as long: two JVMs warming up at once on two cores, their compilers
+     * still busy with start-up code, got through too few rounds in 1.5 s for C2 to take the data path, and C2 then
+     * compiled it during the measurement.
+     *
      * @return the rounds in which every completion came (0 when the device could not warm up)
      */
-    public static int run(EmulatedDevice device, Context ctx, int jitMillis) {
+    public static int run(EmulatedDevice device, Context ctx, int jitMillis, boolean untilQuiet) {
         int completed = 0;
         try (Arena arena = Arena.ofShared()) {
             Pd pd = ctx.allocPd();
@@ -81,6 +86,9 @@ public final class Warmup {
             long start = System.nanoTime();
             long deadline = start + DEADLINE_NANOS;
             long jitEnd = start + jitMillis * 1_000_000L;
+            // Past its time a benchmark's warm-up may go on while the JIT still compiles, up to three times as long.
+            long settleEnd = untilQuiet ? start + 3L * jitMillis * 1_000_000L : jitEnd;
+            JitActivity jit = new JitActivity();
             int rounds = jitMillis > 0 ? MAX_JIT_ROUNDS : ROUNDS;
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) {
@@ -89,8 +97,8 @@ public final class Warmup {
             RecvWr recv = new RecvWr(1);
             SendWr send = new SendWr(1);
             long base = memory.address();
-            for (int round = 0; round < rounds && System.nanoTime() < deadline
-                    && (round < ROUNDS || System.nanoTime() < jitEnd); round++) {
+            for (int round = 0; round < rounds && System.nanoTime() < deadline && (round < ROUNDS
+                    || System.nanoTime() < jitEnd || System.nanoTime() < settleEnd && jit.busy(System.nanoTime())); round++) {
                 int expected = 0;
                 recv.sgl.clear();
                 recv.sgl.add(base + 32768, 8192, mr.lkey());

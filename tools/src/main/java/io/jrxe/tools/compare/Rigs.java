@@ -104,7 +104,7 @@ final class Rigs {
         try {
             EmulatedDevice d = Verbs.emulated().createUdp(DeviceConfig.of(name, address));
             made.add(d);
-            Warmup.run(d, d.open(), 0);
+            Warmup.run(d, d.open(), 0, false);
             return d;
         } catch (PortInUseException e) {
             boolean kernelRxe = Files.isDirectory(Path.of("/sys/module/rdma_rxe"));

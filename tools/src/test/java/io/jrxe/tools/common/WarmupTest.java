@@ -20,7 +20,7 @@ class WarmupTest {
         EmulatedDevice device = Verbs.emulated().createUdp(DeviceConfig.of("jrxe-warm-" + progress.optionName(),
                 InetAddress.getByName(address)), progress);
         try {
-            assertThat(Warmup.run(device, device.open(), 0)).isEqualTo(Warmup.ROUNDS);
+            assertThat(Warmup.run(device, device.open(), 0, false)).isEqualTo(Warmup.ROUNDS);
         } finally {
             Verbs.emulated().remove(device);
         }
