@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 public final class Warmup {
     private static final long DEADLINE_NANOS = 5_000_000_000L;
     static final int ROUNDS = 8;
-    /** Enough rounds for the JIT's optimizing compiler to take the packet paths (thousands of packets each). */
+    /** A bound only: a benchmark's warm-up ends by time (and the JIT's activity), not by its count of rounds. */
     private static final int MAX_JIT_ROUNDS = 100_000;
 
     private Warmup() {
@@ -88,7 +88,7 @@ public final class Warmup {
             long jitEnd = start + jitMillis * 1_000_000L;
             // Past its time a benchmark's warm-up may go on while the JIT still compiles, up to three times as long.
             long settleEnd = untilQuiet ? start + 3L * jitMillis * 1_000_000L : jitEnd;
-            JitActivity jit = new JitActivity();
+            JitActivity jit = untilQuiet ? new JitActivity() : null;
             int rounds = jitMillis > 0 ? MAX_JIT_ROUNDS : ROUNDS;
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) {
@@ -97,8 +97,12 @@ public final class Warmup {
             RecvWr recv = new RecvWr(1);
             SendWr send = new SendWr(1);
             long base = memory.address();
-            for (int round = 0; round < rounds && System.nanoTime() < deadline && (round < ROUNDS
-                    || System.nanoTime() < jitEnd || System.nanoTime() < settleEnd && jit.busy(System.nanoTime())); round++) {
+            for (int round = 0; round < rounds; round++) {
+                long now = System.nanoTime();
+                boolean due = round < ROUNDS || now < jitEnd || (jit != null && now < settleEnd && jit.busy(now));
+                if (now >= deadline || !due) {
+                    break;
+                }
                 int expected = 0;
                 recv.sgl.clear();
                 recv.sgl.add(base + 32768, 8192, mr.lkey());

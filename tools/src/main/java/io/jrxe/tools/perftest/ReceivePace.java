@@ -2,8 +2,8 @@ package io.jrxe.tools.perftest;
 
 /**
  * How long a bandwidth server whose receive queue was just refilled may nap before it looks for completions:
- * half the time its posted receives would last at {@link #PEAK_MESSAGES_PER_SECOND}, at most
- * {@link #MAX_NAP_NANOS}.
+ * half the time its posted receives would last at {@link #PEAK_MESSAGES_PER_SECOND}, within the bounds
+ * of {@link RefillPace#bounded}.
  *
  * <p>Why nap: a server that waits for each message wakes once per message, and on two cores its wake-ups,
  * yields and clock reads took about a fifth of the machine from the NIC threads that deliver the messages
@@ -17,16 +17,12 @@ package io.jrxe.tools.perftest;
 final class ReceivePace {
     static final double PEAK_MESSAGES_PER_SECOND = 4e6;
     static final double NAP_SHARE_OF_QUEUE = 0.5;
-    static final long MAX_NAP_NANOS = 1_000_000;
-    /** Shorter naps are not worth a sleep: the waiter's spin and short parks serve better. */
-    static final long MIN_NAP_NANOS = 20_000;
 
     private ReceivePace() {
     }
 
     /** The nap for {@code posted} receives that wait for a message; 0 when too short to take. */
     static long napNanos(long posted) {
-        double nanos = posted / PEAK_MESSAGES_PER_SECOND * 1e9 * NAP_SHARE_OF_QUEUE;
-        return nanos < MIN_NAP_NANOS ? 0 : (long) Math.min(MAX_NAP_NANOS, nanos);
+        return RefillPace.bounded(posted / PEAK_MESSAGES_PER_SECOND * 1e9 * NAP_SHARE_OF_QUEUE);
     }
 }

@@ -27,7 +27,11 @@ final class RefillPace {
 
     /** The nap for {@code outstanding} messages of {@code size} bytes in flight; 0 when too short to take. */
     static long napNanos(long outstanding, long size) {
-        double nanos = outstanding * (double) size / PEAK_BYTES_PER_SECOND * 1e9 * NAP_SHARE_OF_QUEUE;
+        return bounded(outstanding * (double) size / PEAK_BYTES_PER_SECOND * 1e9 * NAP_SHARE_OF_QUEUE);
+    }
+
+    /** A nap of {@code nanos}: 0 below {@link #MIN_NAP_NANOS}, at most {@link #MAX_NAP_NANOS} (ReceivePace's too). */
+    static long bounded(double nanos) {
         return nanos < MIN_NAP_NANOS ? 0 : (long) Math.min(MAX_NAP_NANOS, nanos);
     }
 }

@@ -19,6 +19,6 @@ class ReceivePaceTest {
 
     @Test
     void theNapIsCapped() {
-        assertThat(ReceivePace.napNanos(1 << 20)).isEqualTo(ReceivePace.MAX_NAP_NANOS);
+        assertThat(ReceivePace.napNanos(1 << 20)).isEqualTo(RefillPace.MAX_NAP_NANOS);
     }
 }
