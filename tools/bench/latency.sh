@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 16's latency figures, measured side by side with udp-baseline in one run, ROUNDS times
 # (default 3), two JVMs on loopback per pairing. Prints each figure, its ratio and its target;
-# exits 0 when every ratio met its target in every round.
+# exits 0 when every ratio met its target in every round. The pingpong rows also show, without a
+# target, how far jrxe is from its floor: the same datagrams exchanged by two threads that
+# busy-poll bare sockets (udp-baseline --exchange-floor), so the rest is jrxe's own work.
 #
 #   tools/bench/latency.sh [ROUNDS]
 #
@@ -55,21 +57,32 @@ check() {
   fi
   printf '  %-58s %10.2f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
 }
+# info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
+info() { printf '  %-58s %10.2f  (no target)\n' "$1" "$2"; }
+# floor_p50 BYTES: the busy-polled exchange's p50 for a message of BYTES (udp-baseline --exchange-floor)
+floor_p50() { awk -v m="$1-byte" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
-  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 >"$out/udp" 2>&1
+  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 --exchange-floor >"$out/udp" 2>&1
   rtt=$(awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp")
   gso=$(awk '/UDP GSO/ {print $(NF-1)}' "$out/udp")
+  floor64=$(floor_p50 64)
+  floor4k=$(floor_p50 4096)
   printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"
+  printf '  floor (the datagrams of a pingpong, busy-polled by bare sockets): p50 %s us (64 B), %s us (4096 B)\n' \
+    "$floor64" "$floor4k"
 
   pair pp pingpong
   check "pingpong (4096 B, 1000 iters): us/iter / UDP p50" "$(ratio "$(usec_per_iter pp)" "$rtt")" "<=" 4
+  info "pingpong (4096 B, 1000 iters): us/iter / floor" "$(ratio "$(usec_per_iter pp)" "$floor4k")"
   pair pp64 pingpong -s 64 -n 10000
   check "pingpong -s 64 -n 10000: us/iter / UDP p50" "$(ratio "$(usec_per_iter pp64)" "$rtt")" "<=" 2
+  info "pingpong -s 64 -n 10000: us/iter / floor" "$(ratio "$(usec_per_iter pp64)" "$floor64")"
   pair ppe pingpong -e
   check "pingpong -e: us/iter / UDP p50" "$(ratio "$(usec_per_iter ppe)" "$rtt")" "<=" 3
+  info "pingpong -e: us/iter / floor" "$(ratio "$(usec_per_iter ppe)" "$floor4k")"
   pair ud ud-pingpong
   check "ud-pingpong: us/iter / UDP p50" "$(ratio "$(usec_per_iter ud)" "$rtt")" "<=" 3
 

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * `jrxe udp-baseline`: this machine's raw UDP ceiling with the transport and socket options
  * jrxe uses (Netty epoll with recvmmsg, or NIO), so that every jrxe number can be stated as a
  * fraction of it: bandwidth with 4 KiB datagrams, with and without UDP GSO, and the ping-pong
- * round trip of a small datagram.
+ * round trip of a small datagram; with {@code --exchange-floor}, the round trip of an RC ping-pong's datagrams
+ * between two busy-polling threads ({@link BusyPolledExchange}).
  */
 @Command(name = "udp-baseline", mixinStandardHelpOptions = true,
         description = "Measures raw UDP between two loopback addresses with jrxe's transport: bandwidth with 4 KiB "
@@ -56,6 +57,18 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
 
     @Option(names = {"-n", "--iters"}, defaultValue = "20000", description = "ping-pong round trips (default: ${DEFAULT-VALUE})")
     int iterations;
+
+    @Option(names = "--exchange-floor", description = "also time two threads busy-polling JDK sockets that exchange "
+            + "exactly the datagrams of an RC ping-pong (a 64-byte message, and a 4096-byte one at MTU 1024, each "
+            + "answered by a 20-byte ACK): the floor under jrxe pingpong's usec/iter")
+    boolean exchangeFloor;
+
+    /** A message of the floor, and the RoCE packets it takes: BTH (12), payload, ICRC (4) each. */
+    private record FloorMessage(int bytes, int packets, int packetBytes) {
+    }
+
+    private static final FloorMessage[] FLOOR_MESSAGES = {
+        new FloorMessage(64, 1, 12 + 64 + 4), new FloorMessage(4096, 4, 12 + 1024 + 4)}; // pingpong -s 64, defaults
 
     private final AtomicLong sendErrors = new AtomicLong();
     private volatile String lastError;
@@ -90,11 +103,26 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             Arrays.sort(rtt);
             out.printf("ping-pong round trip, 64 bytes, %d iterations: p50 %.2f us, p99 %.2f us, min %.2f us%n", iterations,
                     rtt[rtt.length / 2] / 1e3, rtt[(int) (rtt.length * 0.99)] / 1e3, rtt[0] / 1e3);
+            if (exchangeFloor) {
+                exchangeFloor(out);
+            }
         } finally {
             sendLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
             recvLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
         }
         return 0;
+    }
+
+    private void exchangeFloor(PrintWriter out) throws Exception {
+        InetSocketAddress pinger = new InetSocketAddress(addressA, port + 3);
+        InetSocketAddress echo = new InetSocketAddress(addressB, port + 3);
+        for (FloorMessage m : FLOOR_MESSAGES) {
+            long[] rtt = new BusyPolledExchange(pinger, echo, m.packets(), m.packetBytes()).run(Math.min(2000, iterations), iterations);
+            out.printf("busy-polled RC exchange, %d-byte message (%d x %d B, ACK %d B), %d iterations: p50 %.2f us, p99 %.2f us%n",
+                    m.bytes(), m.packets(), m.packetBytes(), BusyPolledExchange.ACK_BYTES, iterations,
+                    rtt[rtt.length / 2] / 1e3, rtt[(int) (rtt.length * 0.99)] / 1e3);
+            out.flush();
+        }
     }
 
     private interface OnDatagram {

@@ -1,0 +1,75 @@
+package io.jrxe.tools.baseline;
+
+import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.BadOptionAnswer;
+import io.jrxe.tools.common.InProcess;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.DatagramChannel;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** jrxe udp-baseline: its lines, the busy-polled exchange floor, and its refusals. */
+class UdpBaselineCommandTest {
+    private static final Pattern FLOOR = Pattern.compile(
+            "busy-polled RC exchange, (\\d+)-byte message \\((\\d+) x (\\d+) B, ACK 20 B\\), 300 iterations: p50 ([0-9.]+) us, p99 ([0-9.]+) us");
+
+    @Test
+    void printsBandwidthRoundTripAndWithTheOptionTheExchangeFloor() {
+        InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.1.90", "--addr-b", "127.0.1.91", "--port", "24791",
+                "--seconds", "0.2", "-n", "300", "--exchange-floor");
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("bandwidth, 4096-byte datagrams:"));
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("ping-pong round trip, 64 bytes, 300 iterations: p50 "));
+        int floors = 0;
+        for (String line : r.lines()) {
+            Matcher m = FLOOR.matcher(line);
+            if (m.matches()) {
+                floors++;
+                // a 64-byte SEND is one packet of BTH + payload + ICRC; 4096 bytes at MTU 1024 are four of 1040
+                assertThat(m.group(1) + "/" + m.group(2) + "/" + m.group(3)).isIn("64/1/80", "4096/4/1040");
+                double p50 = Double.parseDouble(m.group(4));
+                assertThat(p50).isPositive().isLessThanOrEqualTo(Double.parseDouble(m.group(5)));
+            }
+        }
+        assertThat(floors).as(r.toString()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutTheOptionThereIsNoFloor() {
+        InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.1.92", "--addr-b", "127.0.1.93", "--port", "24795",
+                "--seconds", "0.1", "-n", "50");
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.out()).doesNotContain("busy-polled");
+    }
+
+    @Test
+    void theExchangeTimesEveryIterationAndSortsThem() throws Exception {
+        BusyPolledExchange x = new BusyPolledExchange(new InetSocketAddress("127.0.1.94", 24799),
+                new InetSocketAddress("127.0.1.95", 24799), 4, 1040);
+        long[] rtt = x.run(20, 200);
+        assertThat(rtt).hasSize(200).isSorted();
+        assertThat(rtt[0]).isPositive();
+    }
+
+    @Test
+    void aTakenPortIsASentenceNotAStackTrace() throws Exception {
+        InetSocketAddress taken = new InetSocketAddress("127.0.1.96", 24801);
+        try (DatagramChannel holder = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            holder.bind(taken);
+            BusyPolledExchange x = new BusyPolledExchange(taken, new InetSocketAddress("127.0.1.97", 24801), 1, 80);
+            assertThatThrownBy(() -> x.run(1, 1)).isInstanceOf(UserError.class)
+                    .hasMessageStartingWith("cannot bind 127.0.1.96:24801: ");
+        }
+    }
+
+    @Test
+    void refusesAnIterationCountOutOfRange() {
+        BadOptionAnswer.check(InProcess.run("udp-baseline", "-n", "0"), "udp-baseline", "--iters 0");
+    }
+}
