@@ -59,4 +59,23 @@ class Ipv4IdentificationSolverTest {
         // 2^-16 per corrupted packet: 20,000 trials expect 0.3; more than 5 would mean the check is weak.
         assertThat(accepted).isLessThanOrEqualTo(5);
     }
+
+    @Test
+    void everyIdentificationOfEveryLengthIsFoundAndAOneBitCorruptionIsNotTakenForIt() {
+        Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
+        IcrcCalculator icrc = new IcrcCalculator();
+        Random random = new Random(4792);
+        for (int t = 0; t < 2_000; t++) {
+            byte[] roce = new byte[12 + 1 + random.nextInt(1024) + 4];
+            random.nextBytes(roce);
+            ByteBuffer b = ByteBuffer.wrap(roce);
+            // 0 (older Linux kernels' number for a DF datagram from an unconnected socket), 65535, and any between
+            int id = t == 0 ? 0 : t == 1 ? 0xFFFF : random.nextInt(65536);
+            IcrcCalculator.write(b, roce.length - 4, icrc.ipv4(0x7F000901, 0x7F000902, id, 0x4000, 49152, 4791, b, 0, roce.length));
+            assertThat(solver.solve(0x7F000901, 0x7F000902, 0x4000, 49152, 4791, b, 0, roce.length)).isEqualTo(id);
+            roce[12 + random.nextInt(roce.length - 16)] ^= (byte) (1 << random.nextInt(8));
+            // a CRC catches every one-bit error: whatever identification fits now, the real one cannot
+            assertThat(solver.solve(0x7F000901, 0x7F000902, 0x4000, 49152, 4791, b, 0, roce.length)).isNotEqualTo(id);
+        }
+    }
 }
