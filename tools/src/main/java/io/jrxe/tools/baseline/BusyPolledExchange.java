@@ -1,6 +1,9 @@
 package io.jrxe.tools.baseline;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.wire.header.AethFlyweight;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.icrc.IcrcCalculator;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #LOST_AFTER_NANOS}.
  */
 final class BusyPolledExchange {
+    /** A RoCE packet's UDP payload around its data: BTH before, ICRC after. */
+    static final int PACKET_OVERHEAD = BthFlyweight.LENGTH + IcrcCalculator.LENGTH;
     /** An RC ACK on the wire: BTH (12), AETH (4), ICRC (4). */
-    static final int ACK_BYTES = 20;
+    static final int ACK_BYTES = BthFlyweight.LENGTH + AethFlyweight.LENGTH + IcrcCalculator.LENGTH;
     static final long LOST_AFTER_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int SPINS_BEFORE_YIELD = 64;
 

@@ -63,12 +63,13 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             + "answered by a 20-byte ACK): the floor under jrxe pingpong's usec/iter")
     boolean exchangeFloor;
 
-    /** A message of the floor, and the RoCE packets it takes: BTH (12), payload, ICRC (4) each. */
+    /** A message of the floor, and the RoCE packets it takes (BTH, payload, ICRC each). */
     private record FloorMessage(int bytes, int packets, int packetBytes) {
     }
 
-    private static final FloorMessage[] FLOOR_MESSAGES = {
-        new FloorMessage(64, 1, 12 + 64 + 4), new FloorMessage(4096, 4, 12 + 1024 + 4)}; // pingpong -s 64, defaults
+    private static final FloorMessage[] FLOOR_MESSAGES = { // pingpong -s 64, and its defaults (4096 bytes at MTU 1024)
+        new FloorMessage(64, 1, BusyPolledExchange.PACKET_OVERHEAD + 64),
+        new FloorMessage(4096, 4, BusyPolledExchange.PACKET_OVERHEAD + 1024)};
 
     private final AtomicLong sendErrors = new AtomicLong();
     private volatile String lastError;
