@@ -272,12 +272,19 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         return work;
     }
 
+    /**
+     * Rounds of timers, tasks and datagrams, another only while one may find work: a task that
+     * queued another, or a socket read to its limit. A round that drained the socket does not read
+     * it again at once: in an exchange the answer is microseconds away, and a program that polls
+     * would wait for that empty read (a system call) before it saw the completion just written.
+     */
     private int dutyCycle() {
         int work = 0;
         for (int round = 0; round < ROUNDS_PER_CYCLE; round++) {
-            int done = runDueTimers() + runTasks() + port.receive(DATAGRAMS_PER_ROUND);
-            work += done;
-            if (done == 0) {
+            int ran = runDueTimers() + runTasks();
+            int received = port.receive(DATAGRAMS_PER_ROUND);
+            work += ran + received;
+            if (tasks.isEmpty() && received < DATAGRAMS_PER_ROUND) {
                 break;
             }
         }

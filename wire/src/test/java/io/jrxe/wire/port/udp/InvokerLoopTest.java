@@ -87,6 +87,59 @@ class InvokerLoopTest {
     }
 
     @Test
+    void anInvocationThatDrainedTheSocketReturnsWithoutReadingItAgain() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, false);
+        ByteBuffer answer = packet(2, 80);
+        Recorder recorder = new Recorder(2) {
+            @Override
+            public void burstEnd() {
+                if (lengths.size() == 1) { // the next datagram arrives after the socket was read to empty
+                    a.execute(() -> a.port().send(answer, 0, answer.capacity(), B, 49152));
+                }
+            }
+        };
+        b.port().receiver(recorder);
+        ByteBuffer first = packet(1, 64);
+        a.execute(() -> a.port().send(first, 0, first.capacity(), B, 49152));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int work = 0;
+        while (work == 0 && System.nanoTime() < deadline) {
+            work = b.invoke();
+        }
+        assertThat(work).as("the invocation that delivered the first datagram").isEqualTo(1);
+        assertThat(recorder.lengths).containsExactly(64);
+        while (recorder.done.getCount() > 0 && System.nanoTime() < deadline) {
+            b.invoke();
+        }
+        assertThat(recorder.lengths).as("the next invocation delivers the second").containsExactly(64, 80);
+    }
+
+    @Test
+    void aTaskThatADatagramQueuedRunsInTheSameInvocation() throws Exception {
+        InvokerLoop a = loop(A, false);
+        InvokerLoop b = loop(B, false);
+        AtomicReference<Thread> taskRanOn = new AtomicReference<>();
+        Recorder recorder = new Recorder(1) {
+            @Override
+            public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+                super.packet(buffer, offset, length, info);
+                b.execute(() -> taskRanOn.set(Thread.currentThread())); // queued: this thread holds the loop
+            }
+        };
+        b.port().receiver(recorder);
+        ByteBuffer packet = packet(3, 64);
+        a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int work = 0;
+        while (work == 0 && System.nanoTime() < deadline) {
+            work = b.invoke();
+        }
+        assertThat(work).as("the datagram and the task it queued").isEqualTo(2);
+        assertThat(taskRanOn.get()).isSameAs(Thread.currentThread());
+    }
+
+    @Test
     void withNobodyInvokingTheStandbyThreadServesDatagrams() throws Exception {
         InvokerLoop a = loop(A, false);
         InvokerLoop b = loop(B, true);
@@ -202,7 +255,7 @@ class InvokerLoopTest {
         return b;
     }
 
-    private static final class Recorder implements PacketSink {
+    private static class Recorder implements PacketSink {
         final CountDownLatch done;
         final List<Integer> lengths = new CopyOnWriteArrayList<>();
         final List<Thread> threads = new CopyOnWriteArrayList<>();
