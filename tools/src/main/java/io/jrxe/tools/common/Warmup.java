@@ -39,7 +39,7 @@ public final class Warmup {
     /** A bound only: a benchmark's warm-up ends by time (and the JIT's activity), not by its count of rounds. */
     private static final int MAX_JIT_ROUNDS = 100_000;
     /** What each round posts on its RC QP. */
-    private static final WrOpcode[] SENDS = {WrOpcode.SEND, WrOpcode.RDMA_WRITE, WrOpcode.SEND, WrOpcode.SEND_WITH_IMM,
+    private static final WrOpcode[] RC_WORK = {WrOpcode.SEND, WrOpcode.RDMA_WRITE, WrOpcode.SEND, WrOpcode.SEND_WITH_IMM,
         WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.ATOMIC_CMP_AND_SWP};
     /**
      * The first of them go unsignaled, as a bandwidth test's do between its signaled ones (cq_mod): after a warm-up
@@ -122,8 +122,8 @@ public final class Warmup {
                 recv.sgl.add(base + 49152, 2048, mr.lkey());
                 ud.postRecv(recv);
                 expected += 4;
-                for (int i = 0; i < SENDS.length; i++) {
-                    WrOpcode op = SENDS[i];
+                for (int i = 0; i < RC_WORK.length; i++) {
+                    WrOpcode op = RC_WORK[i];
                     send.clear();
                     send.opcode = op;
                     boolean unsignaled = i < UNSIGNALED;

@@ -102,13 +102,9 @@ class InvokerLoopTest {
         b.port().receiver(recorder);
         ByteBuffer first = packet(1, 64);
         a.execute(() -> a.port().send(first, 0, first.capacity(), B, 49152));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        int work = 0;
-        while (work == 0 && System.nanoTime() < deadline) {
-            work = b.invoke();
-        }
-        assertThat(work).as("the invocation that delivered the first datagram").isEqualTo(1);
+        assertThat(firstWork(b)).as("the invocation that delivered the first datagram").isEqualTo(1);
         assertThat(recorder.lengths).containsExactly(64);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (recorder.done.getCount() > 0 && System.nanoTime() < deadline) {
             b.invoke();
         }
@@ -130,13 +126,18 @@ class InvokerLoopTest {
         b.port().receiver(recorder);
         ByteBuffer packet = packet(3, 64);
         a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
+        assertThat(firstWork(b)).as("the datagram and the task it queued").isEqualTo(2);
+        assertThat(taskRanOn.get()).isSameAs(Thread.currentThread());
+    }
+
+    /** Invokes {@code loop} until an invocation does some work (10 s at most); returns that work. */
+    private static int firstWork(InvokerLoop loop) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         int work = 0;
         while (work == 0 && System.nanoTime() < deadline) {
-            work = b.invoke();
+            work = loop.invoke();
         }
-        assertThat(work).as("the datagram and the task it queued").isEqualTo(2);
-        assertThat(taskRanOn.get()).isSameAs(Thread.currentThread());
+        return work;
     }
 
     @Test
