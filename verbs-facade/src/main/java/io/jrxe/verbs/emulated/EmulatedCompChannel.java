@@ -8,15 +8,19 @@ import io.jrxe.verbs.Cq;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 final class EmulatedCompChannel implements CompChannel {
     private final EmulatedDevice device;
     private final CompletionChannel channel;
     private final Map<CompletionQueue, Cq> cqs = new ConcurrentHashMap<>();
+    /** Made once: a method reference that captures the channel is a new object each time it is evaluated. */
+    private final BooleanSupplier eventReady;
 
     EmulatedCompChannel(EmulatedDevice device, CompletionChannel channel) {
         this.device = device;
         this.channel = channel;
+        this.eventReady = channel::ready;
     }
 
     CompletionChannel channel() {
@@ -30,7 +34,7 @@ final class EmulatedCompChannel implements CompChannel {
     @Override
     public Cq awaitEvent(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(timeout);
-        if (device.runUntil(channel::ready, nanos)) {
+        if (device.runUntil(eventReady, nanos)) {
             // An invoked NIC ran on this thread until the event came (or the time passed): take it, if any.
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for a completion event");
