@@ -121,7 +121,7 @@ public final class Warmup {
                 recv.sgl.clear();
                 recv.sgl.add(base + 49152, 2048, mr.lkey());
                 ud.postRecv(recv);
-                expected += 4;
+                expected += 4; // the three receives on b and the one on ud
                 for (int i = 0; i < RC_WORK.length; i++) {
                     WrOpcode op = RC_WORK[i];
                     send.clear();

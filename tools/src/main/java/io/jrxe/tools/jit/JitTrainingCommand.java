@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * `jrxe jit-training`: the workload that the ./jrxe launcher records the JVM's ahead-of-time cache from (JDK 25's
- * -XX:AOTCacheOutput, JEPs 483 and 515). Each benchmark runs here with its server and its client in this one JVM,
+ * -XX:AOTCacheOutput, JEPs 483 and 515). Each bandwidth test runs here with its server and its client in this JVM,
  * so that the cache holds the classes both sides load and the method profiles both sides' data paths make. A
  * later command that starts with the cache has those classes loaded and linked at once, and its JIT compiles the
  * data path from the recorded profiles instead of waiting to gather its own: on a 2-core machine, two JVMs
@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "jit-training", mixinStandardHelpOptions = true,
         description = "Runs the bandwidth benchmarks briefly (send-bw -s 64, write-bw -s 65536), each with its server "
-                + "and its client in this one process on two loopback addresses, printing nothing but progress. The ./jrxe launcher "
-                + "runs it once per build to record the JVM's ahead-of-time cache (classes and method profiles), which "
-                + "every later command starts with; JRXE_AOT=0 turns that off.",
+                + "and its client in this one process on two loopback addresses, printing nothing but progress. The "
+                + "./jrxe launcher runs it once per build to record the JVM's ahead-of-time cache (classes and method "
+                + "profiles), which every later command but the latency ones starts with; JRXE_AOT=0 turns that off.",
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:every workload ran", "1:a workload failed (its output is printed), or bad options"})
 public final class JitTrainingCommand implements Callable<Integer> {
@@ -94,8 +94,7 @@ public final class JitTrainingCommand implements Callable<Integer> {
     /** Runs both sides of {@code w}; null when both ended well, else what they printed. */
     private String run(Workload w, String serverIp, String clientIp, int port) throws InterruptedException {
         List<String> common = new ArrayList<>(List.of(w.args()));
-        common.addAll(List.of("-D", Integer.toString(seconds)));
-        common.addAll(List.of("-p", Integer.toString(port)));
+        common.addAll(List.of("-D", Integer.toString(seconds), "-p", Integer.toString(port)));
         List<String> serverArgs = new ArrayList<>(common);
         serverArgs.addAll(List.of("--addr", serverIp, "-d", "jrxe0"));
         List<String> clientArgs = new ArrayList<>(common);
