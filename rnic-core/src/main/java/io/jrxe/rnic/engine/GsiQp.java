@@ -131,6 +131,9 @@ public final class GsiQp {
         deth.wrap(t, OPCODE.offsetOf(ExtensionHeader.DETH)).set(MadHeaderFlyweight.GSI_QKEY, MadHeaderFlyweight.GSI_QPN);
         t.put(MAD_OFFSET, mad, 0, MadHeaderFlyweight.MAD_LENGTH);
         dp.port.send(t, 0, MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH, to, SOURCE_PORT);
+        // A MAD answers a peer that waits on it (a DREP, which the real rping's exit races), while the NIC's turn
+        // goes on to hand events to the program: it leaves now, not at the end of the turn.
+        dp.port.flush();
         dp.rnic.counters().increment(Counter.SENT_PKTS);
         counters.countSent();
     }

@@ -40,9 +40,13 @@ public interface PacketPort extends AutoCloseable {
     PacketTap tap();
 
     /**
-     * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
-     * records it with the reason as its comment.
+     * Sends at once what the port holds back for its batched flush at the end of the NIC's turn. For a packet a
+     * peer is waiting on alone, a connection manager's answer: the rest of the turn (events handed to the program,
+     * code run the first time) must not delay it. On the NIC thread.
      */
+    default void flush() {
+    }
+
     /**
      * The next packet sent carries this comment in the capture (a retransmission, a NAK's reason). Callers
      * build the text only when {@link #tap()} is set; a port without a tap ignores it.
@@ -50,6 +54,10 @@ public interface PacketPort extends AutoCloseable {
     default void annotateNextSent(String comment) {
     }
 
+    /**
+     * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
+     * records it with the reason as its comment.
+     */
     default void reportDrop(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
         PacketTap t = tap();
         if (t != null) {

@@ -232,6 +232,13 @@ public final class UdpPort extends RoceUdpPort {
         scheduleFlush();
     }
 
+    @Override
+    public void flush() {
+        if (flushPending) {
+            flushNow(); // the task already queued finds nothing left to send
+        }
+    }
+
     private void scheduleFlush() {
         if (!flushPending) {
             flushPending = true;

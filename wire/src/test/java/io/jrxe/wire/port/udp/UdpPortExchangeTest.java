@@ -61,10 +61,7 @@ class UdpPortExchangeTest {
 
     @Test
     void aCorruptedPacketIsDroppedAsBadIcrc() throws Exception {
-        portA = UdpPort.bind(transport, loopA.next(), A);
-        portB = UdpPort.bind(transport, loopB.next(), B);
-        Recorder recorder = new Recorder(2);
-        portB.receiver(recorder);
+        Recorder recorder = bindBoth(2);
         ByteBuffer packet = packet(0, 100);
         loopA.next().submit(() -> portA.send(packet, 0, 100, B, 49153)).sync();
         // The port writes the ICRC in place: corrupt a payload byte after that, and send the bytes as they are.
@@ -81,11 +78,22 @@ class UdpPortExchangeTest {
         assertThat(recorder.drops).as("the same bytes with one bit flipped").containsExactly(DropReason.BAD_ICRC);
     }
 
+    @Test
+    void aFlushedPacketLeavesBeforeTheNicTurnEnds() throws Exception {
+        Recorder recorder = bindBoth(1);
+        // The peer's receipt is awaited inside the sending turn: a packet left for the turn's batched flush
+        // would not have left yet.
+        boolean arrivedInTurn = loopA.next().submit(() -> {
+            portA.send(packet(7, 300), 0, 300, B, 49153);
+            portA.flush();
+            return recorder.done.await(10, TimeUnit.SECONDS);
+        }).get(20, TimeUnit.SECONDS);
+        assertThat(arrivedInTurn).as("the packet arrived while its sending turn still ran").isTrue();
+        assertThat(recorder.received).containsExactly(describe(packet(7, 300), 0, 300));
+    }
+
     private List<String> exchange(int[] sizes) throws Exception {
-        portA = UdpPort.bind(transport, loopA.next(), A);
-        portB = UdpPort.bind(transport, loopB.next(), B);
-        Recorder recorder = new Recorder(sizes.length);
-        portB.receiver(recorder);
+        Recorder recorder = bindBoth(sizes.length);
         // One event-loop turn sends them all, so that the port batches them as it does for a busy requester.
         loopA.next().submit(() -> {
             for (int i = 0; i < sizes.length; i++) {
@@ -96,6 +104,15 @@ class UdpPortExchangeTest {
         assertThat(recorder.done.await(10, TimeUnit.SECONDS)).as("all %d packets arrive; got %d and drops %s", sizes.length, recorder.received.size(), recorder.drops).isTrue();
         assertThat(recorder.drops).isEmpty();
         return recorder.received;
+    }
+
+    /** Binds both ports; B's packets and drops go to the recorder returned. */
+    private Recorder bindBoth(int expected) throws PortInUseException {
+        portA = UdpPort.bind(transport, loopA.next(), A);
+        portB = UdpPort.bind(transport, loopB.next(), B);
+        Recorder recorder = new Recorder(expected);
+        portB.receiver(recorder);
+        return recorder;
     }
 
     private static int[] sizes(int count, int size) {
