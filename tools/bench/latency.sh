@@ -46,7 +46,8 @@ lat_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 9 {v = $f} END {print v}' 
 bw_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 5 {v = $f} END {print v}' "$out/$1"; }
 
 misses=0
-# check LABEL VALUE OP LIMIT: prints a row and counts a miss
+# check LABEL VALUE OP LIMIT: prints a row and counts a miss (three decimals: a ratio of 0.998 printed as 1.00
+# would read as met)
 check() {
   local label=$1 value=$2 op=$3 limit=$4 verdict
   if awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN {exit !((op == "<=") ? v <= l : v >= l)}'; then
@@ -55,10 +56,10 @@ check() {
     verdict=MISSED
     misses=$((misses + 1))
   fi
-  printf '  %-58s %10.2f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
+  printf '  %-58s %10.3f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
 }
 # info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
-info() { printf '  %-58s %10.2f  (no target)\n' "$1" "$2"; }
+info() { printf '  %-58s %10.3f  (no target)\n' "$1" "$2"; }
 # floor_p50 BYTES: the busy-polled exchange's p50 for a message of BYTES (udp-baseline --exchange-floor)
 floor_p50() { awk -v m="$1-byte" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
