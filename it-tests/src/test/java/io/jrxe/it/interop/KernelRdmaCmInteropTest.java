@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -31,7 +32,7 @@ class KernelRdmaCmInteropTest {
             "ping data: rdma-ping-1: BCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrs",
             "ping data: rdma-ping-2: CDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrst");
 
-    private static final String GUEST_DREPS = "/sys/class/infiniband/rxe0/ports/1/cm_rx_msgs/drep";
+    private static final String DREPS_RECEIVED = "cm_rx_msgs/drep";
 
     static Stream<Arguments> pairings() {
         return Stream.of(Server.values()).flatMap(s -> Family.both().map(f -> Arguments.of(Named.of(s + " serves", s), f)));
@@ -46,7 +47,7 @@ class KernelRdmaCmInteropTest {
     @MethodSource("pairings")
     void rpingReadsAndWritesThreePingsValidated(Server serves, Family f, Lab lab) throws Exception {
         String port = String.valueOf(port(17200, serves, f));
-        long drepsBefore = guestDrepsReceived(lab);
+        long drepsBefore = lab.guestCounter(DREPS_RECEIVED);
         Run r = CmPairings.run(lab, serves, f, "rping", "rdma_listen", Integer.parseInt(port),
                 serves == Server.JRXE ? List.of("-s", "-v", "-d", "-p", port) : List.of("-s", "-v", "-p", port),
                 List.of("-c", "-v", "-V", "-C", "3", "-p", port), "-a", "-a");
@@ -60,28 +61,11 @@ class KernelRdmaCmInteropTest {
             // prints the DISCONNECTED that the DREP brings only if the DREP came first: in the lab (a guest under
             // TCG on two host cores) that window was 9 to 19 ms, and jrxe answered in 0.5 to 10 ms on an idle host,
             // up to 25 ms while another process took a core. That jrxe answered is what rxe0's CM counts.
-            awaitGuestDrepsReceived(lab, drepsBefore + 1);
+            lab.awaitGuestCounter(DREPS_RECEIVED, drepsBefore + 1, Duration.ofSeconds(30), null);
         }
         assertThat(CmPairings.lines(r.server())).as("%s", r.server())
                 .containsSubsequence(PINGS.stream().map(p -> "server " + p).toList())
                 .contains("server DISCONNECT EVENT...", "wait for RDMA_READ_ADV state 10");
-    }
-
-    /** The DREPs that rxe0's connection manager has received (its port counter). */
-    private static long guestDrepsReceived(Lab lab) throws InterruptedException {
-        Job.Result r = lab.guestNow("cat " + GUEST_DREPS, 20);
-        assertThat(r.exitCode()).as("%s", r).isZero();
-        return Long.parseLong(r.output().strip());
-    }
-
-    /** Waits, bounded in tries and time, until rxe0's CM has counted {@code atLeast} DREPs. */
-    private static void awaitGuestDrepsReceived(Lab lab, long atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long seen = guestDrepsReceived(lab);
-        for (int attempt = 0; attempt < 30 && seen < atLeast && System.nanoTime() < deadline; attempt++) {
-            seen = guestDrepsReceived(lab);
-        }
-        assertThat(seen).as("DREPs received by rxe0's connection manager").isGreaterThanOrEqualTo(atLeast);
     }
 
     @ParameterizedTest(name = "{0}, {1}")

@@ -142,6 +142,35 @@ final class Lab implements AutoCloseable {
         return guest(command, command, limitSeconds).await(Duration.ofSeconds(limitSeconds + 45L));
     }
 
+    /** The value of rxe0's port counter {@code file}, a path under /sys/class/infiniband/rxe0/ports/1/. */
+    long guestCounter(String file) throws InterruptedException {
+        Job.Result r = guestNow("cat /sys/class/infiniband/rxe0/ports/1/" + file, 20);
+        if (r.exitCode() != 0) {
+            throw new AssertionError("cannot read rxe0's counter " + file + ": " + r);
+        }
+        return Long.parseLong(r.output().strip());
+    }
+
+    /**
+     * Reads rxe0's counter {@code file} until it reaches {@code atLeast} (bounded: 60 reads and {@code limit}) while
+     * {@code watched} runs (null: no job to watch); fails with the counter's last value.
+     */
+    void awaitGuestCounter(String file, long atLeast, Duration limit, Job watched) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        long seen = guestCounter(file);
+        for (int attempt = 1; attempt < 60 && seen < atLeast && System.nanoTime() < deadline; attempt++) {
+            if (watched != null && !watched.isAlive()) {
+                throw new AssertionError("it ended while rxe0's counter " + file + " was " + seen + ", below " + atLeast
+                        + ":\n" + watched.output());
+            }
+            seen = guestCounter(file);
+        }
+        if (seen < atLeast) {
+            throw new AssertionError("rxe0's counter " + file + " stayed at " + seen + ", below " + atLeast
+                    + (watched == null ? "" : ":\n" + watched.output()));
+        }
+    }
+
     /** A jrxe command in the namespace, in a JVM of its own with this test's class path. */
     Job jrxe(String name, String... args) {
         return inNamespace(name, jrxeCommand(args).toArray(String[]::new));
