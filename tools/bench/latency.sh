@@ -3,7 +3,9 @@
 # (default 3), two JVMs on loopback per pairing. Prints each figure, its ratio and its target;
 # exits 0 when every ratio met its target in every round. The pingpong rows also show, without a
 # target, how far jrxe is from its floor: the same datagrams exchanged by two threads that
-# busy-poll bare sockets (udp-baseline --exchange-floor), so the rest is jrxe's own work.
+# busy-poll bare sockets (udp-baseline --exchange-floor), so the rest is jrxe's own work. Each round
+# also shows the machine's own tail: the floor's p99 and p99.9 over its p50, and how often a
+# spinning thread is paused with no socket at all (udp-baseline --pauses).
 #
 #   tools/bench/latency.sh [ROUNDS]
 #
@@ -60,13 +62,15 @@ check() {
 }
 # info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
 info() { printf '  %-58s %10.3f  (no target)\n' "$1" "$2"; }
-# floor_p50 BYTES: the busy-polled exchange's p50 for a message of BYTES (udp-baseline --exchange-floor)
-floor_p50() { awk -v m="$1-byte" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp"; }
+# floor_at BYTES PCT: the busy-polled exchange's percentile PCT (p50, p99, p99.9) for a message of BYTES
+# (udp-baseline --exchange-floor)
+floor_at() { awk -v m="$1-byte" -v p="$2" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == p) print $(i + 1)}' "$out/udp"; }
+floor_p50() { floor_at "$1" p50; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
-  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 --exchange-floor >"$out/udp" 2>&1
+  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 --exchange-floor --pauses >"$out/udp" 2>&1
   rtt=$(awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp")
   gso=$(awk '/UDP GSO/ {print $(NF-1)}' "$out/udp")
   floor64=$(floor_p50 64)
@@ -74,6 +78,11 @@ for round in $(seq "$rounds"); do
   printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"
   printf '  floor (the datagrams of a pingpong, busy-polled by bare sockets): p50 %s us (64 B), %s us (4096 B)\n' \
     "$floor64" "$floor4k"
+  # The machine's own tail, against the latency tools' tail targets: bare sockets exchanging a write-lat's
+  # datagrams, and how often a spinning thread is stopped with no socket at all.
+  info "floor 64 B (bare sockets): p99 / p50 (tail target 3)" "$(ratio "$(floor_at 64 p99)" "$floor64")"
+  info "floor 64 B (bare sockets): p99.9 / p50 (tail target 10)" "$(ratio "$(floor_at 64 p99.9)" "$floor64")"
+  sed -n 's/^machine pauses/  machine pauses/p' "$out/udp"
 
   pair pp pingpong
   check "pingpong (4096 B, 1000 iters): us/iter / UDP p50" "$(ratio "$(usec_per_iter pp)" "$rtt")" "<=" 4

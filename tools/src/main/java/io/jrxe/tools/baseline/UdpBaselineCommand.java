@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * jrxe uses (Netty epoll with recvmmsg, or NIO), so that every jrxe number can be stated as a
  * fraction of it: bandwidth with 4 KiB datagrams, with and without UDP GSO, and the ping-pong
  * round trip of a small datagram; with {@code --exchange-floor}, the round trip of an RC ping-pong's datagrams
- * between two busy-polling threads ({@link BusyPolledExchange}).
+ * between two busy-polling threads ({@link BusyPolledExchange}); with {@code --pauses}, how often the machine itself
+ * stops a running thread ({@link PauseMeter}).
  */
 @Command(name = "udp-baseline", mixinStandardHelpOptions = true,
         description = "Measures raw UDP between two loopback addresses with jrxe's transport: bandwidth with 4 KiB "
@@ -62,6 +63,11 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             + "exactly the datagrams of an RC ping-pong (a 64-byte message, and a 4096-byte one at MTU 1024, each "
             + "answered by a 20-byte ACK): the floor under jrxe pingpong's usec/iter")
     boolean exchangeFloor;
+
+    @Option(names = "--pauses", description = "also count how often this machine stops a running thread: one thread "
+            + "per core reads the clock for --seconds, and every gap above 2 us is a pause (timer interrupts, the "
+            + "kernel, other processes, a virtual machine's host). The part of a latency tail no program removes")
+    boolean pauses;
 
     /** A message of the floor, and the RoCE packets it takes (BTH, payload, ICRC each). */
     private record FloorMessage(int bytes, int packets, int packetBytes) {
@@ -102,10 +108,13 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             }
             long[] rtt = pingPong(transport, sendLoop, recvLoop, to);
             Arrays.sort(rtt);
-            out.printf("ping-pong round trip, 64 bytes, %d iterations: p50 %.2f us, p99 %.2f us, min %.2f us%n", iterations,
-                    rtt[rtt.length / 2] / 1e3, rtt[(int) (rtt.length * 0.99)] / 1e3, rtt[0] / 1e3);
+            out.printf("ping-pong round trip, 64 bytes, %d iterations: p50 %.2f us, p99 %.2f us, p99.9 %.2f us, min %.2f us%n",
+                    iterations, rtt[rtt.length / 2] / 1e3, percentile(rtt, 0.99) / 1e3, percentile(rtt, 0.999) / 1e3, rtt[0] / 1e3);
             if (exchangeFloor) {
                 exchangeFloor(out);
+            }
+            if (pauses) {
+                pauses(out);
             }
         } finally {
             sendLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
@@ -119,11 +128,30 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
         InetSocketAddress echo = new InetSocketAddress(addressB, port + 3);
         for (FloorMessage m : FLOOR_MESSAGES) {
             long[] rtt = new BusyPolledExchange(pinger, echo, m.packets(), m.packetBytes()).run(Math.min(2000, iterations), iterations);
-            out.printf("busy-polled RC exchange, %d-byte message (%d x %d B, ACK %d B), %d iterations: p50 %.2f us, p99 %.2f us%n",
+            out.printf("busy-polled RC exchange, %d-byte message (%d x %d B, ACK %d B), %d iterations: p50 %.2f us, p99 %.2f us, p99.9 %.2f us%n",
                     m.bytes(), m.packets(), m.packetBytes(), BusyPolledExchange.ACK_BYTES, iterations,
-                    rtt[rtt.length / 2] / 1e3, rtt[(int) (rtt.length * 0.99)] / 1e3);
+                    rtt[rtt.length / 2] / 1e3, percentile(rtt, 0.99) / 1e3, percentile(rtt, 0.999) / 1e3);
             out.flush();
         }
+    }
+
+    /** The value below which {@code share} of the sorted samples lie. */
+    private static long percentile(long[] sorted, double share) {
+        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * share))];
+    }
+
+    private void pauses(PrintWriter out) throws InterruptedException {
+        int threads = Math.min(64, Runtime.getRuntime().availableProcessors());
+        PauseMeter.Result r = new PauseMeter(threads, (long) (seconds * 1e9)).run();
+        StringBuilder rates = new StringBuilder();
+        for (int i = 0; i < PauseMeter.THRESHOLD_MICROS.length; i++) {
+            long us = PauseMeter.THRESHOLD_MICROS[i];
+            rates.append(i == 0 ? "" : ", ").append('>').append(us >= 1000 ? us / 1000 + " ms" : us + " us")
+                    .append(' ').append(Math.round(r.perThreadSecond(i)));
+        }
+        out.printf("machine pauses, %d threads spinning %.1f s with no socket: per thread-second %s; %.1f%% of the time "
+                + "lost, the longest %.2f ms%n", r.threads(), r.seconds(), rates, 100 * r.pausedShare(), r.longestNanos() / 1e6);
+        out.flush();
     }
 
     private interface OnDatagram {

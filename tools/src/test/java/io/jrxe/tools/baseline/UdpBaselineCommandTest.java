@@ -17,7 +17,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** jrxe udp-baseline: its lines, the busy-polled exchange floor, and its refusals. */
 class UdpBaselineCommandTest {
     private static final Pattern FLOOR = Pattern.compile(
-            "busy-polled RC exchange, (\\d+)-byte message \\((\\d+) x (\\d+) B, ACK 20 B\\), 300 iterations: p50 ([0-9.]+) us, p99 ([0-9.]+) us");
+            "busy-polled RC exchange, (\\d+)-byte message \\((\\d+) x (\\d+) B, ACK 20 B\\), 300 iterations: p50 ([0-9.]+) us, p99 ([0-9.]+) us, p99.9 ([0-9.]+) us");
+    private static final Pattern PAUSES = Pattern.compile("machine pauses, (\\d+) threads spinning 0\\.2 s with no socket: "
+            + "per thread-second >5 us (\\d+), >10 us (\\d+), >20 us (\\d+), >50 us (\\d+), >100 us (\\d+), >1 ms (\\d+); "
+            + "([0-9.]+)% of the time lost, the longest ([0-9.]+) ms");
 
     @Test
     void printsBandwidthRoundTripAndWithTheOptionTheExchangeFloor() {
@@ -35,9 +38,50 @@ class UdpBaselineCommandTest {
                 assertThat(m.group(1) + "/" + m.group(2) + "/" + m.group(3)).isIn("64/1/80", "4096/4/1040");
                 double p50 = Double.parseDouble(m.group(4));
                 assertThat(p50).isPositive().isLessThanOrEqualTo(Double.parseDouble(m.group(5)));
+                assertThat(Double.parseDouble(m.group(5))).isLessThanOrEqualTo(Double.parseDouble(m.group(6)));
             }
         }
         assertThat(floors).as(r.toString()).isEqualTo(2);
+        assertThat(r.out()).doesNotContain("machine pauses");
+    }
+
+    @Test
+    void withPausesItPrintsTheMachinesPauseRatesLongestFirst() {
+        InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.1.96", "--addr-b", "127.0.1.97", "--port", "24803",
+                "--seconds", "0.2", "-n", "50", "--pauses");
+        assertThat(r.status()).as(r.toString()).isZero();
+        Matcher m = r.lines().stream().map(PAUSES::matcher).filter(Matcher::matches).findFirst()
+                .orElseThrow(() -> new AssertionError("no pause line in " + r));
+        assertThat(Integer.parseInt(m.group(1))).isEqualTo(Runtime.getRuntime().availableProcessors());
+        for (int i = 2; i < 7; i++) { // a pause above a threshold is above every smaller one too
+            assertThat(Long.parseLong(m.group(i))).isGreaterThanOrEqualTo(Long.parseLong(m.group(i + 1)));
+        }
+        assertThat(Double.parseDouble(m.group(8))).isBetween(0.0, 100.0);
+    }
+
+    @Test
+    void aPauseCountsAtEveryThresholdItExceedsAndShortGapsNotAtAll() {
+        PauseMeter.Spinner s = new PauseMeter.Spinner(1);
+        long us = 1_000;
+        for (long gap : new long[] {40, 2 * us, 3 * us, 7 * us, 25 * us, 2_000 * us}) {
+            s.count(gap);
+        }
+        // thresholds 5, 10, 20, 50, 100 us and 1 ms; 2 us is not a pause (the limit is "above 2 us")
+        assertThat(s.above).containsExactly(3, 2, 2, 1, 1, 1);
+        assertThat(s.paused).isEqualTo(3 * us + 7 * us + 25 * us + 2_000 * us);
+        assertThat(s.longest).isEqualTo(2_000 * us);
+    }
+
+    @Test
+    void thePauseMeterSpinsOnEveryThreadForItsTime() throws Exception {
+        long start = System.nanoTime();
+        PauseMeter.Result r = new PauseMeter(2, 30_000_000L).run();
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(30_000_000L);
+        assertThat(r.threads()).isEqualTo(2);
+        assertThat(r.seconds()).isEqualTo(0.03);
+        assertThat(r.above()).hasSize(PauseMeter.THRESHOLD_MICROS.length);
+        assertThat(r.pausedShare()).isBetween(0.0, 1.0);
+        assertThat(r.longestNanos()).isLessThanOrEqualTo(r.pausedNanos());
     }
 
     @Test
