@@ -145,6 +145,7 @@ public final class DataPath implements PacketSink {
             e.srcPort = qp.type() == QpType.UD ? RoceSourcePort.datagram(qp.qpn())
                     : flowLabel != 0 ? RoceSourcePort.ofFlowLabel(flowLabel)
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
+            port.prepareSource(qp.type() == QpType.UD ? null : e.peer, e.srcPort);
         } else if (to == QpState.RTS && from == QpState.RTR) {
             e.resetSend(qp.sqPsn());
             window.update(e);

@@ -48,6 +48,15 @@ public interface PacketPort extends AutoCloseable {
     }
 
     /**
+     * A QP will send to {@code to} (null: to many, a UD QP) from UDP source port {@code srcPort}: it entered RTR. A
+     * port that sends each source port's packets from a socket of its own opens and binds that socket now, on the
+     * control path. Bound at the QP's first packet instead, those system calls delayed a latency test's first
+     * messages by hundreds of microseconds. On the NIC thread.
+     */
+    default void prepareSource(PeerAddress to, int srcPort) {
+    }
+
+    /**
      * The next packet sent carries this comment in the capture (a retransmission, a NAK's reason). Callers
      * build the text only when {@link #tap()} is set; a port without a tap ignores it.
      */

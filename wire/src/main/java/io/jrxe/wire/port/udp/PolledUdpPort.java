@@ -269,6 +269,13 @@ public final class PolledUdpPort extends RoceUdpPort {
         }
     }
 
+    @Override
+    public void prepareSource(PeerAddress to, int srcPort) {
+        if (!closed && (raw == null || (to != null && to.loopback()))) {
+            sender(srcPort); // what send takes for this QP's packets: from a raw socket, none
+        }
+    }
+
     /** The socket bound to this UDP source port; the 4791 socket when it cannot be had. */
     private DatagramChannel sender(int srcPort) {
         if (srcPort == lastSenderPort) {

@@ -314,6 +314,14 @@ public final class UdpPort extends RoceUdpPort {
         }
     }
 
+    /** Until its socket is bound, a source port's packets would leave from 4791's: bind it before the first. */
+    @Override
+    public void prepareSource(PeerAddress to, int srcPort) {
+        if (!closed && (raw == null || (to != null && to.loopback()))) {
+            lookUpSender(srcPort);
+        }
+    }
+
     /**
      * The socket bound to this UDP source port. It is bound on first use, asynchronously (this
      * runs on the event loop, which must not block); until it is ready, and if it cannot be had,
