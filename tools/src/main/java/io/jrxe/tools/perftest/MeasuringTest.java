@@ -33,6 +33,13 @@ abstract class MeasuringTest {
         this.mine = res.mine;
     }
 
+    /**
+     * Runs, before the last handshake ahead of the test, what the test's loop does per message that needs no peer,
+     * until the JIT has compiled it. Nothing by default.
+     */
+    void warmLoop() {
+    }
+
     /** Runs the test for each size and prints its table, on the connected QPs. */
     abstract void run() throws VerbsException;
 }

@@ -77,6 +77,9 @@ final class PerftestRun implements AutoCloseable {
             PerftestFormat.address(out, "remote", remote[i], s.verb);
             json.remote(remote[i]);
         }
+        MeasuringTest test = s.bw ? new BandwidthTest(s, res, conn, out, json, jsonFile)
+                : new LatencyTest(s, res, conn, out, json, jsonFile);
+        test.warmLoop(); // before a handshake (send_lat's is in its loop), so that the peer does not wait for it in its timing
         if (s.verb != Verb.SEND) {
             conn.handshake(mine[0], "the sync after RTR");
         }
@@ -85,8 +88,6 @@ final class PerftestRun implements AutoCloseable {
             res.sendCq.requestNotify(false);
             res.recvCq.requestNotify(false);
         }
-        MeasuringTest test = s.bw ? new BandwidthTest(s, res, conn, out, json, jsonFile)
-                : new LatencyTest(s, res, conn, out, json, jsonFile);
         test.run();
         out.flush();
     }
