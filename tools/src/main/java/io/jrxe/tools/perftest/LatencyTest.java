@@ -102,7 +102,7 @@ final class LatencyTest extends MeasuringTest {
 
     /**
      * A default run is 1,000 messages, and C1 compiled the loop's own methods during it (the memory poll and its
-     * VarHandle access, the store, the NIC's progress, the idle step): about 20 compilations taking 12 ms of a
+     * VarHandle access, the store, the NIC's progress, the idle step): about 20 compilations taking 9 ms of a
      * compiler thread, while the test's spinning threads held both cores of a 2-core machine, so that single
      * messages took 0.4-2 ms. Here they run with nothing at stake first: the poll on a byte that already holds
      * what it waits for, the store of the value a byte already holds, the NIC's turn (its work is real, whoever
