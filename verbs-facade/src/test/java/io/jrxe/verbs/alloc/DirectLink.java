@@ -44,6 +44,9 @@ final class DirectLink implements NicTime {
         private final IcrcCalculator icrc = new IcrcCalculator();
         private final PacketInfo info = new PacketInfo();
         private PacketSink sink;
+        /** The source ports the NIC prepared, and for whom: "port to peer" (control path only). */
+        final java.util.List<String> prepared = new java.util.ArrayList<>();
+        int sent;
 
         End(PeerAddress local) {
             this.local = local;
@@ -66,6 +69,12 @@ final class DirectLink implements NicTime {
             lengths[slot] = length;
             targets[slot] = this == a ? b : a;
             info.source = local;
+            sent++;
+        }
+
+        @Override
+        public void prepareSource(PeerAddress to, int srcPort) {
+            prepared.add(srcPort + " to " + to);
         }
 
         @Override

@@ -92,6 +92,36 @@ class UdpPortExchangeTest {
         assertThat(recorder.received).containsExactly(describe(packet(7, 300), 0, 300));
     }
 
+    @Test
+    void aPreparedSourcePortIsBoundBeforeTheFirstPacketWhichLeavesFromIt() throws Exception {
+        Recorder recorder = bindBoth(1);
+        int sourcePort = 52_011;
+        loopA.next().submit(() -> portA.prepareSource(B, sourcePort)).sync();
+        // The bind is asynchronous (the event loop must not block): wait, bounded, until the address is taken.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (canBind(A, sourcePort)) {
+            assertThat(System.nanoTime()).as("the source port's socket is bound within 10 s").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        loopA.next().submit(() -> {
+            portA.send(packet(3, 120), 0, 120, B, sourcePort);
+            portA.flush();
+        }).sync();
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).isTrue();
+        // Unprepared, the first packets of a source port left from the 4791 socket while their own was bound.
+        assertThat(recorder.sourcePorts).containsExactly(sourcePort);
+    }
+
+    /** Whether a plain socket (no SO_REUSEPORT) can bind the address: not while a port's socket holds it. */
+    private static boolean canBind(PeerAddress at, int udpPort) throws java.io.IOException {
+        try (var ch = java.nio.channels.DatagramChannel.open(java.net.StandardProtocolFamily.INET)) {
+            ch.bind(new java.net.InetSocketAddress(at.address(), udpPort));
+            return true;
+        } catch (java.net.BindException e) {
+            return false;
+        }
+    }
+
     private List<String> exchange(int[] sizes) throws Exception {
         Recorder recorder = bindBoth(sizes.length);
         // One event-loop turn sends them all, so that the port batches them as it does for a busy requester.
@@ -148,6 +178,7 @@ class UdpPortExchangeTest {
     private static final class Recorder implements PacketSink {
         final List<String> received = Collections.synchronizedList(new ArrayList<>());
         final List<DropReason> drops = Collections.synchronizedList(new ArrayList<>());
+        final List<Integer> sourcePorts = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch done;
 
         Recorder(int expected) {
@@ -157,6 +188,7 @@ class UdpPortExchangeTest {
         @Override
         public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
             received.add(describe(buffer, offset, length));
+            sourcePorts.add(info.sourcePort);
             done.countDown();
         }
 
