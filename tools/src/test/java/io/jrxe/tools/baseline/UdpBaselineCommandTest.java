@@ -52,7 +52,7 @@ class UdpBaselineCommandTest {
         assertThat(r.status()).as(r.toString()).isZero();
         Matcher m = r.lines().stream().map(PAUSES::matcher).filter(Matcher::matches).findFirst()
                 .orElseThrow(() -> new AssertionError("no pause line in " + r));
-        assertThat(Integer.parseInt(m.group(1))).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(Integer.parseInt(m.group(1))).isEqualTo(Math.min(64, Runtime.getRuntime().availableProcessors()));
         for (int i = 2; i < 7; i++) { // a pause above a threshold is above every smaller one too
             assertThat(Long.parseLong(m.group(i))).isGreaterThanOrEqualTo(Long.parseLong(m.group(i + 1)));
         }
