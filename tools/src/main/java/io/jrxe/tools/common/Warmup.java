@@ -1,5 +1,6 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
@@ -8,6 +9,7 @@ import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.Ah;
@@ -103,61 +105,70 @@ public final class Warmup {
             for (int i = 0; i < wcs.length; i++) {
                 wcs[i] = new WorkCompletion();
             }
+            // The tools' own waiting code, busy-polled and by events: warmed here, it is compiled before a test
+            // starts instead of during its first few hundred messages (docs/benchmarks.md).
+            int waitMillis = (int) TimeUnit.NANOSECONDS.toMillis(DEADLINE_NANOS);
+            CompletionWaiter polled = CompletionWaiter.forLatency(cq, null, waitMillis, "the warm-up's completions");
+            CompletionWaiter byEvents = CompletionWaiter.forLatency(eventCq, channel, waitMillis, "the warm-up's completion events");
             RecvWr recv = new RecvWr(1);
             SendWr send = new SendWr(1);
             long base = memory.address();
-            for (int round = 0; round < rounds; round++) {
-                long now = System.nanoTime();
-                boolean due = round < ROUNDS || now < jitEnd || (jit != null && now < settleEnd && jit.busy(now));
-                if (now >= deadline || !due) {
-                    break;
-                }
-                int expected = 0;
-                recv.sgl.clear();
-                recv.sgl.add(base + 32768, 8192, mr.lkey());
-                b.postRecv(recv);
-                b.postRecv(recv);
-                b.postRecv(recv);
-                recv.sgl.clear();
-                recv.sgl.add(base + 49152, 2048, mr.lkey());
-                ud.postRecv(recv);
-                expected += 4; // the three receives on b and the one on ud
-                for (int i = 0; i < RC_WORK.length; i++) {
-                    WrOpcode op = RC_WORK[i];
+            try {
+                for (int round = 0; round < rounds; round++) {
+                    long now = System.nanoTime();
+                    boolean due = round < ROUNDS || now < jitEnd || (jit != null && now < settleEnd && jit.busy(now));
+                    if (now >= deadline || !due) {
+                        break;
+                    }
+                    int expected = 0;
+                    recv.sgl.clear();
+                    recv.sgl.add(base + 32768, 8192, mr.lkey());
+                    b.postRecv(recv);
+                    b.postRecv(recv);
+                    b.postRecv(recv);
+                    recv.sgl.clear();
+                    recv.sgl.add(base + 49152, 2048, mr.lkey());
+                    ud.postRecv(recv);
+                    expected += 4; // the three receives on b and the one on ud
+                    for (int i = 0; i < RC_WORK.length; i++) {
+                        WrOpcode op = RC_WORK[i];
+                        send.clear();
+                        send.opcode = op;
+                        boolean unsignaled = i < UNSIGNALED;
+                        send.flags = unsignaled ? 0 : SendWr.SIGNALED;
+                        boolean atomic = op == WrOpcode.ATOMIC_FETCH_AND_ADD || op == WrOpcode.ATOMIC_CMP_AND_SWP;
+                        int length = atomic ? 8 : op == WrOpcode.SEND ? 64 : 4096 + 100;
+                        send.sgl.add(base, length, mr.lkey());
+                        send.remoteAddr = base + 16384;
+                        send.rkey = mr.rkey();
+                        send.compareAdd = 1;
+                        a.postSend(send);
+                        if (!unsignaled) {
+                            expected++;
+                        }
+                    }
                     send.clear();
-                    send.opcode = op;
-                    boolean unsignaled = i < UNSIGNALED;
-                    send.flags = unsignaled ? 0 : SendWr.SIGNALED;
-                    boolean atomic = op == WrOpcode.ATOMIC_FETCH_AND_ADD || op == WrOpcode.ATOMIC_CMP_AND_SWP;
-                    int length = atomic ? 8 : op == WrOpcode.SEND ? 64 : 4096 + 100;
-                    send.sgl.add(base, length, mr.lkey());
-                    send.remoteAddr = base + 16384;
-                    send.rkey = mr.rkey();
-                    send.compareAdd = 1;
-                    a.postSend(send);
-                    if (!unsignaled) {
-                        expected++;
+                    send.opcode = WrOpcode.SEND;
+                    send.flags = SendWr.SIGNALED;
+                    send.sgl.add(base, 256, mr.lkey());
+                    send.ahHandle = ah.handle();
+                    send.remoteQpn = ud.qpNum();
+                    send.remoteQkey = 0x11111111;
+                    ud.postSend(send);
+                    expected++;
+                    boolean succeeded = true;
+                    while (expected > 0) {
+                        int n = polled.await(wcs);
+                        succeeded &= allSucceeded(wcs, n);
+                        expected -= n;
+                    }
+                    if (exchangeByEvents(c, d, eventCq, byEvents, recv, send, base, mr.lkey(), wcs) && succeeded) {
+                        completed++;
                     }
                 }
-                send.clear();
-                send.opcode = WrOpcode.SEND;
-                send.flags = SendWr.SIGNALED;
-                send.sgl.add(base, 256, mr.lkey());
-                send.ahHandle = ah.handle();
-                send.remoteQpn = ud.qpNum();
-                send.remoteQkey = 0x11111111;
-                ud.postSend(send);
-                expected++;
-                while (expected > 0 && System.nanoTime() < deadline) {
-                    int n = cq.poll(wcs);
-                    expected -= n;
-                    if (n == 0) {
-                        CompletionWaiter.idle(1000, 0, Long.MAX_VALUE);
-                    }
-                }
-                if (expected == 0 && exchangeByEvents(c, d, eventCq, channel, recv, send, base, mr.lkey(), wcs, deadline)) {
-                    completed++;
-                }
+            } catch (UserError timedOut) {
+                // A wait of the waiters' five seconds passed without its completion: the warm-up ends, and its
+                // resources are closed below all the same.
             }
             d.close();
             c.close();
@@ -170,18 +181,18 @@ public final class Warmup {
             mr.close();
             cq.close();
             pd.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (VerbsException | RuntimeException e) {
             // Best effort, see above.
         }
         return completed;
     }
 
-    /** One SEND from c to d, waited for as ibv_rc_pingpong -e does: an event, re-arm, poll, until both completions came. */
-    private static boolean exchangeByEvents(Qp c, Qp d, Cq eventCq, CompChannel channel, RecvWr recv, SendWr send, long base,
-                                         int lkey, WorkCompletion[] wcs, long deadline)
-            throws VerbsException, InterruptedException {
+    /**
+     * One SEND from c to d, waited for as ibv_rc_pingpong -e does (an event, re-arm, poll, until both completions
+     * came), by the waiter's own code. A wait that times out throws, which ends the warm-up.
+     */
+    private static boolean exchangeByEvents(Qp c, Qp d, Cq eventCq, CompletionWaiter byEvents, RecvWr recv, SendWr send,
+                                            long base, int lkey, WorkCompletion[] wcs) throws VerbsException {
         recv.sgl.clear();
         recv.sgl.add(base + 32768, 8192, lkey);
         d.postRecv(recv);
@@ -192,13 +203,20 @@ public final class Warmup {
         send.sgl.add(base, 64, lkey);
         c.postSend(send);
         int expected = 2;
+        boolean succeeded = true;
         while (expected > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || channel.awaitEvent(left, TimeUnit.NANOSECONDS) == null) {
+            int n = byEvents.await(wcs);
+            succeeded &= allSucceeded(wcs, n);
+            expected -= n;
+        }
+        return succeeded;
+    }
+
+    private static boolean allSucceeded(WorkCompletion[] wcs, int n) {
+        for (int i = 0; i < n; i++) {
+            if (wcs[i].status() != WcStatus.SUCCESS) {
                 return false;
             }
-            eventCq.requestNotify(false);
-            expected -= eventCq.poll(wcs);
         }
         return true;
     }
