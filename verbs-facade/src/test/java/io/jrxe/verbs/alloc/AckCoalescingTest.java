@@ -1,20 +1,13 @@
 package io.jrxe.verbs.alloc;
 
-import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.NicExecutor;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
-import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.wire.port.PeerAddress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,33 +19,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * arrives as one burst, so the packet counts are exact.
  */
 class AckCoalescingTest {
-    private final Arena arena = Arena.ofConfined();
-    private EmulatedDevice da;
-    private EmulatedDevice db;
+    private DirectPair pair;
     private DirectLink link;
     private DirectSide a;
     private DirectSide b;
 
     @BeforeEach
     void connect() throws Exception {
-        InetAddress ia = InetAddress.getByName("10.9.1.1");
-        InetAddress ib = InetAddress.getByName("10.9.1.2");
-        link = new DirectLink(PeerAddress.of(ia), PeerAddress.of(ib));
-        da = Verbs.emulated().create(DeviceConfig.of("ack-a" + System.nanoTime(), ia).withInterfaceMtu(4200),
-                NicExecutor.INLINE, link.a, link);
-        db = Verbs.emulated().create(DeviceConfig.of("ack-b" + System.nanoTime(), ib).withInterfaceMtu(4200),
-                NicExecutor.INLINE, link.b, link);
-        a = new DirectSide(da, arena);
-        b = new DirectSide(db, arena);
-        a.connect(b, ib);
-        b.connect(a, ia);
+        pair = new DirectPair("ack", "10.9.1.1", "10.9.1.2", 4200);
+        link = pair.link;
+        a = pair.a;
+        b = pair.b;
+        a.connect(b, pair.addressB);
+        b.connect(a, pair.addressA);
     }
 
     @AfterEach
     void close() {
-        Verbs.emulated().remove(da);
-        Verbs.emulated().remove(db);
-        arena.close();
+        pair.close();
     }
 
     @Test
