@@ -31,7 +31,8 @@ final class JitActivity {
         this.totalMillis = totalMillis;
     }
 
-    private static LongSupplier compilersOf(CompilationMXBean bean) {
+    /** The compilers' total time so far, in milliseconds, as a supplier; null without a JIT to watch. */
+    static LongSupplier compilersOf(CompilationMXBean bean) {
         return bean != null && bean.isCompilationTimeMonitoringSupported() ? bean::getTotalCompilationTime : null;
     }
 

@@ -1,8 +1,8 @@
 package io.jrxe.tools.common;
 
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Waits for the JIT's compilers to finish what a warm-up gave them: until their total compilation time has not grown
@@ -19,18 +19,18 @@ public final class JitSettle {
 
     /** @return the nanoseconds waited; 0 on a JVM without a JIT to watch */
     public static long await() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+        LongSupplier jit = JitActivity.compilersOf(ManagementFactory.getCompilationMXBean());
+        if (jit == null) {
             return 0;
         }
         long start = System.nanoTime();
-        long total = jit.getTotalCompilationTime();
+        long total = jit.getAsLong();
         long quietSince = start;
         long now = start;
         while (now - quietSince < QUIET_NANOS && now - start < LIMIT_NANOS) {
             CompletionWaiter.nap(TimeUnit.MILLISECONDS.toNanos(2));
             now = System.nanoTime();
-            long t = jit.getTotalCompilationTime();
+            long t = jit.getAsLong();
             if (t != total) {
                 total = t;
                 quietSince = now;

@@ -245,7 +245,7 @@ public final class PolledUdpPort extends RoceUdpPort {
             sendFailures++;
             return;
         }
-        if (raw != null && !to.loopback()) {
+        if (leavesRaw(to)) {
             int identification = raw.stage(packet, offset, length, to, srcPort);
             tapSent(to, srcPort, identification, packet, offset, length);
             raw.flush();
@@ -271,9 +271,14 @@ public final class PolledUdpPort extends RoceUdpPort {
 
     @Override
     public void prepareSource(PeerAddress to, int srcPort) {
-        if (!closed && (raw == null || (to != null && to.loopback()))) {
-            sender(srcPort); // what send takes for this QP's packets: from a raw socket, none
+        if (!closed && !leavesRaw(to)) {
+            sender(srcPort);
         }
+    }
+
+    /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
+    private boolean leavesRaw(PeerAddress to) {
+        return raw != null && (to == null || !to.loopback());
     }
 
     /** The socket bound to this UDP source port; the 4791 socket when it cannot be had. */

@@ -218,7 +218,7 @@ public final class UdpPort extends RoceUdpPort {
         if (closed || (to.multicast() && !multicastRouted())) {
             return;
         }
-        if (raw != null && (rawToLoopback || !to.loopback())) {
+        if (leavesRaw(to)) {
             int identification = raw.stage(packet, offset, length, to, srcPort);
             tapSent(to, srcPort, identification, packet, offset, length);
             scheduleFlush();
@@ -317,9 +317,14 @@ public final class UdpPort extends RoceUdpPort {
     /** Until its socket is bound, a source port's packets would leave from 4791's: bind it before the first. */
     @Override
     public void prepareSource(PeerAddress to, int srcPort) {
-        if (!closed && (raw == null || (to != null && to.loopback()))) {
+        if (!closed && !leavesRaw(to)) {
             lookUpSender(srcPort);
         }
+    }
+
+    /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
+    private boolean leavesRaw(PeerAddress to) {
+        return raw != null && (rawToLoopback || to == null || !to.loopback());
     }
 
     /**
