@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * to the device's address on port 4791 receives, one socket per UDP source port sends (as
  * {@link UdpPort} does, SO_REUSEPORT). Each packet is sent at once, one system call, which is
  * what a lone request of a ping-pong wants; there is no GSO batch, so bulk transfers belong to
- * {@link UdpPort}. Only the thread holding the loop touches this object, but for joining and leaving multicast
+ * {@link UdpPort}. A connected QP's socket is connected to its peer: the kernel then keeps the route
+ * instead of looking it up for every datagram. Only the thread holding the loop touches this object, but for joining and leaving multicast
  * groups, which any thread may do (the group sockets are an array copied on write).
  *
  * <p>It uses the JDK's sockets rather than Netty's because a Netty event loop can only be run by
@@ -41,6 +42,8 @@ public final class PolledUdpPort extends RoceUdpPort {
     private final RawIpv4Sender raw;
     private final TransmitPath transmitPath;
     private final Map<Integer, DatagramChannel> senders = new HashMap<>();
+    /** Per source port, the socket connected to the one peer of the QP that prepared it (see prepareSource). */
+    private final Map<Integer, ConnectedSender> connectedSenders = new HashMap<>();
     /** The interface multicast leaves and is joined through, or null when no interface has the address. */
     private final NetworkInterface multicastIf;
     /**
@@ -52,11 +55,16 @@ public final class PolledUdpPort extends RoceUdpPort {
     private volatile Consumer<DatagramChannel> watcher;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     private int lastSenderPort = -1;
+    private PeerAddress lastSenderPeer;
     private DatagramChannel lastSender;
+    private boolean lastSenderConnected;
     private long sendFailures;
     private volatile boolean closed;
 
     private record GroupSocket(PeerAddress group, DatagramChannel channel) {
+    }
+
+    private record ConnectedSender(PeerAddress peer, DatagramChannel channel) {
     }
 
     private PolledUdpPort(PeerAddress local, DatagramChannel receiver, RawIpv4Sender raw, TransmitPath transmitPath,
@@ -251,7 +259,7 @@ public final class PolledUdpPort extends RoceUdpPort {
             raw.flush();
             return;
         }
-        DatagramChannel ch = sender(srcPort);
+        DatagramChannel ch = sender(srcPort, to);
         int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
         writeUdpIcrc(packet, offset, length, to, sourcePort);
         tapSent(to, sourcePort, 0, packet, offset, length);
@@ -259,7 +267,7 @@ public final class PolledUdpPort extends RoceUdpPort {
         int limit = packet.limit();
         try {
             packet.limit(offset + length).position(offset);
-            if (ch.send(packet, to.socketAddress()) == 0) {
+            if ((lastSenderConnected ? ch.write(packet) : ch.send(packet, to.socketAddress())) == 0) {
                 sendFailures++;
             }
         } catch (IOException e) {
@@ -269,10 +277,29 @@ public final class PolledUdpPort extends RoceUdpPort {
         }
     }
 
+    /**
+     * Binds the source port's socket; for a QP of one peer, a socket connected to it as well, which its packets
+     * leave from (a datagram to a connected socket's peer skips the kernel's route lookup, as a NIC's QP context
+     * holds its path). Another QP on the same source port to another peer sends from the unconnected socket.
+     */
     @Override
     public void prepareSource(PeerAddress to, int srcPort) {
-        if (!closed && !leavesRaw(to)) {
-            sender(srcPort);
+        if (closed || leavesRaw(to)) {
+            return;
+        }
+        sender(srcPort);
+        if (to != null && !to.multicast() && !connectedSenders.containsKey(srcPort)) {
+            DatagramChannel ch = bindSender(srcPort);
+            if (ch == receiver) {
+                return;
+            }
+            try {
+                ch.connect(to.socketAddress());
+                connectedSenders.put(srcPort, new ConnectedSender(to, ch));
+                lastSenderPort = -1; // the next packet of this port looks again, and finds this socket
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch); // the unconnected socket serves
+            }
         }
     }
 
@@ -281,19 +308,38 @@ public final class PolledUdpPort extends RoceUdpPort {
         return raw != null && (to == null || !to.loopback());
     }
 
-    /** The socket bound to this UDP source port; the 4791 socket when it cannot be had. */
-    private DatagramChannel sender(int srcPort) {
-        if (srcPort == lastSenderPort) {
+    /**
+     * The socket a packet from this UDP source port to {@code to} leaves from: the one connected to {@code to} if
+     * its QP prepared it, else the one bound to the port (the 4791 socket when it cannot be had).
+     * {@link #lastSenderConnected} says which.
+     */
+    private DatagramChannel sender(int srcPort, PeerAddress to) {
+        if (srcPort == lastSenderPort && (to == lastSenderPeer || to.equals(lastSenderPeer))) {
             return lastSender; // a burst comes from one QP: no lookup (and no boxing of the port) per packet
         }
+        ConnectedSender c = connectedSenders.get(srcPort);
+        boolean connected = c != null && c.peer().equals(to);
+        lastSender = connected ? c.channel() : sender(srcPort);
+        lastSenderConnected = connected;
+        lastSenderPeer = to;
+        lastSenderPort = srcPort;
+        return lastSender;
+    }
+
+    /** The unconnected socket bound to this UDP source port; the 4791 socket when it cannot be had. */
+    private DatagramChannel sender(int srcPort) {
         DatagramChannel ch = senders.get(srcPort);
         if (ch == null) {
             ch = bindSender(srcPort);
             senders.put(srcPort, ch);
         }
-        lastSenderPort = srcPort;
-        lastSender = ch;
         return ch;
+    }
+
+    /** Whether packets from {@code srcPort} to {@code to} leave from a socket connected to {@code to} (for tests). */
+    boolean sendsConnected(int srcPort, PeerAddress to) {
+        ConnectedSender c = connectedSenders.get(srcPort);
+        return c != null && c.peer().equals(to) && c.channel().isConnected();
     }
 
     private DatagramChannel bindSender(int srcPort) {
@@ -323,6 +369,9 @@ public final class PolledUdpPort extends RoceUdpPort {
             if (ch != receiver) {
                 closeQuietly(ch);
             }
+        }
+        for (ConnectedSender c : connectedSenders.values()) {
+            closeQuietly(c.channel());
         }
         if (raw != null) {
             raw.close();

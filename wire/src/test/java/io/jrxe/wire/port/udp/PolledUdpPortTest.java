@@ -8,12 +8,19 @@ import org.junit.jupiter.api.Test;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The invoked NIC's port: a QP's source port is bound when the QP is ready to send, not at its first packet. */
+/**
+ * The invoked NIC's port: a QP's source port is bound when the QP is ready to send, not at its first packet, and a QP
+ * of one peer sends from a socket connected to it.
+ */
 class PolledUdpPortTest {
     private static final PeerAddress LOCAL = PeerAddress.of("127.0.6.31");
     private static final PeerAddress PEER = PeerAddress.of("127.0.6.32");
@@ -43,6 +50,62 @@ class PolledUdpPortTest {
         try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW)) {
             port.prepareSource(null, SOURCE_PORT + 1);
             assertThatThrownBy(() -> bindPlain(SOURCE_PORT + 1)).isInstanceOf(BindException.class);
+        }
+    }
+
+    @Test
+    void aConnectedQpsPacketsLeaveFromASocketConnectedToItsPeer() throws Exception {
+        try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW); DatagramChannel peer = roceSocket(PEER)) {
+            port.prepareSource(PEER, SOURCE_PORT + 2);
+            assertThat(port.sendsConnected(SOURCE_PORT + 2, PEER)).isTrue();
+            send(port, PEER, SOURCE_PORT + 2, (byte) 7);
+            assertThat(receiveFrom(peer)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 2));
+        }
+    }
+
+    @Test
+    void anotherPeerOnTheSameSourcePortIsStillReachedFromThatPort() throws Exception {
+        PeerAddress other = PeerAddress.of("127.0.6.33");
+        try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW); DatagramChannel first = roceSocket(PEER);
+             DatagramChannel second = roceSocket(other)) {
+            port.prepareSource(PEER, SOURCE_PORT + 3);
+            port.prepareSource(other, SOURCE_PORT + 3); // a second QP whose source port collides with the first's
+            assertThat(port.sendsConnected(SOURCE_PORT + 3, other)).as("the port's socket is the first QP's").isFalse();
+            send(port, other, SOURCE_PORT + 3, (byte) 1);
+            send(port, PEER, SOURCE_PORT + 3, (byte) 2);
+            assertThat(receiveFrom(second)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 3));
+            assertThat(receiveFrom(first)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 3));
+        }
+    }
+
+    @Test
+    void aUdQpsSocketIsNotConnected() throws Exception {
+        try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW)) {
+            port.prepareSource(null, SOURCE_PORT + 4);
+            assertThat(port.sendsConnected(SOURCE_PORT + 4, PEER)).isFalse();
+        }
+    }
+
+    private static DatagramChannel roceSocket(PeerAddress at) throws Exception {
+        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+        ch.bind(at.socketAddress());
+        return ch;
+    }
+
+    /** A datagram of 28 bytes (a BTH, some payload, room for the ICRC the port writes) carrying {@code mark}. */
+    private static void send(PolledUdpPort port, PeerAddress to, int srcPort, byte mark) {
+        ByteBuffer packet = ByteBuffer.allocateDirect(28);
+        packet.put(0, mark);
+        port.send(packet, 0, 28, to, srcPort);
+    }
+
+    /** Who sent the datagram that {@code ch} receives within 10 s (a test that fails, not one that hangs). */
+    private static InetSocketAddress receiveFrom(DatagramChannel ch) throws Exception {
+        ch.configureBlocking(false);
+        try (Selector s = Selector.open()) {
+            ch.register(s, SelectionKey.OP_READ);
+            assertThat(s.select(10_000)).as("a datagram arrived").isPositive();
+            return (InetSocketAddress) ch.receive(ByteBuffer.allocate(64));
         }
     }
 }
