@@ -12,14 +12,24 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Waits for completions the way the benchmark tools do, by busy-polling the CQ (or, with a completion
  * channel, by sleeping until the CQ's event), but never for ever: when nothing completes for the timeout the
- * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields a few times,
- * then parks for a few microseconds at a time, longer as the wait goes on: the NIC that makes the completions is a thread of this
- * machine too, and must not be starved of a CPU by the very loop that waits for it.
+ * wait fails with a message that says the peer stopped answering. The busy poll spins briefly, then yields for up to
+ * {@link #YIELD_NANOS}, then parks for a few microseconds at a time, longer as the wait goes on: the NIC that makes the
+ * completions is a thread of this machine too, and must not be starved of a CPU by the very loop that waits for it.
  */
 public final class CompletionWaiter {
     private static final int SPINS_BEFORE_YIELD = 64;
-    private static final int YIELDS_BEFORE_PARK = 16;
+    /**
+     * How long a wait yields the CPU before it parks. A yield hands the core to a NIC thread that is ready to run on it
+     * and costs nothing when none is; a park costs a wake-up, which on a busy 2-core machine comes tens of
+     * microseconds late. A bandwidth test waits for completions every window (a 64-byte send-bw every 100 messages,
+     * about 150 µs), and when its waits parked after 16 yields the NIC ran dry during the wake-ups: send-bw -s 64
+     * moved 0.49-0.58 M messages/s that way, 0.75-0.86 M yielding for about 2 ms (3 alternate runs each). Longer waits
+     * (a full queue of large messages, a peer that went quiet) still end up parked.
+     */
+    static final long YIELD_NANOS = 1_000_000;
     private static final long PARK_NANOS = 20_000;
+    /** Parks double after this much parking, up to {@link #MAX_PARK_DOUBLINGS} times (20, 40, then 80 us). */
+    private static final long PARK_DOUBLING_NANOS = 160_000;
     private static final int MAX_PARK_DOUBLINGS = 2;
 
     private final Cq cq;
@@ -144,23 +154,25 @@ public final class CompletionWaiter {
      * As {@link #idle(int, long, long)} for a loop that waits on one CQ (null: none): its parks sleep on the CQ,
      * which a jrxe NIC ends as soon as it writes a completion there. A timed park alone oversleeps by the
      * kernel's timer slack (50 us): long enough for a bandwidth test's send queue to run dry.
+     *
+     * @param startNanos when the wait began (System.nanoTime): it yields for {@link #YIELD_NANOS} from then, then parks
      */
     public static boolean idle(Cq cq, int spins, long startNanos, long timeoutNanos) {
         if (spins < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
             return false;
         }
-        if (spins < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
+        long waited = System.nanoTime() - startNanos;
+        if (waited < YIELD_NANOS) {
             Thread.yield();
         } else {
-            // Parks grow from 20 us to 80 us: a long wait (a full window of a bandwidth test) then costs a few
-            // wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
-            int parks = spins - SPINS_BEFORE_YIELD - YIELDS_BEFORE_PARK;
-            long nanos = PARK_NANOS << Math.min(parks >> 3, MAX_PARK_DOUBLINGS);
+            // Parks grow from 20 us to 80 us: a long wait (a queue of large messages, a quiet peer) then costs a
+            // few wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
+            long nanos = PARK_NANOS << Math.min((waited - YIELD_NANOS) / PARK_DOUBLING_NANOS, MAX_PARK_DOUBLINGS);
             if (cq == null || !cq.sleepUntilCompletion(nanos)) {
                 LockSupport.parkNanos(nanos);
             }
         }
-        return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
+        return waited > timeoutNanos;
     }
 }

@@ -149,6 +149,7 @@ final class BandwidthTest extends MeasuringTest {
         long first = 0;
         SampleWindow window = null;
         int idleSpins = 0;
+        long idleSince = 0;
         long total = receives.total();
         while (receives.received() < total) {
             int got;
@@ -161,11 +162,14 @@ final class BandwidthTest extends MeasuringTest {
                     // Nap first while the receives just posted last (ReceivePace), then spin, yield and park as
                     // the waiter does: a bare spin here took a core from the NIC threads that deliver the messages.
                     long nap = idleSpins == 0 ? ReceivePace.napNanos(receives.waiting()) : 0;
-                    idleSpins++;
+                    if (idleSpins++ == 0) {
+                        idleSince = System.nanoTime();
+                    }
                     if (nap > 0) {
                         CompletionWaiter.nap(nap);
+                        idleSince = System.nanoTime(); // the yields that follow count from the nap's end
                     } else {
-                        CompletionWaiter.idle(recvCq, idleSpins, 0, Long.MAX_VALUE);
+                        CompletionWaiter.idle(recvCq, idleSpins, idleSince, Long.MAX_VALUE);
                     }
                     continue;
                 }
