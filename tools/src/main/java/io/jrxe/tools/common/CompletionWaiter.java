@@ -23,8 +23,8 @@ public final class CompletionWaiter {
      * and costs nothing when none is; a park costs a wake-up, which on a busy 2-core machine comes tens of
      * microseconds late. A bandwidth test waits for completions every window (a 64-byte send-bw every 100 messages,
      * about 150 µs), and when its waits parked after 16 yields the NIC ran dry during the wake-ups: send-bw -s 64
-     * moved 0.49-0.58 M messages/s that way, 0.75-0.86 M yielding for about 2 ms (3 alternate runs each). Longer waits
-     * (a full queue of large messages, a peer that went quiet) still end up parked.
+     * moved 0.44-0.59 M messages/s that way, 0.72-0.86 M yielding for this long (4 alternate pairs of runs). Longer
+     * waits (a full queue of large messages, a peer that went quiet) still end up parked.
      */
     static final long YIELD_NANOS = 1_000_000;
     private static final long PARK_NANOS = 20_000;

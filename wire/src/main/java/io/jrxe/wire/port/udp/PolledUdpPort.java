@@ -26,9 +26,10 @@ import java.util.function.Consumer;
  * to the device's address on port 4791 receives, one socket per UDP source port sends (as
  * {@link UdpPort} does, SO_REUSEPORT). Each packet is sent at once, one system call, which is
  * what a lone request of a ping-pong wants; there is no GSO batch, so bulk transfers belong to
- * {@link UdpPort}. A connected QP's socket is connected to its peer: the kernel then keeps the route
- * instead of looking it up for every datagram. Only the thread holding the loop touches this object, but for joining and leaving multicast
- * groups, which any thread may do (the group sockets are an array copied on write).
+ * {@link UdpPort}. A QP of one peer sends from a socket connected to that peer, so that the kernel
+ * keeps its route instead of looking it up for every datagram. Only the thread holding the loop
+ * touches this object, but for joining and leaving multicast groups, which any thread may do (the
+ * group sockets are an array copied on write).
  *
  * <p>It uses the JDK's sockets rather than Netty's because a Netty event loop can only be run by
  * the one thread that owns it, and the point of this port is to be run by the application's.

@@ -58,7 +58,7 @@ class PolledUdpPortTest {
         try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW); DatagramChannel peer = roceSocket(PEER)) {
             port.prepareSource(PEER, SOURCE_PORT + 2);
             assertThat(port.sendsConnected(SOURCE_PORT + 2, PEER)).isTrue();
-            send(port, PEER, SOURCE_PORT + 2, (byte) 7);
+            send(port, PEER, SOURCE_PORT + 2);
             assertThat(receiveFrom(peer)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 2));
         }
     }
@@ -71,8 +71,8 @@ class PolledUdpPortTest {
             port.prepareSource(PEER, SOURCE_PORT + 3);
             port.prepareSource(other, SOURCE_PORT + 3); // a second QP whose source port collides with the first's
             assertThat(port.sendsConnected(SOURCE_PORT + 3, other)).as("the port's socket is the first QP's").isFalse();
-            send(port, other, SOURCE_PORT + 3, (byte) 1);
-            send(port, PEER, SOURCE_PORT + 3, (byte) 2);
+            send(port, other, SOURCE_PORT + 3);
+            send(port, PEER, SOURCE_PORT + 3);
             assertThat(receiveFrom(second)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 3));
             assertThat(receiveFrom(first)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 3));
         }
@@ -92,11 +92,9 @@ class PolledUdpPortTest {
         return ch;
     }
 
-    /** A datagram of 28 bytes (a BTH, some payload, room for the ICRC the port writes) carrying {@code mark}. */
-    private static void send(PolledUdpPort port, PeerAddress to, int srcPort, byte mark) {
-        ByteBuffer packet = ByteBuffer.allocateDirect(28);
-        packet.put(0, mark);
-        port.send(packet, 0, 28, to, srcPort);
+    /** A datagram of 28 bytes: a BTH, some payload, and room for the ICRC the port writes. */
+    private static void send(PolledUdpPort port, PeerAddress to, int srcPort) {
+        port.send(ByteBuffer.allocateDirect(28), 0, 28, to, srcPort);
     }
 
     /** Who sent the datagram that {@code ch} receives within 10 s (a test that fails, not one that hangs). */
