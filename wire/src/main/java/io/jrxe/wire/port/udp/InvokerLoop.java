@@ -50,6 +50,14 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
      * next packet of an exchange is served without a wake-up.
      */
     static final long SPIN_NANOS = SpinThenBlockStrategy.DEFAULT_SPIN_MICROS * 1_000;
+    /**
+     * How long a program that waits for an event ({@link #runUntil}) keeps running the loop, yielding between
+     * polls, after its last work before it blocks in the selector: as long as the tools' completion waits yield
+     * before they park, and for the same reason, a wake-up that comes tens of microseconds late on a busy 2-core
+     * machine. {@code pingpong -e} took 27.7-36.4 µs/iter this way against 30.3-46.9 with 50 µs, faster in 7 of 8
+     * alternate pairs (docs/benchmarks.md).
+     */
+    static final long WAITER_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("jrxe.invoker.waiterYieldMicros", 1_000));
     private static final int TASKS_PER_ROUND = 256;
     private static final int DATAGRAMS_PER_ROUND = 64;
     private static final int ROUNDS_PER_CYCLE = 8;
@@ -170,8 +178,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
                 if (now - deadline >= 0 || closed || me.isInterrupted()) {
                     return false;
                 }
-                if (held.get() || now - lastWork < SPIN_NANOS) {
-                    Thread.yield(); // as the standby does: a control verb holds the loop, or the next packet is close
+                if (held.get() || now - lastWork < WAITER_YIELD_NANOS) {
+                    Thread.yield(); // a control verb holds the loop, or the next packet may be close
                     continue;
                 }
                 waitForWork(deadline);

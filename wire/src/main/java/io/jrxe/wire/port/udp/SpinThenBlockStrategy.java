@@ -12,8 +12,14 @@ import io.netty.util.IntSupplier;
  * blocks after the window, so it costs no CPU.
  */
 final class SpinThenBlockStrategy implements SelectStrategy {
-    /** The window, in microseconds; 0 blocks at once, as Netty's default strategy does. */
-    static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 50);
+    /**
+     * The window, in microseconds; 0 blocks at once, as Netty's default strategy does. 200 rather than 50: on a busy
+     * 2-core machine a blocked thread's wake-up comes tens of microseconds late, and a bandwidth test's NIC threads
+     * went quiet for longer than 50 µs between windows often enough to pay it. In 5 alternate pairs of runs, 200
+     * moved more in every one: send-bw -s 64 0.74-0.96 M messages/s against 0.68-0.76, write-bw -s 65536
+     * 2,422-2,949 MiB/s against 2,218-2,670 (docs/benchmarks.md). 1,000 was no better.
+     */
+    static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 200);
 
     private final long spinNanos;
     private long idleSince;
