@@ -161,16 +161,14 @@ final class BandwidthTest extends MeasuringTest {
                 if (got == 0) {
                     // Nap first while the receives just posted last (ReceivePace), then spin, yield and park as
                     // the waiter does: a bare spin here took a core from the NIC threads that deliver the messages.
-                    long nap = idleSpins == 0 ? ReceivePace.napNanos(receives.waiting()) : 0;
                     if (idleSpins++ == 0) {
-                        idleSince = System.nanoTime();
-                    }
-                    if (nap > 0) {
-                        CompletionWaiter.nap(nap);
+                        long nap = ReceivePace.napNanos(receives.waiting());
+                        if (nap > 0) {
+                            CompletionWaiter.nap(nap);
+                        }
                         idleSince = System.nanoTime(); // the yields that follow count from the nap's end
-                    } else {
-                        CompletionWaiter.idle(recvCq, idleSpins, idleSince, Long.MAX_VALUE);
                     }
+                    CompletionWaiter.idle(recvCq, idleSpins, idleSince, Long.MAX_VALUE);
                     continue;
                 }
                 idleSpins = 0;

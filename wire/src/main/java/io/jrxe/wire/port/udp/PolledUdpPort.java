@@ -279,29 +279,39 @@ public final class PolledUdpPort extends RoceUdpPort {
     }
 
     /**
-     * Binds the source port's socket; for a QP of one peer, a socket connected to it as well, which its packets
-     * leave from (a datagram to a connected socket's peer skips the kernel's route lookup, as a NIC's QP context
-     * holds its path). Another QP on the same source port to another peer sends from the unconnected socket.
+     * Binds the socket the QP's packets will leave from: for a QP of one peer, a socket connected to it (a datagram
+     * to a connected socket's peer skips the kernel's route lookup, as a NIC's QP context holds its path); else, or
+     * when the source port is already connected to another peer, the port's unconnected socket.
      */
     @Override
     public void prepareSource(PeerAddress to, int srcPort) {
         if (closed || leavesRaw(to)) {
             return;
         }
-        sender(srcPort);
-        if (to != null && !to.multicast() && !connectedSenders.containsKey(srcPort)) {
-            DatagramChannel ch = bindSender(srcPort);
-            if (ch == receiver) {
-                return;
-            }
-            try {
-                ch.connect(to.socketAddress());
-                connectedSenders.put(srcPort, new ConnectedSender(to, ch));
-                lastSenderPort = -1; // the next packet of this port looks again, and finds this socket
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(ch); // the unconnected socket serves
-            }
+        if (to == null || to.multicast() || !connect(srcPort, to)) {
+            sender(srcPort);
         }
+    }
+
+    /** Whether packets from {@code srcPort} to {@code to} can leave from a connected socket, binding it if need be. */
+    private boolean connect(int srcPort, PeerAddress to) {
+        ConnectedSender existing = connectedSenders.get(srcPort);
+        if (existing != null) {
+            return existing.peer().equals(to);
+        }
+        DatagramChannel ch = bindSender(srcPort);
+        if (ch == receiver) {
+            return false;
+        }
+        try {
+            ch.connect(to.socketAddress());
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            return false;
+        }
+        connectedSenders.put(srcPort, new ConnectedSender(to, ch));
+        lastSenderPort = -1; // the next packet of this port looks again, and finds this socket
+        return true;
     }
 
     /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
