@@ -49,6 +49,8 @@ public final class Warmup {
      * uncommon trap in SendWqe.signaled, the completer and the CQ) as the test began, to compile it again during it.
      */
     private static final int UNSIGNALED = 2;
+    /** The wr_id of every warm-up work request, which each of its completions must carry back. */
+    private static final long WR_ID = 0x77a4;
 
     private Warmup() {
     }
@@ -111,7 +113,9 @@ public final class Warmup {
             CompletionWaiter polled = CompletionWaiter.forLatency(cq, null, waitMillis, "the warm-up's completions");
             CompletionWaiter byEvents = CompletionWaiter.forLatency(eventCq, channel, waitMillis, "the warm-up's completion events");
             RecvWr recv = new RecvWr(1);
+            recv.wrId = WR_ID;
             SendWr send = new SendWr(1);
+            int[] qpns = {a.qpNum(), b.qpNum(), ud.qpNum(), c.qpNum(), d.qpNum()};
             long base = memory.address();
             try {
                 for (int round = 0; round < rounds; round++) {
@@ -133,6 +137,7 @@ public final class Warmup {
                     for (int i = 0; i < RC_WORK.length; i++) {
                         WrOpcode op = RC_WORK[i];
                         send.clear();
+                        send.wrId = WR_ID;
                         send.opcode = op;
                         boolean unsignaled = i < UNSIGNALED;
                         send.flags = unsignaled ? 0 : SendWr.SIGNALED;
@@ -148,6 +153,7 @@ public final class Warmup {
                         }
                     }
                     send.clear();
+                    send.wrId = WR_ID;
                     send.opcode = WrOpcode.SEND;
                     send.flags = SendWr.SIGNALED;
                     send.sgl.add(base, 256, mr.lkey());
@@ -159,10 +165,10 @@ public final class Warmup {
                     boolean succeeded = true;
                     while (expected > 0) {
                         int n = polled.await(wcs);
-                        succeeded &= allSucceeded(wcs, n);
+                        succeeded &= allOurs(wcs, n, qpns);
                         expected -= n;
                     }
-                    if (exchangeByEvents(c, d, eventCq, byEvents, recv, send, base, mr.lkey(), wcs) && succeeded) {
+                    if (exchangeByEvents(c, d, eventCq, byEvents, recv, send, base, mr.lkey(), wcs, qpns) && succeeded) {
                         completed++;
                     }
                 }
@@ -192,12 +198,13 @@ public final class Warmup {
      * came), by the waiter's own code. A wait that times out throws, which ends the warm-up.
      */
     private static boolean exchangeByEvents(Qp c, Qp d, Cq eventCq, CompletionWaiter byEvents, RecvWr recv, SendWr send,
-                                            long base, int lkey, WorkCompletion[] wcs) throws VerbsException {
+                                            long base, int lkey, WorkCompletion[] wcs, int[] qpns) throws VerbsException {
         recv.sgl.clear();
         recv.sgl.add(base + 32768, 8192, lkey);
         d.postRecv(recv);
         eventCq.requestNotify(false);
         send.clear();
+        send.wrId = WR_ID;
         send.opcode = WrOpcode.SEND;
         send.flags = SendWr.SIGNALED;
         send.sgl.add(base, 64, lkey);
@@ -206,19 +213,35 @@ public final class Warmup {
         boolean succeeded = true;
         while (expected > 0) {
             int n = byEvents.await(wcs);
-            succeeded &= allSucceeded(wcs, n);
+            succeeded &= allOurs(wcs, n, qpns);
             expected -= n;
         }
         return succeeded;
     }
 
-    private static boolean allSucceeded(WorkCompletion[] wcs, int n) {
+    /**
+     * Whether every completion succeeded and is the warm-up's own: its wr_id and the number of one of its QPs. The
+     * tools read those two fields of every completion, so reading them here has the JIT compile their accessors
+     * before a test: compiled during pingpong -e's first exchanges instead, each stalled both sides 0.2-0.9 ms on
+     * two cores (docs/benchmarks.md).
+     */
+    private static boolean allOurs(WorkCompletion[] wcs, int n, int[] qpns) {
         for (int i = 0; i < n; i++) {
-            if (wcs[i].status() != WcStatus.SUCCESS) {
+            WorkCompletion wc = wcs[i];
+            if (wc.status() != WcStatus.SUCCESS || wc.wrId() != WR_ID || !contains(qpns, wc.qpNum())) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean contains(int[] values, int value) {
+        for (int v : values) {
+            if (v == value) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void connect(Qp qp, int peerQpn, byte[] gid, int sgid, EmulatedDevice device) throws VerbsException {

@@ -97,11 +97,6 @@ abstract class ConnectedPingpong extends PingpongBase {
         }
 
         @Override
-        void postSend(int index, PingpongDest remote) throws VerbsException {
-            qp(index).postSend(send);
-        }
-
-        @Override
         void fillPattern() {
             fill(r.buf, 0, size);
         }

@@ -154,16 +154,6 @@ abstract class PingpongBase implements Callable<Integer> {
             return qps[index];
         }
 
-        /** The index of the QP with this number, or -1. */
-        int indexOf(int qpn) {
-            for (int i = 0; i < qps.length; i++) {
-                if (qps[i].qpNum() == qpn) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
         CompletionWaiter waiter() {
             return r.waiter;
         }
@@ -190,10 +180,11 @@ abstract class PingpongBase implements Callable<Integer> {
             }
         }
 
-        /** Moves QP {@code index} to RTR and RTS (or makes the AH) towards the peer's. */
+        /**
+         * Moves QP {@code index} to RTR and RTS (or makes the AH) towards the peer's, and addresses {@link #send} to
+         * it: each QP's messages are then that one work request, posted as it is.
+         */
         abstract void connect(int index, PingpongDest remote, int myPsn, int sgidIndex) throws VerbsException;
-
-        abstract void postSend(int index, PingpongDest remote) throws VerbsException;
 
         /** The client's validation pattern, written before the first send. */
         abstract void fillPattern();
@@ -316,7 +307,7 @@ abstract class PingpongBase implements Callable<Integer> {
             if (servername != null) {
                 connectOrFail(s, remote, mine, sgidIndex);
             }
-            int result = loop(s, remote, out, dev, breakdown);
+            int result = loop(s, out, dev, breakdown);
             if (breakdown != null) {
                 breakdown.print(out, dev.name());
             }
@@ -342,10 +333,14 @@ abstract class PingpongBase implements Callable<Integer> {
         return i;
     }
 
-    private int loop(Session s, List<PingpongDest> remote, PrintWriter out, LocalDevice dev, LatencyBreakdown breakdown)
+    private int loop(Session s, PrintWriter out, LocalDevice dev, LatencyBreakdown breakdown)
             throws VerbsException {
-        java.util.function.Supplier<String> counters = dev::movedCounters;
-        int qps = s.qps.length;
+        // What runs for every completion is written out here, or is the verbs' own code, which the device's warm-up
+        // has compiled: a helper of this class would be compiled by the JIT during the first few hundred
+        // exchanges, and on two cores each such compile stalled both sides 0.2-0.9 ms (docs/benchmarks.md).
+        Qp[] sessionQps = s.qps;
+        int qps = sessionQps.length;
+        CompletionWaiter waiter = s.waiter();
         // What each QP waits for before it sends again: its receive, and its own send's completion.
         int[] pending = new int[qps];
         if (servername != null && check) {
@@ -354,7 +349,7 @@ abstract class PingpongBase implements Callable<Integer> {
         for (int i = 0; i < qps; i++) {
             pending[i] = RECV_WRID;
             if (servername != null) {
-                s.postSend(i, remote.get(i));
+                sessionQps[i].postSend(s.send);
                 pending[i] |= SEND_WRID;
             }
         }
@@ -367,15 +362,19 @@ abstract class PingpongBase implements Callable<Integer> {
             wc[i] = new WorkCompletion();
         }
         while (rcnt < iters || scnt < iters) {
-            int ne = s.waiter().await(wc);
+            int ne = waiter.await(wc);
             for (int i = 0; i < ne; i++) {
                 WorkCompletion c = wc[i];
                 if (c.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
                     throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
-                            WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, counters.get()));
+                            WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, dev.movedCounters()));
                 }
-                int j = s.indexOf(c.qpNum());
-                if (j < 0) {
+                int qpn = c.qpNum();
+                int j = 0;
+                while (j < qps && sessionQps[j].qpNum() != qpn) {
+                    j++;
+                }
+                if (j == qps) {
                     throw new UserError(String.format("Couldn't find QPN %06x", c.qpNum()));
                 }
                 if (breakdown != null) {
@@ -401,7 +400,7 @@ abstract class PingpongBase implements Callable<Integer> {
                 }
                 pending[j] &= ~(int) c.wrId();
                 if (scnt < iters && pending[j] == 0) {
-                    s.postSend(j, remote.get(j));
+                    sessionQps[j].postSend(s.send);
                     pending[j] = RECV_WRID | SEND_WRID;
                 }
             }

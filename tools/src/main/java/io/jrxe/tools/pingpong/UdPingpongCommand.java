@@ -77,12 +77,7 @@ public final class UdPingpongCommand extends PingpongBase {
             // ibv_ud_pingpong's address handle: hop limit 64.
             ah = r.pd.createAh(new AddressVector(remote.gid(), sgidIndex, 64, 0, 0, sl, ibPort.number()));
             send.ahHandle = ah.handle();
-        }
-
-        @Override
-        void postSend(int index, PingpongDest remote) throws VerbsException {
             send.remoteQpn = remote.qpn();
-            qp(index).postSend(send);
         }
 
         @Override
