@@ -7,6 +7,7 @@ import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.JitSettle;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.WorkCompletion;
 
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
@@ -106,17 +107,21 @@ final class LatencyTest extends MeasuringTest {
      * compiler thread, while the test's spinning threads held both cores of a 2-core machine, so that single
      * messages took 0.4-2 ms. Here they run with nothing at stake first: the poll on a byte that already holds
      * what it waits for, the store of the value a byte already holds, the NIC's turn (its work is real, whoever
-     * runs it), and the idle step's spin and yield; then the JIT is given time to finish compiling them.
+     * runs it), the idle step's spin and yield, and the check of a completion that succeeded; then the JIT is given
+     * time to finish compiling them.
      */
     @Override
     void warmLoop() {
         long at = res.offsetOf(res.localArea(0));
+        WorkCompletion succeeded = new WorkCompletion();
         for (int i = 0; i < WARM_CALLS; i++) {
             byte b = (byte) BYTE.getVolatile(buf, at);
             BYTE.setVolatile(buf, at, b);
             awaitPeerWrite(at, b, null);
             res.progress();
             CompletionWaiter.busyIdle(i & 0x7F, 0, Long.MAX_VALUE);
+            sendPolled();
+            PerftestResources.check(succeeded, "the warm-up", i, i);
         }
         JitSettle.await();
     }
