@@ -219,6 +219,14 @@ public final class DataPath implements PacketSink {
     }
 
     void rnrTimerFired(QpEngine e) {
+        long early = e.req.rnrResumeAt - time.nanoTime();
+        if (early > 0) {
+            // An RNR NAK read after the one that set this timer moved the resume time later (the later wait
+            // wins, as rxe re-arms its rnr_nak_timer). Without waiting again, the requester found itself too
+            // early, sent nothing, and no timer was left to wake it: the QP hung with work posted.
+            time.schedule(early, e.rnrResume);
+            return;
+        }
         e.req.rnrTimerPending = false;
         schedule(e);
     }

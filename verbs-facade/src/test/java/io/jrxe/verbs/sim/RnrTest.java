@@ -108,6 +108,38 @@ class RnrTest {
         }
     }
 
+    /**
+     * Two RNR NAKs read before the requester runs again (one batch of datagrams from the socket):
+     * the later one's wait wins, as rxe's completer re-arms its rnr_nak_timer. The timer set for the
+     * first then fires before the QP may resume; it must wait again, not leave the requester parked
+     * with no timer running. send-bw -D hung so, 4 times in 54 runs: its client resent a SEND twice
+     * (an RNR wait ended, then a late sequence NAK), drew two RNR NAKs in one batch and never sent
+     * again. Here the second NAK asks for the longer wait, at the same virtual instant.
+     */
+    @Test
+    void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {
+        int shorter = 14; // 1.28 ms
+        int longer = 16; // 2.56 ms
+        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.RC).minRnrTimer(shorter).rnrRetry(7))) {
+            Wire wire = Wire.on(p).drop(1, RnrTest::isRnrNak); // the two below stand for the responder's own
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
+            assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
+
+            long injected = p.network.time().nanoTime();
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(shorter)));
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(longer)));
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 6));
+            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(longer));
+
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(2);
+            List<Wire.Packet> sends = wire.matching(Wire.opcode(Opcode.RC_SEND_ONLY));
+            assertThat(sends).hasSize(2);
+            assertThat(sends.get(1).time()).as("the resend waits the longer NAK's time")
+                    .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(longer));
+        }
+    }
+
     @Test
     void aWriteWithImmediateWaitsForAReceiveToo() throws Exception {
         try (SimPair p = new SimPair(4, new SimPair.Config(QpType.RC).minRnrTimer(1))) {
