@@ -13,13 +13,15 @@ import io.netty.util.IntSupplier;
  */
 final class SpinThenBlockStrategy implements SelectStrategy {
     /**
-     * The window, in microseconds; 0 blocks at once, as Netty's default strategy does. 50, as before 2026-11-27:
-     * a window of 200 moved more (send-bw -s 64 0.74-0.96 M messages/s against 0.68-0.76 in 5 alternate pairs), but
-     * with it send-bw -s 64 -D 6 hung in 4 of 54 looped runs on a machine that paused threads for milliseconds (the
-     * client's NIC kept work it neither sent nor timed; the cause is not found), and in none of 52 runs of the same
-     * build with 50 (docs/benchmarks.md, "A send-bw -D that never ended").
+     * The window, in microseconds; 0 blocks at once, as Netty's default strategy does. 200 rather than 50: on a busy
+     * 2-core machine a blocked thread's wake-up comes tens of microseconds late, and a bandwidth test's NIC threads
+     * went quiet for longer than 50 µs between windows often enough to pay it. send-bw -s 64 moved 0.74-0.96 M
+     * messages/s against 0.68-0.76 in 5 alternate pairs, and 0.69-0.81 against 0.62-0.79 (6 of 8 pairs ahead) a
+     * night later; write-bw -s 65536 2,422-2,949 MiB/s against 2,218-2,670 (docs/benchmarks.md). 1,000 was no
+     * better. (For one night the window was 50 again: with 200, send-bw -D hung now and then. The hang was the RNR
+     * timer's, mended in DataPath.rnrTimerFired; the window only changed how often its timing came about.)
      */
-    static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 50);
+    static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 200);
 
     private final long spinNanos;
     private long idleSince;
