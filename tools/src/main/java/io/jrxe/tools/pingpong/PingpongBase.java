@@ -375,7 +375,7 @@ abstract class PingpongBase implements Callable<Integer> {
                     j++;
                 }
                 if (j == qps) {
-                    throw new UserError(String.format("Couldn't find QPN %06x", c.qpNum()));
+                    throw new UserError(String.format("Couldn't find QPN %06x", qpn));
                 }
                 if (breakdown != null) {
                     if (c.wrId() == SEND_WRID) {
