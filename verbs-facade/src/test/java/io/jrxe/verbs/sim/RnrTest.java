@@ -112,9 +112,9 @@ class RnrTest {
      * Two RNR NAKs read before the requester runs again (one batch of datagrams from the socket):
      * the later one's wait wins, as rxe's completer re-arms its rnr_nak_timer. The timer set for the
      * first then fires before the QP may resume; it must wait again, not leave the requester parked
-     * with no timer running. send-bw -D hung so, 4 times in 54 runs, most likely after resending a SEND
-     * twice (an RNR wait ended, then a late sequence NAK asked again), which drew two RNR NAKs in one
-     * batch. Here the second NAK asks for the longer wait, at the same virtual instant.
+     * with no timer running. This is most likely how send-bw -D hung, 4 times in 54 runs, its client's
+     * NIC idle with work posted. Here the second NAK asks for the longer wait, at the same virtual
+     * instant.
      */
     @Test
     void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {

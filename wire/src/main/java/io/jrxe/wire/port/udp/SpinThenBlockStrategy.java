@@ -18,8 +18,9 @@ final class SpinThenBlockStrategy implements SelectStrategy {
      * went quiet for longer than 50 µs between windows often enough to pay it. send-bw -s 64 moved 0.74-0.96 M
      * messages/s against 0.68-0.76 in 5 alternate pairs, and 0.69-0.81 against 0.62-0.79 (6 of 8 pairs ahead) a
      * night later; write-bw -s 65536 2,422-2,949 MiB/s against 2,218-2,670 (docs/benchmarks.md). 1,000 was no
-     * better. (For one night the window was 50 again: with 200, send-bw -D hung now and then. The hang was the RNR
-     * timer's, mended in DataPath.rnrTimerFired; the window only changed how often its timing came about.)
+     * better. (For one night the window was 50 again: with 200, send-bw -D hung now and then. The hang was most
+     * likely the RNR timer's, mended in DataPath.rnrTimerFired; the window only changed how often its timing came
+     * about.)
      */
     static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 200);
 
