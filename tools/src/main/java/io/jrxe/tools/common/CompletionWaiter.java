@@ -37,6 +37,8 @@ public final class CompletionWaiter {
     private final long timeoutNanos;
     private final String what;
     private final boolean neverPark;
+    /** A latency waiter's way to wait, which learns whether this thread shares its CPU; null for the others. */
+    private final BusyWait busyWait;
 
     /**
      * @param channel null to busy-poll; else the CQ must be armed (requestNotify) before the first wait
@@ -56,6 +58,7 @@ public final class CompletionWaiter {
 
     private CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what, boolean neverPark) {
         this.neverPark = neverPark;
+        this.busyWait = neverPark ? new BusyWait() : null;
         this.cq = cq;
         this.channel = channel;
         this.timeoutNanos = timeoutMillis * 1_000_000L;
@@ -81,7 +84,7 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            if (neverPark ? busyIdle(++spins, start, timeoutNanos) : idle(cq, ++spins, start, timeoutNanos)) {
+            if (neverPark ? busyWait.idle(++spins, start, timeoutNanos) : idle(cq, ++spins, start, timeoutNanos)) {
                 throw timeout();
             }
         }
@@ -133,16 +136,6 @@ public final class CompletionWaiter {
     public UserError timeout() {
         return new UserError(String.format("no completion for %s while waiting for %s: the peer stopped answering",
                 OobSocket.seconds((int) (timeoutNanos / 1_000_000L)), what));
-    }
-
-    /** As {@link #idle}, without parking: for latency loops. */
-    public static boolean busyIdle(int spins, long startNanos, long timeoutNanos) {
-        if (spins < SPINS_BEFORE_YIELD) {
-            Thread.onSpinWait();
-            return false;
-        }
-        Thread.yield();
-        return (spins & 0x3F) == 0 && System.nanoTime() - startNanos > timeoutNanos;
     }
 
     /** A spin-then-yield idle step for loops that poll memory instead of a CQ; true once the timeout passed. */

@@ -3,6 +3,7 @@ package io.jrxe.tools.perftest;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.BusyWait;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.JitSettle;
 import io.jrxe.tools.common.LatencyBreakdown;
@@ -24,6 +25,8 @@ final class LatencyTest extends MeasuringTest {
 
     private final MemorySegment buf;
     private final LatencyBreakdown breakdown;
+    /** How {@link #awaitPeerWrite} waits between its looks at memory. */
+    private final BusyWait peerWait = new BusyWait();
 
     LatencyTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
                 PerftestJsonFile jsonFile) {
@@ -119,7 +122,7 @@ final class LatencyTest extends MeasuringTest {
             BYTE.setVolatile(buf, at, b);
             awaitPeerWrite(at, b, null);
             res.progress();
-            CompletionWaiter.busyIdle(i & 0x7F, 0, Long.MAX_VALUE);
+            peerWait.idle(i & 0x7F, 0, Long.MAX_VALUE);
             sendPolled();
             PerftestResources.check(succeeded, "the warm-up", i, i);
         }
@@ -143,7 +146,7 @@ final class LatencyTest extends MeasuringTest {
             if (window != null && window.observe(System.nanoTime())) {
                 return false;
             }
-            if (CompletionWaiter.busyIdle(++spins, since, s.timeoutMillis * 1_000_000L)) {
+            if (peerWait.idle(++spins, since, s.timeoutMillis * 1_000_000L)) {
                 throw new UserError(String.format("no RDMA write from the peer for %d ms while waiting for message %d: "
                         + "the peer stopped answering", s.timeoutMillis, rcnt));
             }

@@ -1,0 +1,76 @@
+package io.jrxe.tools.common;
+
+/**
+ * How a latency loop waits between two looks at what it waits for, without ever sleeping: it spins, then yields
+ * its CPU at every look. One per waiting thread; not thread-safe.
+ *
+ * <p>It spins {@link #SPINS_BEFORE_YIELD} looks first, so that a thread with a CPU of its own keeps it. But the
+ * scheduler sometimes puts both threads of an exchange on one CPU and leaves the other CPU idle: loopback wakes
+ * the receiver of the handshake that starts a test on its sender's CPU, and the kernel does not move a thread that
+ * ran within the last half millisecond until a few of its balancing passes failed. Each side then spins all its
+ * looks (about 32 µs, since each look runs the NIC, a system call) before it lets the other answer. In
+ * `write-lat`, `send-lat` and `read-lat -s 2 -n 20000` runs on a 2-core machine, that happened in 7 of 36, for
+ * their first 100 to 300 messages at 32-35 µs each against 5-7 µs, and those runs missed their p99 target
+ * (docs/benchmarks.md).
+ *
+ * <p>A yield tells when it happens. With the CPU to itself a yield returns within a microsecond or two; behind the
+ * other side of the exchange it returns after that side's turn, tens of microseconds. After
+ * {@link #SHARED_YIELDS_IN_A_ROW} such yields in a row the wait yields after {@link #SHARED_SPINS} looks, so that
+ * the other side answers at once; the first yield that is not such a turn goes back to spinning longer. Yields
+ * that come back after {@link #LONGEST_PEER_TURN_NANOS} or more do not count: that was a thread that had work of
+ * its own (the JIT's compiler, a kernel worker), and yielding to it sooner would only give it more of the CPU.
+ */
+public class BusyWait {
+    static final int SPINS_BEFORE_YIELD = 64;
+    static final int SHARED_SPINS = 4;
+    /** Longer than a yield with the CPU to itself, shorter than a turn of another thread and two context switches. */
+    static final long SHORTEST_PEER_TURN_NANOS = 5_000;
+    /** Three times a whole turn of 64 looks: the peer's turn ends in its own wait's first yield. */
+    static final long LONGEST_PEER_TURN_NANOS = 100_000;
+    /**
+     * Enough to leave alone the short runs of slow yields that busy neighbours cause now and then (with 2 in a
+     * row, 3 runs in 12 missed their p99 target, against none in 24 with 8), few enough that a shared CPU costs
+     * only 8 slow messages.
+     */
+    static final int SHARED_YIELDS_IN_A_ROW = 8;
+
+    private int spinsBeforeYield = SPINS_BEFORE_YIELD;
+    private int peerTurnsInARow;
+
+    /**
+     * One idle step of a wait.
+     *
+     * @param spins      the looks so far in this wait, counting this one from 1
+     * @param startNanos when the wait began (System.nanoTime)
+     * @return true once {@code timeoutNanos} have passed since {@code startNanos}
+     */
+    public boolean idle(int spins, long startNanos, long timeoutNanos) {
+        if (spins < spinsBeforeYield) {
+            Thread.onSpinWait();
+            return false;
+        }
+        long before = nanoTime();
+        yieldCpu();
+        long after = nanoTime();
+        long took = after - before;
+        boolean peersTurn = took > SHORTEST_PEER_TURN_NANOS && took < LONGEST_PEER_TURN_NANOS;
+        peerTurnsInARow = peersTurn ? Math.min(peerTurnsInARow + 1, SHARED_YIELDS_IN_A_ROW) : 0;
+        spinsBeforeYield = peerTurnsInARow == SHARED_YIELDS_IN_A_ROW ? SHARED_SPINS : SPINS_BEFORE_YIELD;
+        return (spins & 0x3F) == 0 && after - startNanos > timeoutNanos;
+    }
+
+    /** System.nanoTime; a test's subclass tells its own time (none is loaded outside tests: the JIT inlines this). */
+    long nanoTime() {
+        return System.nanoTime();
+    }
+
+    /** Thread.yield; a test's subclass makes its yields as slow as it needs. */
+    void yieldCpu() {
+        Thread.yield();
+    }
+
+    /** How many looks a wait now spins before it yields. */
+    int spinsBeforeYield() {
+        return spinsBeforeYield;
+    }
+}
