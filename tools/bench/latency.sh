@@ -7,14 +7,27 @@
 # also shows the machine's own tail: the floor's p99 and p99.9 over its p50, and how often a
 # spinning thread is paused with no socket at all (udp-baseline --pauses).
 #
-#   tools/bench/latency.sh [ROUNDS]
+#   tools/bench/latency.sh [ROUNDS [KEEP_DIR]]
+#
+# With KEEP_DIR, every round's outputs stay in KEEP_DIR/round-N (one file per command, the client's; the
+# server's as NAME.server), and the 20,000-message latency runs also list each message's time in order (-U):
+# where a tail came from (a slow start, a burst, single stalls) shows there.
 #
 # Meant for an otherwise idle machine: other busy processes take the cores the four
 # threads of a pairing need, and their time slices become the tails being measured.
 set -euo pipefail
 
 rounds=${1:-3}
-case "$rounds" in ''|*[!0-9]*|0) echo "usage: $0 [ROUNDS]  (ROUNDS: a number above 0, default 3)" >&2; exit 1 ;; esac
+keep=${2:-}
+case "$rounds" in ''|*[!0-9]*|0) echo "usage: $0 [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2; exit 1 ;; esac
+if [ $# -gt 2 ]; then
+  echo "usage: $0 [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2
+  exit 1
+fi
+if [ -n "$keep" ] && ! mkdir -p "$keep" 2>/dev/null; then
+  echo "latency.sh: cannot create the directory $keep" >&2
+  exit 1
+fi
 base_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jrxe="$base_dir/jrxe"
 server_ip=127.0.9.2
@@ -96,6 +109,7 @@ for round in $(seq "$rounds"); do
   pair ud ud-pingpong
   check "ud-pingpong: us/iter / UDP p50" "$(ratio "$(usec_per_iter ud)" "$rtt")" "<=" 3
 
+  [ -n "$keep" ] && client_extra=(-U)
   for t in write-lat send-lat read-lat; do
     pair "$t" "$t" -s 2 -n 20000
     typ=$(lat_field "$t" 5)
@@ -103,6 +117,7 @@ for round in $(seq "$rounds"); do
     check "$t -s 2 -n 20000: p99.9 / typical" "$(ratio "$(lat_field "$t" 9)" "$typ")" "<=" 10
     check "$t -s 2 -n 20000: average / typical" "$(ratio "$(lat_field "$t" 6)" "$typ")" "<=" 1.3
   done
+  client_extra=()
   check "write-lat typical / half the UDP p50" "$(ratio "$(lat_field write-lat 5)" "$(ratio "$rtt" 2)")" "<=" 1.3
   pair wl1000 write-lat -s 2
   check "write-lat -s 2 (1000 iters): average / typical" "$(ratio "$(lat_field wl1000 6)" "$(lat_field wl1000 5)")" "<=" 2
@@ -116,6 +131,10 @@ for round in $(seq "$rounds"); do
   check "write-bw -s 65536 --if-mtu 4200 -D 6: BW / UDP GSO" "$(awk -v m="$(bw_field wbw 4)" -v g="$gso" 'BEGIN {printf "%.3f", m * 1.048576e-3 / g}')" ">=" 1.0
   pair sbw send-bw -s 64 -D 6
   check "send-bw -s 64 -D 6: million messages/s" "$(bw_field sbw 5)" ">=" 0.9
+  if [ -n "$keep" ]; then
+    mkdir -p "$keep/round-$round"
+    cp "$out"/* "$keep/round-$round/"
+  fi
 done
 echo "$misses target(s) missed over $rounds round(s)"
 [ "$misses" -eq 0 ]
