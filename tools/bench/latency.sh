@@ -19,11 +19,9 @@ set -euo pipefail
 
 rounds=${1:-3}
 keep=${2:-}
-case "$rounds" in ''|*[!0-9]*|0) echo "usage: $0 [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2; exit 1 ;; esac
-if [ $# -gt 2 ]; then
-  echo "usage: $0 [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2
-  exit 1
-fi
+usage() { echo "usage: $0 [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2; exit 1; }
+case "$rounds" in ''|*[!0-9]*|0) usage ;; esac
+[ $# -le 2 ] || usage
 if [ -n "$keep" ] && ! mkdir -p "$keep" 2>/dev/null; then
   echo "latency.sh: cannot create the directory $keep" >&2
   exit 1

@@ -17,7 +17,6 @@ import java.util.concurrent.locks.LockSupport;
  * completions is a thread of this machine too, and must not be starved of a CPU by the very loop that waits for it.
  */
 public final class CompletionWaiter {
-    private static final int SPINS_BEFORE_YIELD = 64;
     /**
      * How long a wait yields the CPU before it parks. A yield hands the core to a NIC thread that is ready to run on it
      * and costs nothing when none is; a park costs a wake-up, which on a busy 2-core machine comes tens of
@@ -151,7 +150,7 @@ public final class CompletionWaiter {
      * @param startNanos when the wait began (System.nanoTime): it yields for {@link #YIELD_NANOS} from then, then parks
      */
     public static boolean idle(Cq cq, int spins, long startNanos, long timeoutNanos) {
-        if (spins < SPINS_BEFORE_YIELD) {
+        if (spins < BusyWait.SPINS_BEFORE_YIELD) { // a parking wait spins as long as a latency wait first
             Thread.onSpinWait();
             return false;
         }
