@@ -2,7 +2,7 @@ package io.jrxe.rnic.cm;
 
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.MadDropReason;
-import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.wire.cm.CmAttribute;
 import io.jrxe.wire.cm.ConnectedMessageFlyweight;
 import io.jrxe.wire.cm.DrepFlyweight;
@@ -166,7 +166,7 @@ final class CmReceiver extends CmFlyweights {
         c.initiatorDepth = Math.min(c.initiatorDepth, m.responderResources());
         c.rnrRetryCount = m.rnrRetryCount();
         byte[] data = privateData(m);
-        QueuePair qp = cm.rnic.qp(c.qpn);
+        QpHandle qp = cm.qps.handle(c.qpn);
         try {
             if (qp == null) {
                 throw RnicException.invalid("its QP was destroyed");

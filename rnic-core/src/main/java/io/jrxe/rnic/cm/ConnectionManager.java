@@ -1,12 +1,12 @@
 package io.jrxe.rnic.cm;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.rnic.engine.GsiQp;
 import io.jrxe.rnic.engine.MadAgent;
 import io.jrxe.rnic.engine.MadDropReason;
-import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.cm.RejectReason;
 import io.jrxe.wire.cm.SidrStatus;
@@ -38,7 +38,7 @@ public final class ConnectionManager implements MadAgent {
     /** How long the passive side asks for in its MRA: 4.096 µs × 2^23, 34 s (as Linux's CM). */
     static final int MRA_SERVICE_TIMEOUT = 23;
 
-    final Rnic rnic;
+    final NicResources rnic;
     final GsiQp gsi;
     final NicTime time;
     final QpConnector qps;
@@ -51,11 +51,11 @@ public final class ConnectionManager implements MadAgent {
     final byte[] scratch = new byte[MadHeaderFlyweight.MAD_LENGTH];
     private long nextTransaction;
 
-    public ConnectionManager(Rnic rnic, DataPath dataPath) {
-        this.rnic = rnic;
-        this.gsi = dataPath.gsi();
-        this.time = dataPath.time();
-        this.qps = new QpConnector(rnic, dataPath);
+    public ConnectionManager(Nic nic, GsiQp gsi, NicTime time) {
+        this.rnic = nic.resources();
+        this.gsi = gsi;
+        this.time = time;
+        this.qps = new QpConnector(nic);
         this.messages = new CmMessages(rnic.nodeGuid(), PeerAddress.of(rnic.config().addresses().getFirst()));
         // Seeded by the node, so that a simulated run replays exactly (IDs, PSNs and all).
         this.random = new SplittableRandom(rnic.nodeGuid());
@@ -98,7 +98,7 @@ public final class ConnectionManager implements MadAgent {
      */
     public CmConnection connect(ConnectParams p, CmEventSink events) throws RnicException {
         checkPrivateData(p.privateData, 92, "REQ");
-        QueuePair qp = qps.usable(p.qpn);
+        QpHandle qp = qps.usable(p.qpn);
         if (p.pathMtu.bytes() > rnic.port().activeMtu().bytes()) {
             throw RnicException.invalid("path MTU " + p.pathMtu.bytes() + " exceeds the port's active MTU "
                     + rnic.port().activeMtu().bytes());
@@ -135,7 +135,7 @@ public final class ConnectionManager implements MadAgent {
         if (c.active || !c.state.awaitsConsumer()) {
             throw RnicException.invalid(c + ": accept answers a connection request that waits for it");
         }
-        QueuePair qp = qps.usable(p.qpn);
+        QpHandle qp = qps.usable(p.qpn);
         c.qpn = p.qpn;
         c.localStartingPsn = random.nextInt(Psn.MODULUS);
         c.responderResources = p.responderResources;

@@ -1,5 +1,7 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.wire.stats.CounterRegistry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashMap;
@@ -25,6 +27,13 @@ public final class Counters {
 
     public long get(Counter c) {
         return (long) SLOTS.getOpaque(values, c.ordinal());
+    }
+
+    /** Registers every counter under its label, so that every reader of the NIC's counters sees them. */
+    public void registerIn(CounterRegistry registry) {
+        for (Counter c : Counter.values()) {
+            registry.register(c.label(), () -> get(c));
+        }
     }
 
     /** Every counter by its label, in a stable order. */

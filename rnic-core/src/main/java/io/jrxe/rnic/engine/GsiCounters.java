@@ -1,5 +1,7 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.wire.stats.CounterRegistry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashMap;
@@ -56,6 +58,15 @@ public final class GsiCounters {
             sum += dropped(r);
         }
         return sum;
+    }
+
+    /** Registers every counter under its name, so that every reader of the NIC's counters sees them. */
+    public void registerIn(CounterRegistry registry) {
+        registry.register("jrxe_gsi_mads_received", this::received);
+        registry.register("jrxe_gsi_mads_sent", this::sent);
+        for (MadDropReason r : MadDropReason.values()) {
+            registry.register(r.label(), () -> dropped(r));
+        }
     }
 
     /** Every counter by its name, in a stable order. */
