@@ -23,8 +23,8 @@ import java.nio.ByteBuffer;
  * that carries every general MAD (the CM's among them) as one 256-byte UD SEND ONLY. The receive
  * dispatch hands it every packet for QP 1; it checks what IBTA asks of QP1 (UD SEND ONLY, a
  * P_Key that matches an entry of the port's table, whatever its index, the GSI Q_Key, one whole
- * MAD, base version 1, a class with an agent and that agent's class version), copies the MAD and
- * hands it to the class's {@link MadAgent}. Anything else is dropped and counted by reason in
+ * MAD, base version 1, a class with an agent and that agent's class version) and copies the MAD
+ * into the class's {@link MadAgent}'s inbox, which the agent drains in its own task. Anything else is dropped and counted by reason in
  * {@link GsiCounters}, never thrown.
  *
  * <p>It sends for its agents: {@link #send} frames a MAD as rxe does (BTH P_Key 0xFFFF to QP 1,
@@ -42,7 +42,6 @@ public final class GsiQp {
     private final Drops drops;
     private final GsiCounters counters = new GsiCounters();
     private final MadAgent[] agents = new MadAgent[256];
-    private final ByteBuffer rx = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH);
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
     private final DethFlyweight deth = new DethFlyweight();
@@ -89,10 +88,7 @@ public final class GsiQp {
             return;
         }
         deviceCounters.increment(Counter.RCVD_PKTS);
-        ByteBuffer mad = rx;
-        mad.clear();
-        mad.put(0, p.buffer, p.payloadOffset, MadHeaderFlyweight.MAD_LENGTH);
-        MadHeaderFlyweight h = header.wrap(mad, 0);
+        MadHeaderFlyweight h = header.wrap(p.buffer, p.payloadOffset);
         if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
             counters.countDropped(MadDropReason.BAD_BASE_VERSION);
             return;
@@ -106,8 +102,11 @@ public final class GsiQp {
             counters.countDropped(MadDropReason.BAD_CLASS_VERSION);
             return;
         }
+        if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey)) {
+            counters.countDropped(MadDropReason.AGENT_BUSY);
+            return;
+        }
         counters.countReceived();
-        agent.mad(mad, p.info.source, p.pkey);
     }
 
     /**
