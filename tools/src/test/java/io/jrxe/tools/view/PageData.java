@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** A page `jrxe view` wrote: its HTML, and its data parsed by a strict JSON parser that shares no code with jrxe. */
+/** A page `jrxe view` wrote: its HTML, and its data read back by a strict JSON parser ({@link StrictJson}). */
 record PageData(String html, Map<String, Object> data) {
     private static final String OPEN = "<script type=\"application/json\" id=\"ladder-data\">";
 
