@@ -19,19 +19,14 @@ import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.Opcode;
-import io.jrxe.wire.port.AttachedPort;
-import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.stats.CounterRegistry;
-import io.jrxe.wire.stats.SingleWriterCounter;
-import io.jrxe.wire.time.NicTime;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,74 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the counters registry. Each part is seen to be used by the engines, and only through the context.
  */
 class NicPartsTest {
-    private static final PeerAddress LOCAL = PeerAddress.of(address("10.7.0.1"));
-    private static final PeerAddress PEER = PeerAddress.of(address("10.7.0.2"));
+    static final PeerAddress LOCAL = PeerAddress.of(address("10.7.0.1"));
+    static final PeerAddress PEER = PeerAddress.of(address("10.7.0.2"));
     private static final int MTU = 1024;
-
-    /** Runs queued tasks when told; time moves only when the test moves it. */
-    static final class ManualClock implements NicTime {
-        final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
-        final List<Long> timers = new ArrayList<>();
-        long now = 1_000;
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void schedule(long delayNanos, Runnable task) {
-            timers.add(delayNanos);
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-        }
-
-        void runAll() {
-            Runnable r;
-            while ((r = tasks.poll()) != null) {
-                r.run();
-            }
-        }
-    }
-
-    /** Keeps a copy of every packet sent; hands the test's packets to the NIC. */
-    static final class RecordingPort extends AttachedPort {
-        final List<byte[]> sent = new ArrayList<>();
-        final SingleWriterCounter sentHere = new SingleWriterCounter();
-        final PacketInfo info = new PacketInfo();
-
-        RecordingPort() {
-            super(LOCAL);
-        }
-
-        @Override
-        public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
-            byte[] copy = new byte[length];
-            packet.get(offset, copy);
-            sent.add(copy);
-            sentHere.increment();
-        }
-
-        @Override
-        public void registerCounters(CounterRegistry registry) {
-            registry.register("standin_port_sent", sentHere);
-        }
-
-        void deliver(byte[] roce) {
-            info.source = PEER;
-            info.destination = LOCAL;
-            info.sourcePort = 50000;
-            sink.packet(ByteBuffer.wrap(roce), 0, roce.length, info);
-            sink.burstEnd();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     /** Lets {@code budget} packets out, then holds the QP until the test opens it again. */
     static final class GateControl implements CongestionControl {
@@ -160,7 +90,7 @@ class NicPartsTest {
     @Test
     void theEnginesUseEveryPartTheContextGives() throws Exception {
         ManualClock clock = new ManualClock();
-        RecordingPort port = new RecordingPort();
+        StandInPort port = new StandInPort(LOCAL, PEER);
         GateControl gate = new GateControl();
         gate.budget = 2;
         List<Long> faults = new ArrayList<>();
@@ -221,7 +151,7 @@ class NicPartsTest {
         }
     }
 
-    private static void toRts(Nic nic, QpHandle qp) throws RnicException {
+    static void toRts(Nic nic, QpHandle qp) throws RnicException {
         byte[] peerGid = PEER.gid();
         nic.modifyQp(qp, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(0));
         nic.modifyQp(qp, new QpAttributes().state(QpState.RTR).av(AddressVector.to(peerGid, 1)).pathMtu(Mtu.MTU_1024)
@@ -231,14 +161,14 @@ class NicPartsTest {
     }
 
     /** A CNP (BTH opcode 0x81, 16 reserved bytes, ICRC) for the QP whose packets were marked. */
-    private static byte[] cnp(int qpn) {
+    static byte[] cnp(int qpn) {
         byte[] packet = new byte[Opcode.CNP.headerLength() + IcrcCalculator.LENGTH];
         new BthFlyweight().wrap(ByteBuffer.wrap(packet), 0).set(Opcode.CNP.code(), false, 0, BthFlyweight.DEFAULT_PKEY, qpn,
                 false, 0);
         return packet;
     }
 
-    private static InetAddress address(String literal) {
+    static InetAddress address(String literal) {
         try {
             return InetAddress.getByName(literal);
         } catch (java.net.UnknownHostException e) {

@@ -4,8 +4,6 @@ import io.jrxe.wire.stats.CounterRegistry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The device's counter values. Only the NIC thread increments them (plain single-writer
@@ -34,14 +32,5 @@ public final class Counters {
         for (Counter c : Counter.values()) {
             registry.register(c.label(), () -> get(c));
         }
-    }
-
-    /** Every counter by its label, in a stable order. */
-    public Map<String, Long> snapshot() {
-        Map<String, Long> m = new LinkedHashMap<>();
-        for (Counter c : Counter.values()) {
-            m.put(c.label(), get(c));
-        }
-        return m;
     }
 }

@@ -4,8 +4,6 @@ import io.jrxe.wire.stats.CounterRegistry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * QP1's own counters: MADs received (passed to an agent), sent, and dropped by reason. Only the
@@ -67,21 +65,5 @@ public final class GsiCounters {
         for (MadDropReason r : MadDropReason.values()) {
             registry.register(r.label(), () -> dropped(r));
         }
-    }
-
-    /** Every counter by its name, in a stable order. */
-    public Map<String, Long> snapshot() {
-        Map<String, Long> m = new LinkedHashMap<>();
-        m.put("jrxe_gsi_mads_received", received());
-        m.put("jrxe_gsi_mads_sent", sent());
-        for (MadDropReason r : MadDropReason.values()) {
-            m.put(r.label(), dropped(r));
-        }
-        return m;
-    }
-
-    @Override
-    public String toString() {
-        return snapshot().toString();
     }
 }

@@ -218,7 +218,7 @@ final class Requester {
     /**
      * The largest payload of one packet. A UD QP has no path MTU (its pathMtu attribute keeps the
      * default 1024): its datagrams are limited by the port's active MTU, as post_send checked and
-     * as rxe's get_mtu() does; using 1024 split a larger datagram into several UD packets.
+     * as rxe's get_mtu() does; using 1024 would split a larger datagram into several UD packets.
      */
     private int segmentSize(QueuePair qp) {
         return qp.type() == QpType.UD ? resources.port().activeMtu().bytes() : mtu(qp);

@@ -61,7 +61,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
                 device.nic().port().tap(capture.forPort(options.deviceName()));
             }
             // --counters tells what the command moved: the warm-up's traffic is not the command's.
-            Map<String, Long> afterWarmup = device.rnic().counters().snapshot();
+            Map<String, Long> afterWarmup = device.nic().counters().snapshot();
             return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters(), afterWarmup);
         } catch (CaptureException e) {
             Verbs.emulated().remove(device);
