@@ -1,5 +1,7 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.wire.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.verbs.Cq;
@@ -148,6 +150,7 @@ final class BandwidthTest extends MeasuringTest {
                 "the next message from the client (is it still running?)");
         long first = 0;
         SampleWindow window = null;
+        BackoffIdle receiveIdle = new BackoffIdle(recvCq::sleepUntilCompletion);
         int idleSpins = 0;
         long idleSince = 0;
         long total = receives.total();
@@ -165,11 +168,11 @@ final class BandwidthTest extends MeasuringTest {
                     if (idleSpins++ == 0) {
                         long nap = ReceivePace.napNanos(receives.waiting());
                         if (nap > 0) {
-                            CompletionWaiter.nap(nap);
+                            Nap.sleep(nap);
                         }
                         idleSince = System.nanoTime(); // the yields that follow count from the nap's end
                     }
-                    CompletionWaiter.idle(recvCq, idleSpins, idleSince, Long.MAX_VALUE);
+                    receiveIdle.idle(idleSpins, idleSince, Long.MAX_VALUE);
                     continue;
                 }
                 idleSpins = 0;

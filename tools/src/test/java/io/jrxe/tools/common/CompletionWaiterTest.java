@@ -121,21 +121,4 @@ class CompletionWaiterTest {
         assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
         assertThat(cq.sleeps).isZero();
     }
-
-    @Test
-    void aWaitYieldsAtFirstAndParksOnlyOnceItHasLasted() {
-        ScriptedCq cq = new ScriptedCq(-1);
-        cq.canSleep = true;
-        CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 100_000, Long.MAX_VALUE);
-        assertThat(cq.sleeps).as("a wait of 100 us yields").isZero();
-        CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 2 * CompletionWaiter.YIELD_NANOS, Long.MAX_VALUE);
-        assertThat(cq.sleeps).as("a wait twice the yielding time sleeps on the CQ").isEqualTo(1);
-    }
-
-    @Test
-    void theIdleStepSaysWhenTheTimeoutPassed() {
-        ScriptedCq cq = new ScriptedCq(-1);
-        assertThat(CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 100_000, 50_000)).isTrue();
-        assertThat(CompletionWaiter.idle(cq, 1_000, System.nanoTime(), 60_000_000_000L)).isFalse();
-    }
 }
