@@ -25,8 +25,10 @@ public class FirstWrite {
             Qp qpA = pdA.createQp(new QpInitAttributes(QpType.RC, cqA, cqA, null, caps, false));
             Qp qpB = pdB.createQp(new QpInitAttributes(QpType.RC, cqB, cqB, null, caps, false));
             // What the two sides would exchange out of band: QPN, first PSN and GID.
-            connect(qpA, 100, qpB, 200, b.queryGid(1, 1));
-            connect(qpB, 200, qpA, 100, a.queryGid(1, 1));
+            QpPeer peerOfA = new QpPeer(qpB.qpNum(), 200, b.queryGid(1, 1).gid());
+            QpPeer peerOfB = new QpPeer(qpA.qpNum(), 100, a.queryGid(1, 1).gid());
+            QpConnect.to(peerOfA).localPsn(100).apply(qpA); // RESET -> INIT -> RTR -> RTS, rdma-core's defaults
+            QpConnect.to(peerOfB).localPsn(200).apply(qpB);
 
             SendWr wr = new SendWr(1);
             wr.opcode = WrOpcode.RDMA_WRITE;
@@ -43,13 +45,5 @@ public class FirstWrite {
             System.out.println("completion: " + wc[0].status() + " " + wc[0].opcode());
             System.out.println("peer memory: " + dst.getString(0));
         }
-    }
-
-    /** RESET to INIT to RTR to RTS, towards the peer's QP number, first PSN and GID. */
-    static void connect(Qp qp, int myPsn, Qp peer, int peerPsn, GidEntry peerGid) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(Access.REMOTE_WRITE));
-        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peerGid.gid(), 1)).pathMtu(Mtu.MTU_1024)
-                .destQpn(peer.qpNum()).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12));
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
     }
 }

@@ -28,8 +28,8 @@ public class UdExample {
             QpCapabilities caps = new QpCapabilities(16, 16, 1, 1, 0);
             Qp qpA = pdA.createQp(new QpInitAttributes(QpType.UD, cqA, cqA, null, caps, false));
             Qp qpB = pdB.createQp(new QpInitAttributes(QpType.UD, cqB, cqB, null, caps, false));
-            ready(qpA);
-            ready(qpB);
+            QpConnect.datagram(QKEY).apply(qpA); // a UD QP needs only its Q_Key
+            QpConnect.datagram(QKEY).apply(qpB);
 
             RecvWr recv = new RecvWr(1);
             recv.sgl.add(in.address(), GRH + 1024, mrB.lkey());
@@ -53,13 +53,6 @@ public class UdExample {
                     + (received.byteLen() - GRH) + " bytes from QP A: " + (received.srcQp() == qpA.qpNum()));
             System.out.println("message: " + in.getString(GRH));
         }
-    }
-
-    /** RESET to INIT to RTR to RTS: a UD QP needs only its Q_Key and a first PSN. */
-    static void ready(Qp qp) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY));
-        qp.modify(new QpAttributes().state(QpState.RTR));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
     }
 
     /** The CQ's next completion; a datagram is never resent, so a lost one ends the wait after 10 s. */

@@ -6,12 +6,12 @@ import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.QpAttributes;
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
-import io.jrxe.wire.port.PeerAddress;
 
 /**
  * Moves the QPs the CM connects through INIT, RTR and RTS with the attributes the exchange
@@ -61,15 +61,14 @@ final class QpConnector {
     /** INIT -> RTR -> RTS with the connection's attributes. */
     void connect(QpHandle qp, CmConnection c) throws RnicException {
         init(qp);
-        byte[] dgid = c.peer.gid();
-        modify(qp, new QpAttributes().state(QpState.RTR)
-                .av(new AddressVector(dgid, rnic.port().defaultGidIndex(), 64, 0, c.flowLabel, 0, 1))
-                .pathMtu(Mtu.ofVerbsValue(c.pathMtu)).destQpn(c.remoteQpn).rqPsn(c.localStartingPsn)
-                .maxDestRdAtomic(Math.min(c.responderResources, rnic.attributes().maxQpRdAtom()))
-                .minRnrTimer(MIN_RNR_TIMER));
-        modify(qp, new QpAttributes().state(QpState.RTS).sqPsn(c.remoteStartingPsn).timeout(c.localAckTimeout)
-                .retryCnt(c.retryCount).rnrRetry(c.rnrRetryCount)
-                .maxRdAtomic(Math.min(c.initiatorDepth, rnic.attributes().maxQpInitRdAtom())));
+        QpConnect connect = QpConnect.to(new QpPeer(c.remoteQpn, c.localStartingPsn, c.peer.gid()))
+                .localPsn(c.remoteStartingPsn).sgidIndex(rnic.port().defaultGidIndex()).pathMtu(Mtu.ofVerbsValue(c.pathMtu))
+                .ipHeader(64, 0, c.flowLabel).minRnrTimer(MIN_RNR_TIMER)
+                .timeout(c.localAckTimeout).retryCount(c.retryCount).rnrRetry(c.rnrRetryCount)
+                .readAtomic(Math.min(c.initiatorDepth, rnic.attributes().maxQpInitRdAtom()),
+                        Math.min(c.responderResources, rnic.attributes().maxQpRdAtom()));
+        modify(qp, connect.rtr(QpType.RC));
+        modify(qp, connect.rts(QpType.RC));
     }
 
     /** The connection's QP (if it still exists and is the CM's to touch) goes to ERR. */

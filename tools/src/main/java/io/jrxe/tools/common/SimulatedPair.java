@@ -1,5 +1,7 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -160,13 +162,9 @@ public final class SimulatedPair implements AutoCloseable {
     }
 
     private static void connect(Nic me, Nic peer, int myPsn, int peerPsn, Settings s) throws VerbsException {
-        me.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
-        me.qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peer.ctx.queryGid(1, 1).gid(), 1))
-                .pathMtu(me.ctx.queryPort(1).activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
-                .maxDestRdAtomic(1).minRnrTimer(s.minRnrTimer()));
-        me.qp.modify(new QpAttributes().state(QpState.RTS).timeout(s.timeout()).retryCnt(s.retryCnt())
-                .rnrRetry(s.rnrRetry()).sqPsn(myPsn).maxRdAtomic(1));
+        QpConnect.to(new QpPeer(peer.qp.qpNum(), peerPsn, peer.ctx.queryGid(1, 1).gid())).localPsn(myPsn)
+                .pathMtu(me.ctx.queryPort(1).activeMtu()).minRnrTimer(s.minRnrTimer()).timeout(s.timeout())
+                .retryCount(s.retryCnt()).rnrRetry(s.rnrRetry()).apply(me.qp);
     }
 
     /** Runs the network and the NICs until {@code done}, or until nothing is left to happen; true when done. */

@@ -1,5 +1,7 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -85,9 +87,7 @@ public final class Warmup {
             int sgid = device.rnic().port().defaultGidIndex();
             connect(a, b.qpNum(), gid, sgid, device);
             connect(b, a.qpNum(), gid, sgid, device);
-            ud.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
-            ud.modify(new QpAttributes().state(QpState.RTR));
-            ud.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            QpConnect.datagram(0x11111111).apply(ud);
             Ah ah = pd.createAh(AddressVector.to(gid, sgid));
             // A pair whose CQ has a completion channel: the path of a program that sleeps on CQ events (pingpong -e).
             CompChannel channel = ctx.createCompChannel();
@@ -245,11 +245,8 @@ public final class Warmup {
     }
 
     private static void connect(Qp qp, int peerQpn, byte[] gid, int sgid, EmulatedDevice device) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
-        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(gid, sgid))
-                .pathMtu(device.rnic().port().activeMtu()).destQpn(peerQpn).rqPsn(0).maxDestRdAtomic(16).minRnrTimer(1));
         // A long retransmission timeout (4 s): the warm-up is what may be slow here.
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(20).retryCnt(7).rnrRetry(7).sqPsn(0).maxRdAtomic(16));
+        QpConnect.to(new QpPeer(peerQpn, 0, gid)).sgidIndex(sgid).pathMtu(device.rnic().port().activeMtu())
+                .readAtomic(16, 16).minRnrTimer(1).timeout(20).apply(qp);
     }
 }

@@ -1,5 +1,7 @@
 package io.jrxe.tools.demo;
 
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
 import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -47,13 +49,8 @@ final class DemoSide {
 
     /** RESET -> INIT -> RTR -> RTS towards the peer, with the attributes ibv_rc_pingpong uses. */
     void connectTo(DemoSide peer, int myPsn, int peerPsn) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
-                .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
-        byte[] dgid = peer.ctx.queryGid(1, 1).gid();
-        qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1))
-                .pathMtu(ctx.queryPort(1).activeMtu()).destQpn(peer.qp.qpNum()).rqPsn(peerPsn)
-                .maxDestRdAtomic(1).minRnrTimer(12));
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(14).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
+        QpConnect.to(new QpPeer(peer.qp.qpNum(), peerPsn, peer.ctx.queryGid(1, 1).gid())).localPsn(myPsn)
+                .pathMtu(ctx.queryPort(1).activeMtu()).apply(qp);
     }
 
     /** The next completion, or null when none came within the timeout. */

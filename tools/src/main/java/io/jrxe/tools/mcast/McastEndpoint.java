@@ -1,5 +1,6 @@
 package io.jrxe.tools.mcast;
 
+import io.jrxe.verbs.QpConnect;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.Resources;
@@ -62,9 +63,7 @@ final class McastEndpoint implements AutoCloseable {
             q = p.createQp(new QpInitAttributes(QpType.UD, s, r, null, new QpCapabilities(RECEIVE_SLOTS, RECEIVE_SLOTS, 1, 1, 0),
                     false));
             m = p.regMr(buf, Access.LOCAL_WRITE);
-            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(qkey));
-            q.modify(new QpAttributes().state(QpState.RTR));
-            q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            QpConnect.datagram(qkey).apply(q);
         } catch (VerbsException e) {
             Resources.closeQuietly(q, m, r, s, p);
             arena.close();

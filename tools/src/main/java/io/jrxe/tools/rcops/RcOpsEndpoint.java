@@ -1,5 +1,7 @@
 package io.jrxe.tools.rcops;
 
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -91,11 +93,11 @@ final class RcOpsEndpoint implements AutoCloseable {
 
     /** RTR towards the peer, then RTS: the attributes of ibv_rc_pingpong, with room for one atomic or READ. */
     void connect(RcOpsDest peer, int myPsn, int sgidIndex, int ibPort, Mtu mtu) throws VerbsException {
-        qp.modify(new QpAttributes().state(QpState.RTR)
-                .av(new AddressVector(peer.gid(), sgidIndex, 64, 0, 0, 0, ibPort))
-                .pathMtu(mtu).destQpn(peer.qpn()).rqPsn(peer.psn()).maxDestRdAtomic(1).minRnrTimer(12));
         // A local ACK timeout of 0.5 s and 7 retries: a slow peer (a qemu guest under TCG) is not lost.
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(17).retryCnt(7).rnrRetry(7).sqPsn(myPsn).maxRdAtomic(1));
+        QpConnect connect = QpConnect.to(new QpPeer(peer.qpn(), peer.psn(), peer.gid())).localPsn(myPsn).port(ibPort)
+                .sgidIndex(sgidIndex).pathMtu(mtu).timeout(17);
+        qp.modify(connect.rtr(QpType.RC));
+        qp.modify(connect.rts(QpType.RC));
     }
 
     void postRecv(long wrId, int offset, int length) throws VerbsException {
