@@ -15,6 +15,8 @@ public class FirstWrite {
              var nicA = Verbs.emulated().createUdp("first-a", InetAddress.getByName(ip[0]));
              var nicB = Verbs.emulated().createUdp("first-b", InetAddress.getByName(ip[1]));
              Context a = nicA.open(); Context b = nicB.open()) {
+            nicA.warmUp(); // the data path's code runs once before a peer's timeouts depend on it
+            nicB.warmUp();
             MemorySegment src = arena.allocate(4096), dst = arena.allocate(4096);
             src.setString(0, "Hello, RDMA!");
             Pd pdA = a.allocPd(), pdB = b.allocPd();

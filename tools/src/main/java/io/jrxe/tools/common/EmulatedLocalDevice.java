@@ -1,5 +1,6 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.verbs.emulated.Warmup;
 import io.jrxe.tools.BadOption;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.device.Port;
@@ -54,7 +55,8 @@ public final class EmulatedLocalDevice extends LocalDevice {
         TransmitNotice.warnIfUnverifiable(options.deviceName(), TransmitNotice.of(device), err);
         CaptureTap capture = null;
         try {
-            Warmup.run(device, device.open(), options.jitWarmupMillis(), options.jitWarmupUntilQuiet());
+            Warmup.run(device, device.open(), new Warmup.Options(options.jitWarmupMillis(),
+                    options.jitWarmupUntilQuiet() ? new JitActivity()::busy : null, ToolWaits.INSTANCE));
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
                         options.captureMaxBytes(), options.captureSnapLength());

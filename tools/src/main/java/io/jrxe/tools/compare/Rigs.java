@@ -5,7 +5,6 @@ import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DefaultGid;
-import io.jrxe.tools.common.Warmup;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.facade.Verbs;
@@ -104,7 +103,7 @@ final class Rigs {
         try {
             EmulatedDevice d = Verbs.emulated().createUdp(DeviceConfig.of(name, address));
             made.add(d);
-            Warmup.run(d, d.open(), 0, false);
+            d.warmUp();
             return d;
         } catch (PortInUseException e) {
             boolean kernelRxe = Files.isDirectory(Path.of("/sys/module/rdma_rxe"));

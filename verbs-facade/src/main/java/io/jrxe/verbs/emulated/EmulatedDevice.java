@@ -68,6 +68,21 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         }
     }
 
+    /**
+     * Runs every kind of work request through the device, QP to QP on itself, a few times, before it meets a
+     * peer: a NIC made in a JVM that has just started runs its data path through the interpreter the first time,
+     * and on a busy machine that first operation can take longer than a peer's retransmission timeout, so that its
+     * status (RETRY_EXC_ERR where a later one would say REM_ACCESS_ERR) depends on timing. Call it once after
+     * making a device that will meet a peer with short timeouts; it takes tens of milliseconds. Its QPs are gone
+     * when it returns.
+     *
+     * @return the rounds in which every completion came (0 when the device could not warm up: it still works,
+     *         only its first packets are slower)
+     */
+    public int warmUp() {
+        return Warmup.run(this, open(), Warmup.Options.DEFAULT);
+    }
+
     /** Releases the port and the NIC thread (from a thread other than the NIC thread). */
     void shutdown() {
         if (shutDown.compareAndSet(false, true)) {

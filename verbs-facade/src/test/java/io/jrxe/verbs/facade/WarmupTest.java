@@ -1,9 +1,9 @@
-package io.jrxe.tools.common;
+package io.jrxe.verbs.facade;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.emulated.Progress;
-import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.verbs.emulated.Warmup;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,7 +20,7 @@ class WarmupTest {
         EmulatedDevice device = Verbs.emulated().createUdp(DeviceConfig.of("jrxe-warm-" + progress.optionName(),
                 InetAddress.getByName(address)), progress);
         try {
-            assertThat(Warmup.run(device, device.open(), 0, false)).isEqualTo(Warmup.ROUNDS);
+            assertThat(device.warmUp()).isEqualTo(Warmup.ROUNDS);
         } finally {
             Verbs.emulated().remove(device);
         }

@@ -1,8 +1,7 @@
-package io.jrxe.tools.common;
+package io.jrxe.verbs.emulated;
 
 import io.jrxe.verbs.QpConnect;
 import io.jrxe.verbs.QpPeer;
-import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
@@ -23,23 +22,45 @@ import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.VerbsException;
-import io.jrxe.verbs.emulated.EmulatedDevice;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 /**
- * Runs every kind of work request once through a freshly opened device, QP to QP on the device itself, before
- * the device meets its peer. A JVM that has just started loads and links the code of the data path the first
- * time a packet takes it, and on a busy machine that can take longer than a real peer's retransmission
- * timeout (ibv_rc_pingpong gives up after 7 retries of 67 ms): without this, the first packets of a test
- * could make the peer's QP fail. The warm-up's QPs are gone before the tool makes its own, which therefore
- * get QP numbers after them; it happens before the capture starts and before the counters that --counters reports.
+ * Runs every kind of work request through a freshly made device, QP to QP on the device itself, before the
+ * device meets its peer ({@link EmulatedDevice#warmUp()}). A JVM that has just started loads and links the code
+ * of the data path the first time a packet takes it, and on a busy machine that can take longer than a real
+ * peer's retransmission timeout (ibv_rc_pingpong gives up after 7 retries of 67 ms): without a warm-up, the
+ * first packets of a program could make the peer's QP fail, or a first operation's status depend on it. The
+ * warm-up's QPs are gone when it returns, so the program's own get QP numbers after them.
+ *
+ * <p>A program may warm its own waiting code too ({@link Waits}), and a benchmark may go on for a while and
+ * until the JIT's compilers are quiet ({@link Options}).
  */
 public final class Warmup {
+    /** How the warm-up waits for its completions: polled, and by a completion channel's event. */
+    public interface Waits {
+        /** Polls {@code cq} until at least one completion is there; throws when none comes in time. */
+        int polled(Cq cq, WorkCompletion[] wcs);
+
+        /** Waits for {@code cq}'s event on {@code channel}, re-arms it and polls; throws when none comes in time. */
+        int byEvent(Cq cq, CompChannel channel, WorkCompletion[] wcs);
+    }
+
+    /**
+     * How long the warm-up runs: its rounds go on for {@code jitMillis} (a benchmark's warm-up: on a 2-core machine
+     * the JIT compiling the data path during the first seconds of a measurement takes a core from the NIC), and past
+     * that while {@code compilersBusy} says so, up to three times as long (null: not at all).
+     */
+    public record Options(int jitMillis, LongPredicate compilersBusy, Waits waits) {
+        /** A few rounds, waited for by the library's own waits: what {@link EmulatedDevice#warmUp()} runs. */
+        public static final Options DEFAULT = new Options(0, null, LibraryWaits.INSTANCE);
+    }
     private static final long DEADLINE_NANOS = 5_000_000_000L;
-    static final int ROUNDS = 8;
+    /** The rounds a warm-up runs at least (all of a default one). */
+    public static final int ROUNDS = 8;
     /** A bound only: a benchmark's warm-up ends by time (and the JIT's activity), not by its count of rounds. */
     private static final int MAX_JIT_ROUNDS = 100_000;
     /** What each round posts on its RC QP. */
@@ -59,20 +80,15 @@ public final class Warmup {
     }
 
     /**
-     * Best effort: a device that cannot warm up still works, only its first packets are slower. With
-     * {@code jitMillis} above 0 the rounds go on for that long (a benchmark's warm-up: on a 2-core machine the
-     * JIT compiling the data path during the first seconds of a measurement takes a core from the NIC).
-     * Each round ends with a SEND waited for on a completion channel, so that a program that sleeps on CQ events
-     * (pingpong -e) does not run that path through the interpreter either.
-     *
-     * <p>With {@code untilQuiet} the rounds go on past {@code jitMillis} while the JIT's compilers are busy
-     * ({@link JitActivity}), up to three times as long: two JVMs warming up at once on two cores, their compilers
-     * still busy with start-up code, get through too few rounds in 1.5 s for C2 to take the data path, which C2
-     * would then compile during the measurement.
+     * Best effort: a device that cannot warm up still works, only its first packets are slower. Each round ends with
+     * a SEND waited for on a completion channel, so that a program that sleeps on CQ events does not run that path
+     * through the interpreter either.
      *
      * @return the rounds in which every completion came (0 when the device could not warm up)
      */
-    public static int run(EmulatedDevice device, Context ctx, int jitMillis, boolean untilQuiet) {
+    public static int run(EmulatedDevice device, Context ctx, Options options) {
+        int jitMillis = options.jitMillis();
+        boolean untilQuiet = options.compilersBusy() != null;
         int completed = 0;
         try (Arena arena = Arena.ofShared()) {
             Pd pd = ctx.allocPd();
@@ -101,17 +117,15 @@ public final class Warmup {
             long jitEnd = start + jitMillis * 1_000_000L;
             // Past its time a benchmark's warm-up may go on while the JIT still compiles, up to three times as long.
             long settleEnd = untilQuiet ? start + 3L * jitMillis * 1_000_000L : jitEnd;
-            JitActivity jit = untilQuiet ? new JitActivity() : null;
+            LongPredicate jitBusy = options.compilersBusy();
             int rounds = jitMillis > 0 ? MAX_JIT_ROUNDS : ROUNDS;
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) {
                 wcs[i] = new WorkCompletion();
             }
-            // The tools' own waiting code, busy-polled and by events: warmed here, it is compiled before a test
-            // starts instead of during its first few hundred messages (docs/benchmarks.md).
-            int waitMillis = (int) TimeUnit.NANOSECONDS.toMillis(DEADLINE_NANOS);
-            CompletionWaiter polled = CompletionWaiter.forLatency(cq, null, waitMillis, "the warm-up's completions");
-            CompletionWaiter byEvents = CompletionWaiter.forLatency(eventCq, channel, waitMillis, "the warm-up's completion events");
+            // The program's own waiting code, busy-polled and by events: warmed here, it is compiled before its
+            // work starts instead of during its first few hundred messages.
+            Waits waits = options.waits();
             RecvWr recv = new RecvWr(1);
             recv.wrId = WR_ID;
             SendWr send = new SendWr(1);
@@ -120,7 +134,7 @@ public final class Warmup {
             try {
                 for (int round = 0; round < rounds; round++) {
                     long now = System.nanoTime();
-                    boolean due = round < ROUNDS || now < jitEnd || (jit != null && now < settleEnd && jit.busy(now));
+                    boolean due = round < ROUNDS || now < jitEnd || (jitBusy != null && now < settleEnd && jitBusy.test(now));
                     if (now >= deadline || !due) {
                         break;
                     }
@@ -164,17 +178,16 @@ public final class Warmup {
                     expected++;
                     boolean succeeded = true;
                     while (expected > 0) {
-                        int n = polled.await(wcs);
+                        int n = waits.polled(cq, wcs);
                         succeeded &= allOurs(wcs, n, qpns);
                         expected -= n;
                     }
-                    if (exchangeByEvents(c, d, eventCq, byEvents, recv, send, base, mr.lkey(), wcs, qpns) && succeeded) {
+                    if (exchangeByEvents(c, d, eventCq, channel, waits, recv, send, base, mr.lkey(), wcs, qpns) && succeeded) {
                         completed++;
                     }
                 }
-            } catch (UserError timedOut) {
-                // A wait of the waiters' five seconds passed without its completion: the warm-up ends, and its
-                // resources are closed below all the same.
+            } catch (RuntimeException timedOut) {
+                // A wait passed without its completion: the warm-up ends, and its resources are closed below all the same.
             }
             d.close();
             c.close();
@@ -197,8 +210,9 @@ public final class Warmup {
      * One SEND from c to d, waited for as ibv_rc_pingpong -e does (an event, re-arm, poll, until both completions
      * came), by the waiter's own code. A wait that times out throws, which ends the warm-up.
      */
-    private static boolean exchangeByEvents(Qp c, Qp d, Cq eventCq, CompletionWaiter byEvents, RecvWr recv, SendWr send,
-                                            long base, int lkey, WorkCompletion[] wcs, int[] qpns) throws VerbsException {
+    private static boolean exchangeByEvents(Qp c, Qp d, Cq eventCq, CompChannel channel, Waits waits, RecvWr recv,
+                                            SendWr send, long base, int lkey, WorkCompletion[] wcs, int[] qpns)
+            throws VerbsException {
         recv.sgl.clear();
         recv.sgl.add(base + 32768, 8192, lkey);
         d.postRecv(recv);
@@ -212,7 +226,7 @@ public final class Warmup {
         int expected = 2;
         boolean succeeded = true;
         while (expected > 0) {
-            int n = byEvents.await(wcs);
+            int n = waits.byEvent(eventCq, channel, wcs);
             succeeded &= allOurs(wcs, n, qpns);
             expected -= n;
         }
@@ -221,9 +235,9 @@ public final class Warmup {
 
     /**
      * Whether every completion succeeded and is the warm-up's own: its wr_id and the number of one of its QPs. The
-     * tools read those two fields of every completion, so reading them here has the JIT compile their accessors
-     * before a test: compiled during pingpong -e's first exchanges instead, each would stall both sides 0.2-0.9 ms
-     * on two cores (docs/benchmarks.md).
+     * programs read those two fields of every completion, so reading them here has the JIT compile their accessors
+     * before their work: compiled during a ping-pong's first exchanges instead, each would stall both sides
+     * 0.2-0.9 ms on two cores.
      */
     private static boolean allOurs(WorkCompletion[] wcs, int n, int[] qpns) {
         for (int i = 0; i < n; i++) {
