@@ -27,6 +27,29 @@ public final class WorkCompletion {
     public WorkCompletion() {
     }
 
+    /**
+     * A copy of {@code other}, for keeping a completion after the object poll filled is reused: poll fills the
+     * same objects again on the next call.
+     */
+    public WorkCompletion(WorkCompletion other) {
+        copyFrom(other);
+    }
+
+    /** Makes this completion a copy of {@code other} (every field), as the copy constructor does without allocating; returns this. */
+    public WorkCompletion copyFrom(WorkCompletion other) {
+        this.wrId = other.wrId;
+        this.status = other.status;
+        this.opcode = other.opcode;
+        this.vendorErr = other.vendorErr;
+        this.byteLen = other.byteLen;
+        this.immData = other.immData;
+        this.qpNum = other.qpNum;
+        this.srcQp = other.srcQp;
+        this.wcFlags = other.wcFlags;
+        this.pkeyIndex = other.pkeyIndex;
+        return this;
+    }
+
     /** The completed work request's wrId. */
     public long wrId() {
         return wrId;

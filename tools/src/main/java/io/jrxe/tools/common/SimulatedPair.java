@@ -187,7 +187,7 @@ public final class SimulatedPair implements AutoCloseable {
         WorkCompletion[] found = new WorkCompletion[1];
         runUntil(() -> {
             if (nic.cq.poll(one) == 1) {
-                found[0] = copy(one[0]);
+                found[0] = new WorkCompletion(one[0]);
                 return true;
             }
             return false;
@@ -197,15 +197,9 @@ public final class SimulatedPair implements AutoCloseable {
 
     /** What polling {@code nic}'s CQ finds now, without running anything. */
     public WorkCompletion pollNow(Nic nic) {
-        return nic.cq.poll(one) == 1 ? copy(one[0]) : null;
+        return nic.cq.poll(one) == 1 ? new WorkCompletion(one[0]) : null;
     }
 
-    private static WorkCompletion copy(WorkCompletion wc) {
-        WorkCompletion c = new WorkCompletion();
-        c.set(wc.wrId(), wc.status(), wc.opcode(), wc.vendorErr(), wc.byteLen(), wc.immData(), wc.qpNum(), wc.srcQp(),
-                wc.wcFlags(), wc.pkeyIndex());
-        return c;
-    }
 
     @Override
     public void close() {

@@ -61,10 +61,7 @@ final class DemoSide {
         long deadline = System.nanoTime() + timeoutNanos;
         while (System.nanoTime() < deadline) {
             if (cq.poll(wc) == 1) {
-                WorkCompletion copy = new WorkCompletion();
-                copy.set(wc[0].wrId(), wc[0].status(), wc[0].opcode(), wc[0].vendorErr(), wc[0].byteLen(), wc[0].immData(),
-                        wc[0].qpNum(), wc[0].srcQp(), wc[0].wcFlags(), wc[0].pkeyIndex());
-                return copy;
+                return new WorkCompletion(wc[0]);
             }
             LockSupport.parkNanos(20_000);
         }
