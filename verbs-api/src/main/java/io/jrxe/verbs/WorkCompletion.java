@@ -1,8 +1,9 @@
 package io.jrxe.verbs;
 
 /**
- * One work completion, as poll_cq returns it (ibv_wc). Mutable and reusable: poll fills the
- * instances the caller passes, so polling allocates nothing.
+ * One work completion, as poll_cq returns it (ibv_wc). Reusable: poll fills the instances the caller passes, so
+ * polling allocates nothing, and the next poll fills them again; a completion to keep is copied
+ * ({@link #WorkCompletion(WorkCompletion)}, {@link #copyFrom}). Only a provider fills one.
  */
 public final class WorkCompletion {
     /** wc_flags bits (ibv_wc_flags). */
@@ -37,16 +38,8 @@ public final class WorkCompletion {
 
     /** Makes this completion a copy of {@code other} (every field), as the copy constructor does without allocating; returns this. */
     public WorkCompletion copyFrom(WorkCompletion other) {
-        this.wrId = other.wrId;
-        this.status = other.status;
-        this.opcode = other.opcode;
-        this.vendorErr = other.vendorErr;
-        this.byteLen = other.byteLen;
-        this.immData = other.immData;
-        this.qpNum = other.qpNum;
-        this.srcQp = other.srcQp;
-        this.wcFlags = other.wcFlags;
-        this.pkeyIndex = other.pkeyIndex;
+        fill(other.wrId, other.status, other.opcode, other.vendorErr, other.byteLen, other.immData, other.qpNum,
+                other.srcQp, other.wcFlags, other.pkeyIndex);
         return this;
     }
 
@@ -115,9 +108,9 @@ public final class WorkCompletion {
         return (wcFlags & WITH_INV) != 0;
     }
 
-    /** Fills every field: for providers, and for copying a completion the caller wants to keep. */
-    public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
-                              int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
+    /** Fills every field. Providers reach it through {@link io.jrxe.verbs.spi.CompletionWriter}; programs cannot. */
+    void fill(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData, int qpNum, int srcQp,
+              int wcFlags, int pkeyIndex) {
         this.wrId = wrId;
         this.status = status;
         this.opcode = opcode;
@@ -128,7 +121,6 @@ public final class WorkCompletion {
         this.srcQp = srcQp;
         this.wcFlags = wcFlags;
         this.pkeyIndex = pkeyIndex;
-        return this;
     }
 
     @Override

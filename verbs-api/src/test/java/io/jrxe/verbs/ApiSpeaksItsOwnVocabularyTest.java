@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The verbs API is a library of its own: a user compiles against it without the emulator. Its
  * pom has no dependency, so no rnic-core or wire type can be on this test's classpath; and every
  * public signature of its classes names only io.jrxe.verbs types (with io.jrxe.verbs.cm, the connection
- * manager's) and the JDK's.
+ * manager's, and io.jrxe.verbs.spi, what providers use) and the JDK's.
  */
 class ApiSpeaksItsOwnVocabularyTest {
     @Test
@@ -38,7 +38,7 @@ class ApiSpeaksItsOwnVocabularyTest {
                 io.jrxe.verbs.cm.CmId.class);
         List<String> foreign = new ArrayList<>();
         for (Class<?> c : classes) {
-            assertThat(c.getPackageName()).as(c.getName()).matches("io\\.jrxe\\.verbs(\\.cm)?");
+            assertThat(c.getPackageName()).as(c.getName()).matches("io\\.jrxe\\.verbs(\\.cm|\\.spi)?");
             if (!visible(c.getModifiers()) && c.getEnclosingClass() != null) {
                 continue;
             }

@@ -1,12 +1,13 @@
 package io.jrxe.verbs;
 
+import io.jrxe.verbs.spi.CompletionWriter;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class VendorErrMeaningTest {
     private static WorkCompletion wc(WcStatus status, int vendorErr) {
-        return new WorkCompletion().set(7, status, WcOpcode.RDMA_WRITE, vendorErr, 0, 0, 0x11, 0, 0, 0);
+        return CompletionWriter.write(new WorkCompletion(), 7, status, WcOpcode.RDMA_WRITE, vendorErr, 0, 0, 0x11, 0, 0, 0);
     }
 
     @Test
