@@ -3,7 +3,7 @@ package io.jrxe.benchmarks;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;

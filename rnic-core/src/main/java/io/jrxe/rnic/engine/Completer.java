@@ -1,7 +1,7 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;

@@ -2,7 +2,7 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.verbs.SendWr;
 import io.jrxe.rnic.AddressHandle;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;

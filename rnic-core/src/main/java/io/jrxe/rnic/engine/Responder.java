@@ -3,7 +3,7 @@ package io.jrxe.rnic.engine;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.verbs.QpType;

@@ -17,6 +17,7 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.sim.VirtualTime;
@@ -82,6 +83,8 @@ public final class SimulatedPair implements AutoCloseable {
     public static final class Nic {
         public final String name;
         public final EmulatedDevice device;
+        /** What only a jrxe NIC can do (its MTT walk, its vendor_err's meanings, ...), of this NIC. */
+        public final EmulatedExtension jrxe;
         public final Context ctx;
         public final Pd pd;
         public final Cq cq;
@@ -96,6 +99,7 @@ public final class SimulatedPair implements AutoCloseable {
             String unique = name + "-sim" + INSTANCES.incrementAndGet();
             device = Verbs.emulated().createSimulated(DeviceConfig.of(unique, InetAddress.getByName(address))
                     .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()), network);
+            jrxe = EmulatedExtension.of(device).orElseThrow();
             try {
                 ctx = device.open();
                 pd = ctx.allocPd();

@@ -15,6 +15,7 @@ import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -66,5 +67,10 @@ final class DemoSide {
             LockSupport.parkNanos(20_000);
         }
         return null;
+    }
+
+    /** A completion of this side's, with what its vendor_err means on a jrxe NIC. */
+    String describe(WorkCompletion completion) {
+        return EmulatedExtension.of(device).orElseThrow().describe(completion);
     }
 }

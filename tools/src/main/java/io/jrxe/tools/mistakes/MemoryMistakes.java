@@ -42,7 +42,7 @@ final class MemoryMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "the requester checks the SGE against the lkey's MPT entry before it builds a packet");
-            s.result("completion on jrxe0: " + Scene.completion(wc));
+            s.result("completion on jrxe0: " + scene.completion(wc));
             s.result("QP state: jrxe0 " + Scene.state(scene.a));
             s.rule = "every SGE must lie inside the region of its L_Key, with the access it needs; a WQE that fails the "
                     + "check completes LOC_PROT_ERR and the QP goes to ERR (IBTA 10.6, memory regions; rxe: the range check "
@@ -82,7 +82,7 @@ final class MemoryMistakes {
             scene.a.device.dataPath().trace(null);
             scene.packets(s, "");
             boolean arrived = scene.b.memory.asSlice(0, length).mismatch(buffer) == -1;
-            s.result("completion on jrxe0: " + Scene.completion(wc) + (arrived ? "; all " + length + " bytes arrived" : ""));
+            s.result("completion on jrxe0: " + scene.completion(wc) + (arrived ? "; all " + length + " bytes arrived" : ""));
             s.result(String.format("cost: %d MTT entries where a page-aligned buffer of %d bytes takes %d, and the DMA "
                     + "engine copied %d pieces (each packet of 4096 bytes straddles two pages) where it would copy %d",
                     entries, length, length / 4096, pageCopies[0], length / 4096));
@@ -151,7 +151,7 @@ final class MemoryMistakes {
                     + "(ibv_dereg_mr) before the NIC had read the WQE", wr.wrId, lkey));
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "(a) ", "the requester found the lkey stale before it built a packet");
-            s.result("(a) completion on jrxe0: " + Scene.completion(wc) + "; QP state " + Scene.state(scene.a));
+            s.result("(a) completion on jrxe0: " + scene.completion(wc) + "; QP state " + Scene.state(scene.a));
             s.expect(wc != null && wc.status() == WcStatus.LOC_PROT_ERR && wc.vendorErr() == 2,
                     "(a) LOC_PROT_ERR with vendor_err 2 (stale key)");
         }
@@ -184,7 +184,7 @@ final class MemoryMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "(b) ", "");
-            s.result("(b) completion on jrxe0: " + Scene.completion(wc) + "; QP states: jrxe0 " + Scene.state(scene.a)
+            s.result("(b) completion on jrxe0: " + scene.completion(wc) + "; QP states: jrxe0 " + Scene.state(scene.a)
                     + ", jrxe1 " + Scene.state(scene.b));
             Scene.asyncEvents(scene.b).forEach(e -> s.result("(b) " + e));
             s.result(String.format("(b) jrxe1's counters: jrxe_engine_errors=%d", Scene.counter(scene.b, "jrxe_engine_errors")));

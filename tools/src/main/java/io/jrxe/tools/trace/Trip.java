@@ -100,7 +100,7 @@ final class Trip {
         WorkCompletion wc = pair.pollNow(nic);
         if (wc != null) {
             into[0] = wc;
-            recorder.add(Stage.POLL, "ibv_poll_cq finds 1 completion: " + wc, TripRecorder.fields("wr_id", wc.wrId(),
+            recorder.add(Stage.POLL, "ibv_poll_cq finds 1 completion: " + nic.jrxe.describe(wc), TripRecorder.fields("wr_id", wc.wrId(),
                     "status", wc.status().name(), "opcode", wc.opcode().name(), "byte_len", wc.byteLen(), "vendor_err",
                     wc.vendorErr(), "qpn", wc.qpNum()));
         }

@@ -24,6 +24,10 @@ final class EmulatedCq implements Cq {
         return cq;
     }
 
+    EmulatedDevice device() {
+        return device;
+    }
+
     @Override
     public int poll(WorkCompletion[] wcs) {
         int n = cq.poll(wcs, wcs.length);

@@ -1,0 +1,84 @@
+package io.jrxe.verbs.emulated;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.verbs.Context;
+import io.jrxe.verbs.Cq;
+import io.jrxe.verbs.Device;
+import io.jrxe.verbs.WcOpcode;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.verbs.spi.CompletionWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.net.InetAddress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The emulated provider's extension: reached from its objects only, and what each ability answers. */
+class EmulatedExtensionTest {
+    private EmulatedDevice device;
+    private Context ctx;
+    private EmulatedExtension jrxe;
+
+    @BeforeEach
+    void open() throws Exception {
+        device = Verbs.emulated().create(DeviceConfig.of("jrxe-ext" + System.nanoTime(), InetAddress.getByName("127.0.0.2")),
+                NicExecutor.INLINE);
+        ctx = device.open();
+        jrxe = EmulatedExtension.of(ctx).orElseThrow();
+    }
+
+    @AfterEach
+    void close() {
+        Verbs.emulated().remove(device);
+    }
+
+    private static WorkCompletion wc(WcStatus status, int vendorErr) {
+        return CompletionWriter.write(new WorkCompletion(), 7, status, WcOpcode.RDMA_WRITE, vendorErr, 0, 0, 0x11, 0, 0, 0);
+    }
+
+    /** A verbs object of some other provider: every method answers null. */
+    private static <T> T foreign(Class<T> type) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> null));
+    }
+
+    @Test
+    void everyEmulatedObjectReachesTheExtensionOfItsDeviceAndNoOtherObjectDoes() throws Exception {
+        Cq cq = ctx.createCq(4, null);
+        assertThat(EmulatedExtension.of((Device) device).orElseThrow().device()).isSameAs(device);
+        assertThat(jrxe.device()).isSameAs(device);
+        assertThat(EmulatedExtension.of(cq).orElseThrow().device()).isSameAs(device);
+
+        assertThat(EmulatedExtension.of(foreign(Device.class))).isEmpty();
+        assertThat(EmulatedExtension.of(foreign(Context.class))).isEmpty();
+        assertThat(EmulatedExtension.of(foreign(Cq.class))).isEmpty();
+        assertThat(EmulatedExtension.of((Context) null)).isEmpty();
+    }
+
+    @Test
+    void aRemoteErrorsVendorErrNamesTheNakCode() {
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_ACCESS_ERR, 2))).isEqualTo("NAK remote access error");
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_OP_ERR, 31))).isEqualTo("NAK code 31 (reserved)");
+    }
+
+    @Test
+    void aLocalErrorsVendorErrNamesTheKeyRule() {
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.LOC_PROT_ERR, AccessError.WRONG_PD.code())))
+                .isEqualTo(AccessError.WRONG_PD.description());
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.BAD_RESP_ERR, 0x10))).isEqualTo("unexpected response 0x10");
+    }
+
+    @Test
+    void aCompletionPrintsItsVendorErrAsANumberAndTheExtensionAddsTheMeaning() {
+        assertThat(wc(WcStatus.REM_ACCESS_ERR, 2).toString()).endsWith(" vendor_err=2");
+        assertThat(jrxe.describe(wc(WcStatus.REM_ACCESS_ERR, 2))).endsWith(" vendor_err=2 (NAK remote access error)");
+        assertThat(jrxe.describe(wc(WcStatus.SUCCESS, 0))).doesNotContain("vendor_err").isEqualTo(wc(WcStatus.SUCCESS, 0).toString());
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.SUCCESS, 0))).isEmpty();
+    }
+}
