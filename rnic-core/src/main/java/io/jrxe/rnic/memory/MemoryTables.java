@@ -4,8 +4,6 @@ import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
-import io.jrxe.verbs.KeyKind;
-import io.jrxe.verbs.Translation;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -2,6 +2,7 @@ package io.jrxe.tools.mistakes;
 
 import io.jrxe.rnic.engine.TraceListener;
 import io.jrxe.rnic.engine.TraceEvent;
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.DeviceAttributes;
@@ -9,7 +10,6 @@ import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.SendWr;
-import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -65,8 +65,8 @@ final class MemoryMistakes {
                 buffer.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 3 + 1));
             }
             Mr mr = scene.a.pd.regMr(buffer, Access.LOCAL_WRITE);
-            Translation first = mr.translate(mr.iova());
-            Translation last = mr.translate(mr.iova() + length - 1);
+            Translation first = scene.a.jrxe.translate(mr, mr.iova());
+            Translation last = scene.a.jrxe.translate(mr, mr.iova() + length - 1);
             long entries = last.mttIndex() - first.mttIndex() + 1;
             s.did(String.format("jrxe0 registered %d bytes at 0x%x, 100 bytes into a page (lkey 0x%08x), and wrote them to "
                     + "jrxe1 in one RDMA_WRITE", length, buffer.address(), mr.lkey()));

@@ -1,9 +1,13 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
 
 import java.util.Optional;
@@ -21,10 +25,15 @@ import java.util.Optional;
  * Optional<EmulatedExtension> jrxe = EmulatedExtension.of(ctx);      // empty for rxe0's context
  * WorkCompletion wc = ...;                                          // polled from a CQ of ctx
  * String why = jrxe.map(x -> x.vendorErrMeaning(wc)).orElse("");    // "NAK remote access error", ...
+ *
+ * EmulatedExtension nic = EmulatedExtension.of(ctx).orElseThrow();  // this program needs a jrxe NIC
+ * Translation t = nic.translate(mr, mr.iova());                     // lkey -> MPT entry -> MTT[i] -> page + offset
  * }</pre>
  *
  * <p>The abilities:
  * <ul>
+ *   <li>{@link #translate(Mr, long)}: the MTT walk of an iova through an MR, as the NIC's DMA makes it. A kernel
+ *       device's translation tables are not visible to user space.</li>
  *   <li>{@link #vendorErrMeaning(WorkCompletion)}: what a completion's vendor_err says on a jrxe NIC (the rule
  *       that refused an access, the NAK's code, ...; the table in docs/architecture.md). A kernel device's
  *       vendor_err is its vendor's own.</li>
@@ -60,6 +69,20 @@ public final class EmulatedExtension {
     /** The jrxe NIC this extension reaches. */
     public EmulatedDevice device() {
         return device;
+    }
+
+    /**
+     * The MTT walk of {@code iova} through {@code mr}, an MR of this NIC: the key's MPT entry, the MTT entry of
+     * the iova's page, the page's address and the offset in it.
+     *
+     * @throws VerbsException EINVAL when {@code mr} is not an MR of this NIC, or the key or iova does not resolve
+     */
+    public Translation translate(Mr mr, long iova) throws VerbsException {
+        if (!(mr instanceof EmulatedMr m) || !m.belongsTo(device.rnic())) {
+            throw new VerbsException(Errno.EINVAL, mr + " is not an MR of " + device.name()
+                    + ": only a jrxe NIC's own MRs translate through its MTT");
+        }
+        return m.translate(iova);
     }
 
     /**

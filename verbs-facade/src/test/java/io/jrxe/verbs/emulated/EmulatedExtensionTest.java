@@ -3,9 +3,16 @@ package io.jrxe.verbs.emulated;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.memory.KeyKind;
+import io.jrxe.rnic.memory.Translation;
+import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.Mr;
+import io.jrxe.verbs.Pd;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -15,10 +22,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The emulated provider's extension: reached from its objects only, and what each ability answers. */
 class EmulatedExtensionTest {
@@ -59,6 +69,30 @@ class EmulatedExtensionTest {
         assertThat(EmulatedExtension.of(foreign(Context.class))).isEmpty();
         assertThat(EmulatedExtension.of(foreign(Cq.class))).isEmpty();
         assertThat(EmulatedExtension.of((Context) null)).isEmpty();
+    }
+
+    @Test
+    void translateWalksTheMttOfThisNicsMrsAndRefusesAnyOtherMr() throws Exception {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(2 * 4096, 4096);
+            Pd pd = ctx.allocPd();
+            Mr mr = pd.regMr(memory, Access.LOCAL_WRITE);
+            Translation t = jrxe.translate(mr, memory.address() + 4096 + 7);
+            assertThat(t.key()).isEqualTo(mr.lkey());
+            assertThat(t.kind()).isEqualTo(KeyKind.MR);
+            assertThat(t.mttIndex()).isEqualTo(jrxe.translate(mr, memory.address()).mttIndex() + 1);
+            assertThat(t.pageOffset()).isEqualTo(7);
+            assertThat(t.address()).isEqualTo(memory.address() + 4096 + 7);
+
+            assertThatThrownBy(() -> jrxe.translate(foreign(Mr.class), 0))
+                    .isInstanceOf(VerbsException.class)
+                    .hasMessageContaining("is not an MR of " + device.name())
+                    .satisfies(e -> assertThat(((VerbsException) e).errno()).isEqualTo(Errno.EINVAL));
+            assertThatThrownBy(() -> jrxe.translate(mr, memory.address() + 2 * 4096))
+                    .isInstanceOf(VerbsException.class).hasMessageContaining("is outside key");
+            mr.close();
+            pd.close();
+        }
     }
 
     @Test
