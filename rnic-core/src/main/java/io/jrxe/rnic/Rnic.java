@@ -56,7 +56,7 @@ public final class Rnic {
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes);
+        this.memory = new MemoryTables(attributes, config.mttEntries());
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,
                 config.addresses().getFirst() instanceof java.net.Inet6Address);

@@ -27,9 +27,10 @@ public final class MemoryTables {
     @SuppressWarnings("unused")
     private volatile int pinnedSink;
 
-    public MemoryTables(DeviceAttributes attributes) {
+    /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
+    public MemoryTables(DeviceAttributes attributes, long mttEntries) {
         this.attributes = attributes;
-        this.mtt = new TranslationTable(attributes.mttEntries());
+        this.mtt = new TranslationTable(mttEntries);
     }
 
     public TranslationTable mtt() {

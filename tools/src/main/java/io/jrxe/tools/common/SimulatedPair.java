@@ -53,29 +53,38 @@ public final class SimulatedPair implements AutoCloseable {
      * @param minRnrTimer  the responder's RNR timer code
      * @param retryCnt     the requester's retry count
      * @param timeout      the local ACK timeout code (4.096 us x 2^timeout)
-     * @param attributes   both devices' attributes (the MTT's size, ...)
+     * @param attributes   both devices' attributes
+     * @param mttEntries   the size of both devices' memory translation tables, in entries
      */
     public record Settings(int interfaceMtu, long bufferBytes, int cqEntries, QpCapabilities caps, int rnrRetry,
-                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes) {
+                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes, long mttEntries) {
         public static Settings defaults() {
             return new Settings(4200, 64 * 1024, 16, new QpCapabilities(16, 16, 2, 2, 0), 7, 1, 7, 14,
-                    DeviceAttributes.rxeDefaults());
+                    DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES);
         }
 
         public Settings bufferBytes(long v) {
-            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes, mttEntries);
         }
 
         public Settings cqEntries(int v) {
-            return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes,
+                    mttEntries);
         }
 
         public Settings rnr(int retry, int timer) {
-            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes,
+                    mttEntries);
         }
 
         public Settings attributes(DeviceAttributes v) {
-            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v);
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v,
+                    mttEntries);
+        }
+
+        public Settings mttEntries(long v) {
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout,
+                    attributes, v);
         }
     }
 
@@ -98,7 +107,7 @@ public final class SimulatedPair implements AutoCloseable {
             // The device list is the JVM's: another command in it (a test's) may have a jrxe0 of its own.
             String unique = name + "-sim" + INSTANCES.incrementAndGet();
             device = Verbs.emulated().createSimulated(DeviceConfig.of(unique, InetAddress.getByName(address))
-                    .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()), network);
+                    .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()).withMttEntries(s.mttEntries()), network);
             jrxe = EmulatedExtension.of(device).orElseThrow();
             try {
                 ctx = device.open();

@@ -5,7 +5,6 @@ import io.jrxe.rnic.engine.TraceEvent;
 import io.jrxe.rnic.memory.Translation;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.QpState;
@@ -101,8 +100,7 @@ final class MemoryMistakes {
 
     static Section tooLarge() throws VerbsException {
         Section s = new Section("mtt-too-small", "Registration larger than the translation table");
-        DeviceAttributes small = DeviceAttributes.builder().mttEntries(SMALL_MTT).build();
-        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().attributes(small))) {
+        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().mttEntries(SMALL_MTT))) {
             long size = 1 << 20;
             MemorySegment big = scene.pair.arena().allocate(size, 4096);
             s.did(String.format("jrxe0 was made with an MTT of %d entries (%d KiB of memory at 4 KiB a page); its 64 KiB "

@@ -1,5 +1,6 @@
 package io.jrxe.verbs.emulated;
 
+import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.Translation;
 import io.jrxe.verbs.Context;
@@ -32,6 +33,8 @@ import java.util.Optional;
  *
  * <p>The abilities:
  * <ul>
+ *   <li>{@link #config()}, {@link #mttEntries()}: what the NIC was made from, its memory translation table's size
+ *       among it. ibv_device_attr has no field for an MTT: a kernel device's is its firmware's or driver's.</li>
  *   <li>{@link #translate(Mr, long)}: the MTT walk of an iova through an MR, as the NIC's DMA makes it. A kernel
  *       device's translation tables are not visible to user space.</li>
  *   <li>{@link #vendorErrMeaning(WorkCompletion)}: what a completion's vendor_err says on a jrxe NIC (the rule
@@ -69,6 +72,16 @@ public final class EmulatedExtension {
     /** The jrxe NIC this extension reaches. */
     public EmulatedDevice device() {
         return device;
+    }
+
+    /** What the NIC was made from: its name, addresses, interface MTU, attributes and MTT size. */
+    public DeviceConfig config() {
+        return device.rnic().config();
+    }
+
+    /** The capacity of the NIC's memory translation table, in 8-byte entries (devinfo's mtt_entries). */
+    public long mttEntries() {
+        return config().mttEntries();
     }
 
     /**

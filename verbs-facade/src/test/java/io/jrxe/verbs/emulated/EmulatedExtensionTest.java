@@ -72,6 +72,22 @@ class EmulatedExtensionTest {
     }
 
     @Test
+    void theMttsSizeIsTheDevicesConfigurationNotAnAttribute() throws Exception {
+        assertThat(jrxe.mttEntries()).isEqualTo(DeviceConfig.DEFAULT_MTT_ENTRIES);
+        assertThat(jrxe.config()).isSameAs(device.rnic().config());
+        EmulatedDevice small = Verbs.emulated().create(DeviceConfig.of("jrxe-ext-small" + System.nanoTime(),
+                InetAddress.getByName("127.0.0.3")).withMttEntries(64), NicExecutor.INLINE);
+        try (Context c = small.open(); Arena arena = Arena.ofConfined()) {
+            assertThat(EmulatedExtension.of(c).orElseThrow().mttEntries()).isEqualTo(64);
+            Pd pd = c.allocPd();
+            assertThatThrownBy(() -> pd.regMr(arena.allocate(65 * 4096L, 4096), Access.LOCAL_WRITE))
+                    .isInstanceOf(VerbsException.class).hasMessageContaining("MTT entries");
+        } finally {
+            Verbs.emulated().remove(small);
+        }
+    }
+
+    @Test
     void translateWalksTheMttOfThisNicsMrsAndRefusesAnyOtherMr() throws Exception {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment memory = arena.allocate(2 * 4096, 4096);
