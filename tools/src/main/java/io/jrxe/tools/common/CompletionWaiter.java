@@ -32,6 +32,8 @@ public final class CompletionWaiter {
     private static final int MAX_PARK_DOUBLINGS = 2;
 
     private final Cq cq;
+    /** How this waiter's parks sleep on its CQ, so that a jrxe NIC wakes it as the completion comes. */
+    private final CqSleeper sleeper;
     private final CompChannel channel;
     private final long timeoutNanos;
     private final String what;
@@ -44,7 +46,7 @@ public final class CompletionWaiter {
      * @param what    what is being waited for, for the timeout message ("the echo of message 12", ...)
      */
     public CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        this(cq, channel, timeoutMillis, what, false);
+        this(cq, CqSleeper.of(cq), channel, timeoutMillis, what, false);
     }
 
     /**
@@ -52,13 +54,15 @@ public final class CompletionWaiter {
      * since a park of tens of microseconds would be most of a round trip.
      */
     public static CompletionWaiter forLatency(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        return new CompletionWaiter(cq, channel, timeoutMillis, what, true);
+        return new CompletionWaiter(cq, CqSleeper.NONE, channel, timeoutMillis, what, true);
     }
 
-    private CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what, boolean neverPark) {
+    /** @param sleeper how the parks sleep on the CQ ({@link CqSleeper#of}, or a test's) */
+    CompletionWaiter(Cq cq, CqSleeper sleeper, CompChannel channel, int timeoutMillis, String what, boolean neverPark) {
         this.neverPark = neverPark;
         this.busyWait = neverPark ? new BusyWait() : null;
         this.cq = cq;
+        this.sleeper = sleeper;
         this.channel = channel;
         this.timeoutNanos = timeoutMillis * 1_000_000L;
         this.what = what;
@@ -83,7 +87,7 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            if (neverPark ? busyWait.idle(++spins, start, timeoutNanos) : idle(cq, ++spins, start, timeoutNanos)) {
+            if (neverPark ? busyWait.idle(++spins, start, timeoutNanos) : idle(sleeper, ++spins, start, timeoutNanos)) {
                 throw timeout();
             }
         }
@@ -139,17 +143,18 @@ public final class CompletionWaiter {
 
     /** A spin-then-yield idle step for loops that poll memory instead of a CQ; true once the timeout passed. */
     public static boolean idle(int spins, long startNanos, long timeoutNanos) {
-        return idle(null, spins, startNanos, timeoutNanos);
+        return idle(CqSleeper.NONE, spins, startNanos, timeoutNanos);
     }
 
     /**
-     * As {@link #idle(int, long, long)} for a loop that waits on one CQ (null: none): its parks sleep on the CQ,
-     * which a jrxe NIC ends as soon as it writes a completion there. A timed park alone oversleeps by the
-     * kernel's timer slack (50 us): long enough for a bandwidth test's send queue to run dry.
+     * As {@link #idle(int, long, long)} for a loop that waits on one CQ: its parks sleep on the CQ through
+     * {@code sleeper} ({@link CqSleeper#of} the CQ), which a jrxe NIC ends as soon as it writes a completion there.
+     * A timed park alone oversleeps by the kernel's timer slack (50 us): long enough for a bandwidth test's send
+     * queue to run dry.
      *
      * @param startNanos when the wait began (System.nanoTime): it yields for {@link #YIELD_NANOS} from then, then parks
      */
-    public static boolean idle(Cq cq, int spins, long startNanos, long timeoutNanos) {
+    public static boolean idle(CqSleeper sleeper, int spins, long startNanos, long timeoutNanos) {
         if (spins < BusyWait.SPINS_BEFORE_YIELD) { // a parking wait spins as long as a latency wait first
             Thread.onSpinWait();
             return false;
@@ -161,7 +166,7 @@ public final class CompletionWaiter {
             // Parks grow from 20 us to 80 us: a long wait (a queue of large messages, a quiet peer) then costs a
             // few wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
             long nanos = PARK_NANOS << Math.min((waited - YIELD_NANOS) / PARK_DOUBLING_NANOS, MAX_PARK_DOUBLINGS);
-            if (cq == null || !cq.sleepUntilCompletion(nanos)) {
+            if (!sleeper.sleep(nanos)) {
                 LockSupport.parkNanos(nanos);
             }
         }

@@ -2,6 +2,7 @@ package io.jrxe.tools.perftest;
 
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.CqSleeper;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
@@ -14,11 +15,13 @@ import java.io.PrintWriter;
  */
 final class BandwidthTest extends MeasuringTest {
     private final Cq recvCq;
+    private final CqSleeper recvSleeper;
 
     BandwidthTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
                   PerftestJsonFile jsonFile) {
         super(s, res, conn, out, json, jsonFile);
         this.recvCq = res.recvCq;
+        this.recvSleeper = CqSleeper.of(recvCq);
     }
 
     @Override
@@ -168,7 +171,7 @@ final class BandwidthTest extends MeasuringTest {
                         }
                         idleSince = System.nanoTime(); // the yields that follow count from the nap's end
                     }
-                    CompletionWaiter.idle(recvCq, idleSpins, idleSince, Long.MAX_VALUE);
+                    CompletionWaiter.idle(recvSleeper, idleSpins, idleSince, Long.MAX_VALUE);
                     continue;
                 }
                 idleSpins = 0;

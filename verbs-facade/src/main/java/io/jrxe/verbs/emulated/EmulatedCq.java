@@ -37,8 +37,8 @@ final class EmulatedCq implements Cq {
         return n;
     }
 
-    @Override
-    public boolean sleepUntilCompletion(long nanos) {
+    /** See {@link EmulatedExtension#sleepUntilCompletion}. */
+    boolean sleepUntilCompletion(long nanos) {
         if (device.progressMode() == Progress.INVOKER) {
             return false; // the poller's thread runs this NIC: asleep, it would complete nothing
         }

@@ -37,6 +37,9 @@ import java.util.Optional;
  *       among it. ibv_device_attr has no field for an MTT: a kernel device's is its firmware's or driver's.</li>
  *   <li>{@link #translate(Mr, long)}: the MTT walk of an iova through an MR, as the NIC's DMA makes it. A kernel
  *       device's translation tables are not visible to user space.</li>
+ *   <li>{@link #sleepUntilCompletion(Cq, long)}: a poller with nothing to do sleeps until the NIC writes a
+ *       completion to its CQ, woken directly by the NIC thread, without a completion channel. A kernel device's
+ *       CQ wakes no one but through a completion channel.</li>
  *   <li>{@link #vendorErrMeaning(WorkCompletion)}: what a completion's vendor_err says on a jrxe NIC (the rule
  *       that refused an access, the NAK's code, ...; the table in docs/architecture.md). A kernel device's
  *       vendor_err is its vendor's own.</li>
@@ -96,6 +99,21 @@ public final class EmulatedExtension {
                     + ": only a jrxe NIC's own MRs translate through its MTT");
         }
         return m.translate(iova);
+    }
+
+    /**
+     * For the CQ's one poller when it has nothing to do but wait: sleeps until this NIC writes a completion to
+     * {@code cq} or {@code nanos} pass, and may return early. Returns false at once when the CQ cannot wake a
+     * sleeper (the NIC runs on the poller's own thread, {@link Progress#INVOKER}); the caller then waits its own
+     * way. Not ibv_get_cq_event: no channel, no arming, nothing to acknowledge.
+     *
+     * @throws IllegalArgumentException when {@code cq} is not a CQ of this NIC
+     */
+    public boolean sleepUntilCompletion(Cq cq, long nanos) {
+        if (!(cq instanceof EmulatedCq c) || c.device() != device) {
+            throw new IllegalArgumentException(cq + " is not a CQ of " + device.name());
+        }
+        return c.sleepUntilCompletion(nanos);
     }
 
     /**

@@ -112,6 +112,17 @@ class EmulatedExtensionTest {
     }
 
     @Test
+    void aPollerSleepsOnThisNicsCqsOnly() throws Exception {
+        Cq cq = ctx.createCq(4, null);
+        long start = System.nanoTime();
+        assertThat(jrxe.sleepUntilCompletion(cq, 2_000_000)).as("a NIC thread's CQ wakes its sleeper").isTrue();
+        assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
+        assertThatThrownBy(() -> jrxe.sleepUntilCompletion(foreign(Cq.class), 1000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a CQ of " + device.name());
+        cq.close();
+    }
+
+    @Test
     void aRemoteErrorsVendorErrNamesTheNakCode() {
         assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_ACCESS_ERR, 2))).isEqualTo("NAK remote access error");
         assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_OP_ERR, 31))).isEqualTo("NAK code 31 (reserved)");
