@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's latency figures, measured side by side with udp-baseline in one run, ROUNDS times
+# jrxe's latency and bandwidth targets (docs/benchmarks.md), measured side by side with udp-baseline, ROUNDS times
 # (default 3), two JVMs on loopback per pairing. Prints each figure, its ratio and its target;
 # exits 0 when every ratio met its target in every round. The pingpong rows also show, without a
 # target, how far jrxe is from its floor: the same datagrams exchanged by two threads that

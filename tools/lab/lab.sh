@@ -138,8 +138,8 @@ cmd_check() {
   echo "jrxe lab: everything the lab needs for $release is here"
 }
 
-# kvm if this kernel reaches /init under KVM within 30 s, else tcg. Debian's stock kernel has
-# been seen to hang under KVM after "Probing EDD", and qemu's -cpu host to abort on an MSR in
+# kvm if this kernel reaches /init under KVM within 30 s, else tcg. Debian's stock kernel can
+# hang under KVM after "Probing EDD", and qemu's -cpu host can abort on an MSR in
 # nested setups; the answer is kept with the image (and the qemu version), so only the first
 # `up --accel auto` of an image pays for the probe.
 kvm_probe() {

@@ -162,8 +162,8 @@ record guest_read_bw "$(tcp_listen 18515)" "ib_read_bw -d rxe0 -x 1 -F -n 20" "i
 record guest_atomic_fadd "$(tcp_listen 18515)" "ib_atomic_bw -d rxe0 -x 1 -F -n 20 -A FETCH_AND_ADD" \
   "ib_atomic_bw -d rxe0 -x 1 -F -n 20 -A FETCH_AND_ADD $server4"
 # -e: both sides wait for completions instead of polling for them, which sends the same packets but
-# leaves the guests' CPUs to rxe; on a busy host two polling guests were slower than rxe's retry timer
-# (67 ms for ibv_rc_pingpong) in every one of 40 runs.
+# leaves the guests' CPUs to rxe; on a busy host two polling guests are slower than rxe's retry timer
+# (67 ms for ibv_rc_pingpong).
 record v6_pingpong "$(tcp_listen 18515)" "ibv_rc_pingpong -d rxe0 -g 2 -n 10 -e" "ibv_rc_pingpong -d rxe0 -g 2 -n 10 -e $server4"
 record v6_write_bw "$(tcp_listen 18515)" "ib_write_bw -d rxe0 -x 2 -F -n 20 -s 8192" "ib_write_bw -d rxe0 -x 2 -F -n 20 -s 8192 $server4"
 

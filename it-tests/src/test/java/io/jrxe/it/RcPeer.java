@@ -104,7 +104,7 @@ public final class RcPeer {
             }
             qp.modify(new QpAttributes().state(QpState.RTR).av(AddressVector.to(peer.gid(), 1)).pathMtu(Mtu.MTU_1024)
                     .destQpn(peer.qpn()).rqPsn(peer.psn()).maxDestRdAtomic(4).minRnrTimer(12));
-            // timeout 17 (0.5 s) x 8 tries: a cold server JVM on a loaded 2-core machine was seen to take longer than
+            // timeout 17 (0.5 s) x 8 tries: a cold server JVM on a loaded 2-core machine can take longer than
             // 14's 0.5 s in all to answer its first packet.
             qp.modify(new QpAttributes().state(QpState.RTS).timeout(17).retryCnt(7).rnrRetry(7).sqPsn(me.psn())
                     .maxRdAtomic(4));

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ApiSpeaksItsOwnVocabularyTest {
     @Test
     void theEmulatorAndTheWireAreNotOnTheApisClasspath() {
-        assertThatThrownBy(() -> Class.forName("io.jrxe.rnic.Rnic")).isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("io.jrxe.rnic.NicResources")).isInstanceOf(ClassNotFoundException.class);
         assertThatThrownBy(() -> Class.forName("io.jrxe.wire.opcode.Opcode")).isInstanceOf(ClassNotFoundException.class);
     }
 

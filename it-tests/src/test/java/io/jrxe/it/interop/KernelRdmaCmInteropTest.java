@@ -59,8 +59,8 @@ class KernelRdmaCmInteropTest {
         } else {
             // The real rping client destroys its identifier as soon as its QP has flushed after its DREQ, and
             // prints the DISCONNECTED that the DREP brings only if the DREP came first: in the lab (a guest under
-            // TCG on two host cores) that window was 9 to 19 ms, and jrxe answered in 0.5 to 10 ms on an idle host,
-            // up to 25 ms while another process took a core. That jrxe answered is what rxe0's CM counts.
+            // TCG on two host cores) that window is 9 to 19 ms, and jrxe answers in 0.5 to 10 ms on an idle host,
+            // up to 25 ms while another process takes a core. That jrxe answered is what rxe0's CM counts.
             lab.awaitGuestCounter(DREPS_RECEIVED, drepsBefore + 1, Duration.ofSeconds(30), null);
         }
         assertThat(CmPairings.lines(r.server())).as("%s", r.server())

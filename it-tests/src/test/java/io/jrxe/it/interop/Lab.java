@@ -94,8 +94,9 @@ final class Lab implements AutoCloseable {
         } else {
             long start = System.nanoTime();
             // The lifetime only bounds a lab that a crashed run left behind (close stops it otherwise). One lab serves
-            // every class of its release in the run, which took over 40 minutes on a slow day: a lab that timeout
-            // stops under a test fails it ("guest 1 stopped while running the command"), so it outlives a whole run.
+            // every class of its release in the run, which can take over 40 minutes on a slow machine: a lab that
+            // timeout stops under a test fails it ("guest 1 stopped while running the command"), so it outlives a
+            // whole run.
             Job.Result up = labScript(release, "lab up", "up", "--release", release.option(), "--boot-timeout", "420",
                     "--lifetime", "100m").await(BUILD_AND_BOOT);
             System.out.println(up.output().strip());

@@ -33,7 +33,8 @@ class NativeCompareMistakesInteropTest {
         // Under TCG on a loaded host a response can take longer than the steps' 1.07 s ACK timeout, and jrxe's side
         // then retransmits once (completer_retry_err +1, one more packet each way): a difference of timing that shows
         // in the counters of a step that sends packets. Any other difference is a failure (the steps that send
-        // nothing must move the same counters: that is how send_err was found counting local errors).
+        // nothing must move the same counters: a counter moved for a local error that rxe's does not count, as
+        // send_err, shows there).
         List<String> differences = out.lines().dropWhile(l -> !l.contains("difference(s) in behaviour")).skip(1)
                 .map(String::strip).filter(l -> !l.isEmpty()).toList();
         assertThat(differences).as("%s", compare).allMatch(d -> d.equals("dereg-then-use: on A")

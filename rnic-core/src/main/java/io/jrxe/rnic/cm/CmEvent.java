@@ -1,5 +1,7 @@
 package io.jrxe.rnic.cm;
 
+import io.jrxe.verbs.cm.CmEventType;
+
 /**
  * One CM event, as the application polls it from its {@link CmEventQueue}.
  *

@@ -10,8 +10,8 @@ public final class CmEventQueue implements CmEventSink {
     private final ConcurrentLinkedQueue<CmEvent> events = new ConcurrentLinkedQueue<>();
 
     @Override
-    public void post(CmEvent event) {
-        events.add(event);
+    public boolean post(CmEvent event) {
+        return events.add(event);
     }
 
     /** The oldest event not yet polled, or null. */

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.cm;
 
+import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.MadDropReason;
-import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.wire.cm.CmAttribute;
 import io.jrxe.wire.cm.ConnectedMessageFlyweight;
 import io.jrxe.wire.cm.DrepFlyweight;
@@ -118,7 +119,18 @@ final class CmReceiver extends CmFlyweights {
         cm.passive.put(RemoteKey.of(from, c.remoteCommId), c);
         cm.enter(c, CmState.REQ_RCVD);
         cm.arm(c, CmTimers.nanos(m.remoteCmResponseTimeout()) / 2); // an MRA if the consumer is slow
-        cm.post(c, new CmEvent(CmEventType.CONNECT_REQUEST, c, 0, privateData(m), c.request, c.remoteQpn, 0));
+        if (!cm.post(c, new CmEvent(CmEventType.CONNECT_REQUEST, c, 0, privateData(m), c.request, c.remoteQpn, 0))) {
+            unanswered(c);
+        }
+    }
+
+    /** A connection request its listener did not take (the listener is gone): refused as the consumer would. */
+    private void unanswered(CmConnection c) {
+        try {
+            cm.reject(c, new byte[0]);
+        } catch (RnicException e) {
+            throw new IllegalStateException("a request that waits for its consumer can be refused, yet " + e.getMessage(), e);
+        }
     }
 
     private void duplicateReq(CmConnection c) {
@@ -166,7 +178,7 @@ final class CmReceiver extends CmFlyweights {
         c.initiatorDepth = Math.min(c.initiatorDepth, m.responderResources());
         c.rnrRetryCount = m.rnrRetryCount();
         byte[] data = privateData(m);
-        QueuePair qp = cm.rnic.qp(c.qpn);
+        QpHandle qp = cm.qps.handle(c.qpn);
         try {
             if (qp == null) {
                 throw RnicException.invalid("its QP was destroyed");
@@ -341,7 +353,9 @@ final class CmReceiver extends CmFlyweights {
         c.localAckTimeout = SIDR_PACKET_LIFE_TIME + 1;
         cm.passive.put(RemoteKey.of(from, c.remoteCommId), c);
         cm.enter(c, CmState.SIDR_REQ_RCVD);
-        cm.post(c, new CmEvent(CmEventType.CONNECT_REQUEST, c, 0, privateData(m), null, 0, 0));
+        if (!cm.post(c, new CmEvent(CmEventType.CONNECT_REQUEST, c, 0, privateData(m), null, 0, 0))) {
+            unanswered(c);
+        }
     }
 
     private void onSidrRep(SidrRepFlyweight m, PeerAddress from) {

@@ -1,12 +1,14 @@
 package io.jrxe.rnic.cm;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.verbs.cm.CmEventType;
+import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.rnic.engine.GsiQp;
 import io.jrxe.rnic.engine.MadAgent;
 import io.jrxe.rnic.engine.MadDropReason;
-import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.engine.MadInbox;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.cm.RejectReason;
 import io.jrxe.wire.cm.SidrStatus;
@@ -29,21 +31,26 @@ import java.util.SplittableRandom;
  * call names (a {@link CmEventQueue} the application polls, or a layer above).
  *
  * <p>It is an engine like the data path's: it runs on the NIC thread (every method here must be
- * called there), receives MADs by hand-off from {@link GsiQp}, sends them through it, keeps its
- * timers through {@link NicTime} (virtual time on the simulated network), and moves QPs with the
- * control path's modify-QP, never calling the data path's engines. The message handlers are in
+ * called there), receives MADs by hand-off from {@link GsiQp} (its {@link MadInbox}, drained in the
+ * CM's own task), sends them through it, keeps its timers through {@link NicTime} (virtual time on
+ * the simulated network), and moves QPs with the NIC's modify-QP, never calling the data path's
+ * engines. The message handlers are in
  * {@link CmReceiver}; the states are {@link CmState}; docs/cm.md draws the machine.
  */
 public final class ConnectionManager implements MadAgent {
     /** How long the passive side asks for in its MRA: 4.096 µs × 2^23, 34 s (as Linux's CM). */
     static final int MRA_SERVICE_TIMEOUT = 23;
+    /** MADs QP1 may leave before the CM's task drains them: a burst of connection requests and their retries. */
+    private static final int INBOX_MADS = 256;
 
-    final Rnic rnic;
+    final NicResources rnic;
     final GsiQp gsi;
     final NicTime time;
     final QpConnector qps;
     final CmMessages messages;
     private final CmReceiver receiver;
+    /** Where QP1 leaves the CM's MADs; drained in the CM's own task. */
+    private final MadInbox inbox;
     private final SplittableRandom random;
     final Map<Integer, CmConnection> connections = new HashMap<>();
     final Map<RemoteKey, CmConnection> passive = new HashMap<>();
@@ -51,16 +58,17 @@ public final class ConnectionManager implements MadAgent {
     final byte[] scratch = new byte[MadHeaderFlyweight.MAD_LENGTH];
     private long nextTransaction;
 
-    public ConnectionManager(Rnic rnic, DataPath dataPath) {
-        this.rnic = rnic;
-        this.gsi = dataPath.gsi();
-        this.time = dataPath.time();
-        this.qps = new QpConnector(rnic, dataPath);
+    public ConnectionManager(Nic nic, GsiQp gsi, NicTime time) {
+        this.rnic = nic.resources();
+        this.gsi = gsi;
+        this.time = time;
+        this.qps = new QpConnector(nic);
         this.messages = new CmMessages(rnic.nodeGuid(), PeerAddress.of(rnic.config().addresses().getFirst()));
         // Seeded by the node, so that a simulated run replays exactly (IDs, PSNs and all).
         this.random = new SplittableRandom(rnic.nodeGuid());
         this.nextTransaction = random.nextLong() & 0xFFFF_FFFFL;
         this.receiver = new CmReceiver(this);
+        this.inbox = new MadInbox(INBOX_MADS, time, (mad, from, pkey) -> receiver.mad(mad, from));
         gsi.register(MadHeaderFlyweight.MGMT_CLASS_CM, this);
     }
 
@@ -70,8 +78,8 @@ public final class ConnectionManager implements MadAgent {
     }
 
     @Override
-    public void mad(ByteBuffer mad, PeerAddress from, int pkey) {
-        receiver.mad(mad, from);
+    public MadInbox inbox() {
+        return inbox;
     }
 
     // ---- the API ----
@@ -98,7 +106,7 @@ public final class ConnectionManager implements MadAgent {
      */
     public CmConnection connect(ConnectParams p, CmEventSink events) throws RnicException {
         checkPrivateData(p.privateData, 92, "REQ");
-        QueuePair qp = qps.usable(p.qpn);
+        QpHandle qp = qps.usable(p.qpn);
         if (p.pathMtu.bytes() > rnic.port().activeMtu().bytes()) {
             throw RnicException.invalid("path MTU " + p.pathMtu.bytes() + " exceeds the port's active MTU "
                     + rnic.port().activeMtu().bytes());
@@ -135,7 +143,7 @@ public final class ConnectionManager implements MadAgent {
         if (c.active || !c.state.awaitsConsumer()) {
             throw RnicException.invalid(c + ": accept answers a connection request that waits for it");
         }
-        QueuePair qp = qps.usable(p.qpn);
+        QpHandle qp = qps.usable(p.qpn);
         c.qpn = p.qpn;
         c.localStartingPsn = random.nextInt(Psn.MODULUS);
         c.responderResources = p.responderResources;
@@ -278,8 +286,9 @@ public final class ConnectionManager implements MadAgent {
         gsi.send(ByteBuffer.wrap(scratch), to);
     }
 
-    void post(CmConnection c, CmEvent e) {
-        c.events.post(e);
+    /** Hands an event to the connection's sink; false when the sink did not take it. */
+    boolean post(CmConnection c, CmEvent e) {
+        return c.events.post(e);
     }
 
     void dropped(MadDropReason reason) {

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.cm;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
@@ -14,24 +15,30 @@ import io.jrxe.wire.port.PeerAddress;
 
 /**
  * Moves the QPs the CM connects through INIT, RTR and RTS with the attributes the exchange
- * carried, as modify-QP does for an application (the same checks, then the data path is told),
+ * carried, through the NIC's modify-QP as an application's (the same checks, then the engines are told),
  * and to ERR when a connection fails or ends, so that no half-made QP is left behind.
  */
 final class QpConnector {
     /** RNR NAK timer the CM's QPs ask for (0.64 ms), as librdmacm's. */
     static final int MIN_RNR_TIMER = 12;
 
-    private final Rnic rnic;
-    private final DataPath dataPath;
+    private final Nic nic;
+    private final NicResources rnic;
 
-    QpConnector(Rnic rnic, DataPath dataPath) {
-        this.rnic = rnic;
-        this.dataPath = dataPath;
+    QpConnector(Nic nic) {
+        this.nic = nic;
+        this.rnic = nic.resources();
+    }
+
+    /** The QP with this number, or null. */
+    QpHandle handle(int qpn) {
+        return nic.qp(qpn);
     }
 
     /** The RC QP with this number, in RESET or INIT. */
-    QueuePair usable(int qpn) throws RnicException {
-        QueuePair qp = rnic.qp(qpn);
+    QpHandle usable(int qpn) throws RnicException {
+        QpHandle handle = nic.qp(qpn);
+        QueuePair qp = handle == null ? null : handle.qp();
         if (qp == null) {
             throw RnicException.invalid(String.format("QP 0x%06x does not exist on %s", qpn, rnic.name()));
         }
@@ -41,18 +48,18 @@ final class QpConnector {
         if (qp.state() != QpState.RESET && qp.state() != QpState.INIT) {
             throw RnicException.invalid(qp + " is in " + qp.state() + "; the CM connects a QP in RESET or INIT");
         }
-        return qp;
+        return handle;
     }
 
-    void init(QueuePair qp) throws RnicException {
-        if (qp.state() == QpState.RESET) {
+    void init(QpHandle qp) throws RnicException {
+        if (qp.qp().state() == QpState.RESET) {
             modify(qp, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1)
                     .accessFlags(Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
         }
     }
 
     /** INIT -> RTR -> RTS with the connection's attributes. */
-    void connect(QueuePair qp, CmConnection c) throws RnicException {
+    void connect(QpHandle qp, CmConnection c) throws RnicException {
         init(qp);
         byte[] dgid = c.peer.gid();
         modify(qp, new QpAttributes().state(QpState.RTR)
@@ -67,8 +74,8 @@ final class QpConnector {
 
     /** The connection's QP (if it still exists and is the CM's to touch) goes to ERR. */
     void error(CmConnection c) {
-        QueuePair qp = c.qpn != 0 ? rnic.qp(c.qpn) : null;
-        if (qp == null || qp.state() == QpState.ERR || qp.state() == QpState.RESET) {
+        QpHandle qp = c.qpn != 0 ? nic.qp(c.qpn) : null;
+        if (qp == null || qp.qp().state() == QpState.ERR || qp.qp().state() == QpState.RESET) {
             return;
         }
         try {
@@ -78,9 +85,7 @@ final class QpConnector {
         }
     }
 
-    private void modify(QueuePair qp, QpAttributes a) throws RnicException {
-        QpState from = qp.state();
-        qp.modify(a, rnic.attributes(), rnic.port());
-        dataPath.modified(qp, from);
+    private void modify(QpHandle qp, QpAttributes a) throws RnicException {
+        nic.modifyQp(qp, a);
     }
 }

@@ -43,6 +43,15 @@ public enum Counter {
     /** Copies of multicast datagrams handed to attached QPs: one per QP that accepted one. */
     MCAST_COPIES("jrxe_mcast_copies"),
     CQ_OVERFLOW("jrxe_cq_overflow"),
+    /** CNPs received for a QP of the device: its congestion control hears of each (see jrxe_cc_*). */
+    RCVD_CNP("jrxe_rcvd_cnp"),
+    /** Packets for a QP of the device that arrived with the IP ECN field at Congestion Experienced. */
+    RCVD_ECN_CE("jrxe_rcvd_ecn_ce"),
+    /**
+     * Responses the responder could not queue behind a READ's (a peer beyond its max_rd_atomic): not sent,
+     * the peer's retry asks again.
+     */
+    RESPONSE_QUEUE_FULL("jrxe_drop_response_queue_full"),
     /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
     ENGINE_ERROR("jrxe_engine_errors");
 

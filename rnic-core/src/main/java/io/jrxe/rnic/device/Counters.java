@@ -1,9 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.wire.stats.CounterRegistry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The device's counter values. Only the NIC thread increments them (plain single-writer
@@ -27,12 +27,10 @@ public final class Counters {
         return (long) SLOTS.getOpaque(values, c.ordinal());
     }
 
-    /** Every counter by its label, in a stable order. */
-    public Map<String, Long> snapshot() {
-        Map<String, Long> m = new LinkedHashMap<>();
+    /** Registers every counter under its label, so that every reader of the NIC's counters sees them. */
+    public void registerIn(CounterRegistry registry) {
         for (Counter c : Counter.values()) {
-            m.put(c.label(), get(c));
+            registry.register(c.label(), () -> get(c));
         }
-        return m;
     }
 }

@@ -1,24 +1,16 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
+import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.device.Counters;
+import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.MulticastGid;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
-import io.jrxe.rnic.qp.QueuePair;
-import io.jrxe.rnic.queue.CompletionQueue;
-import io.jrxe.rnic.queue.ReceiveWqe;
-import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.verbs.WcOpcode;
-import io.jrxe.verbs.WcStatus;
-import io.jrxe.rnic.queue.WorkQueue;
-import io.jrxe.wire.header.BthFlyweight;
-import io.jrxe.wire.header.DethFlyweight;
-import io.jrxe.wire.icrc.IcrcCalculator;
-import io.jrxe.wire.opcode.ExtensionHeader;
-import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.opcode.Transport;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
@@ -26,78 +18,82 @@ import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.RoceSourcePort;
+import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.time.NicTime;
 
 import java.nio.ByteBuffer;
 
 /**
- * The data path of one device: the receive dispatch (BTH, then the QP by number, then the
- * responder for requests or the completer for responses), the three engines, and what they
- * share: the transmit buffer, the DMA engine, completions, the error flush and the trace.
- * Everything here runs on the NIC thread.
+ * The engines of one NIC and what joins them: the receive dispatch (each packet parsed once into an
+ * {@link RxPacket}, checked, then handed to the responder for requests, the completer for responses,
+ * QP1 or the multicast receiver), each QP's task (completer, requester, waiting responses), the error
+ * flush and the QPs' engine state. Each engine is given only the parts it uses (the tables, the
+ * transmitter, the DMA engine, the completion writer, the drops, the clock, congestion control) and
+ * asks the data path for nothing but its {@link QpControl}. Everything here runs on the NIC thread;
+ * the {@link io.jrxe.rnic.Nic} that owns it attaches, notifies and detaches the QPs.
  */
-public final class DataPath implements PacketSink {
+public final class DataPath implements PacketSink, QpControl {
     /** A QP's task sends at most this many packets per turn, so that receives and other QPs get theirs. */
     static final int PACKETS_PER_TURN = 64;
-    private static final int GSI_QPN = io.jrxe.wire.cm.MadHeaderFlyweight.GSI_QPN;
+    private static final int GSI_QPN = MadHeaderFlyweight.GSI_QPN;
 
-    final Rnic rnic;
-    final PacketPort port;
-    final NicTime time;
-    final Dma dma;
-    final ByteBuffer tx = ByteBuffer.allocateDirect(4096 + 256);
-    final BthFlyweight txBth = new BthFlyweight();
-    private final BthFlyweight rxBth = new BthFlyweight();
-    private final DethFlyweight rxDeth = new DethFlyweight();
+    final NicResources resources;
+    private final Counters counters;
+    private final PacketPort port;
+    private final NicTime time;
+    private final CongestionControl congestionControl;
+    private final Tracer tracer = new Tracer();
+    private final Drops drops;
     private final QpTable engines = new QpTable();
-    final Requester requester;
-    final Completer completer;
-    final Responder responder;
-    final DeviceWindow window = new DeviceWindow(this);
+    private final HeaderCheck headers = new HeaderCheck();
+    private final RxPacket rx = new RxPacket();
+    private final Requester requester;
+    private final Completer completer;
+    private final Responder responder;
+    private final ReceiveConsumer receives;
     private final GsiQp gsi;
     private final MulticastReceiver multicast;
-    private TraceListener trace;
 
-    public DataPath(Rnic rnic, PacketPort port, NicTime time) {
-        this.rnic = rnic;
+    public DataPath(NicResources resources, PacketPort port, NicTime time, CongestionControl congestionControl,
+                    CounterRegistry registry) {
+        this.resources = resources;
+        this.counters = resources.counters();
         this.port = port;
         this.time = time;
-        this.dma = new Dma(rnic.memory(), this);
-        this.requester = new Requester(this);
-        this.completer = new Completer(this);
-        this.responder = new Responder(this);
-        this.gsi = new GsiQp(this);
-        this.multicast = new MulticastReceiver(this);
+        this.congestionControl = congestionControl;
+        this.drops = new Drops(counters, tracer, port);
+        Dma dma = new Dma(resources.memory(), tracer);
+        Transmitter out = new Transmitter(port, counters);
+        CompletionWriter completions = new CompletionWriter(resources, tracer, this);
+        this.receives = new ReceiveConsumer(dma, completions, counters, resources.events());
+        this.requester = new Requester(resources, out, dma, time, tracer);
+        this.completer = new Completer(counters, tracer, drops, dma, time, completions, this);
+        this.responder = new Responder(resources.memory(), counters, drops, dma, this,
+                new ResponseSender(out, dma, counters, this), receives,
+                new DatagramReceiver(resources.port(), drops, dma, receives));
+        this.gsi = new GsiQp(resources.port(), port, counters, drops);
+        this.multicast = new MulticastReceiver(resources.multicast(), counters, drops, tracer, engines, headers, responder);
+        gsi.counters().registerIn(registry);
+        port.registerCounters(registry);
         port.receiver(this);
     }
 
+    /** Installs the listener of the engines' trace events; null removes it. */
     public void trace(TraceListener listener) {
-        trace = listener;
+        tracer.install(listener);
     }
 
     /** Whether a listener is installed: callers check it before computing what only a trace needs. */
     boolean tracing() {
-        return trace != null;
-    }
-
-    /** The listener, or null (for the DMA engine's per-page translation events). */
-    TraceListener tracer() {
-        return trace;
+        return tracer.tracing();
     }
 
     void trace(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value) {
-        TraceListener t = trace;
-        if (t != null) {
-            t.event(event, qpn, wrId, psn, opcode, value);
-        }
+        tracer.trace(event, qpn, wrId, psn, opcode, value);
     }
 
     public NicTime time() {
         return time;
-    }
-
-    public PacketPort port() {
-        return port;
     }
 
     /** The port's GSI QP (QP1), where management agents (the CM) register and send. */
@@ -105,27 +101,39 @@ public final class DataPath implements PacketSink {
         return gsi;
     }
 
-    /** Starts moving a QP's traffic (after create_qp, on the NIC thread); the handle is its doorbell. */
-    public QpHandle attach(QueuePair qp) {
-        QpEngine e = new QpEngine(qp, rnic.attributes().maxQpRdAtom(), this);
-        engines.put(qp.qpn(), e);
-        return new QpHandle(this, e);
+    /** The congestion control part the NIC was built with. */
+    public CongestionControl congestionControl() {
+        return congestionControl;
     }
 
+    // ---- a QP's life, driven by the Nic ----
+
+    /** Attaches a new QP's engines (on the NIC thread, after create_qp); the handle is its doorbell. */
+    public QpHandle attach(QueuePair qp) {
+        QpEngine e = new QpEngine(qp, resources.attributes().maxQpRdAtom(), this, congestionControl);
+        engines.put(qp.qpn(), e);
+        return e.handle;
+    }
+
+    /** Detaches a destroyed QP's engines: it answers nothing more and holds nothing in flight. */
     public void detach(QueuePair qp) {
         QpEngine e = engines.get(qp.qpn());
         if (e != null) {
-            e.resp.ackOwed = false; // a destroyed QP answers nothing more
-            e.resp.responses.clear();
-            e.comp.compPsn = e.req.psn;
-            window.update(e);
+            responder.detach(e);
+            completer.detach(e);
         }
         engines.remove(qp.qpn());
     }
 
+    /** The handle of the QP with this number, or null. */
+    public QpHandle handle(int qpn) {
+        QpEngine e = engines.get(qpn);
+        return e == null ? null : e.handle;
+    }
+
     /**
-     * Called after every successful modify-QP: entering RTR sets the responder's expected PSN
-     * and the peer, entering RTS the requester's PSN; entering ERR flushes; RESET forgets.
+     * After every successful modify-QP: entering RTR sets the responder's expected PSN and the peer,
+     * entering RTS the requester's and completer's PSNs; entering ERR flushes; RESET forgets.
      */
     public void modified(QueuePair qp, QpState from) {
         QpEngine e = engines.get(qp.qpn());
@@ -134,10 +142,10 @@ public final class DataPath implements PacketSink {
         }
         QpState to = qp.state();
         if (to == QpState.RTR && from != QpState.RTR) {
-            e.resetReceive(qp.rqPsn());
+            responder.reset(e, qp.rqPsn());
             if (qp.av() != null) {
                 e.peer = PeerAddress.ofGid(qp.av().dgid());
-                e.local = PeerAddress.ofGid(rnic.port().gid(qp.av().sgidIndex()).gid());
+                e.local = PeerAddress.ofGid(resources.port().gid(qp.av().sgidIndex()).gid());
             }
             // As rxe (rdma_get_udp_sport): a connected QP whose path has a flow label (the one a CM REQ
             // carried) sends from the port it gives; without one, from the port of both QP numbers.
@@ -147,24 +155,27 @@ public final class DataPath implements PacketSink {
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
             port.prepareSource(qp.type() == QpType.UD ? null : e.peer, e.srcPort);
         } else if (to == QpState.RTS && from == QpState.RTR) {
-            e.resetSend(qp.sqPsn());
-            window.update(e);
+            resetSend(e, qp.sqPsn());
         } else if (to == QpState.RTS && from == QpState.SQD) {
             schedule(e);
         } else if (to == QpState.ERR && from != QpState.ERR) {
             flush(e);
         } else if (to == QpState.RESET) {
-            e.resetReceive(0);
-            e.resetSend(0);
-            window.update(e);
+            responder.reset(e, 0);
+            resetSend(e, 0);
         }
     }
 
-    /**
-     * Queues the QP's task on the NIC thread, once however often it is asked before it runs: the
-     * doorbell (any thread), and every engine that left work for another (NIC thread).
-     */
-    void schedule(QpEngine e) {
+    private void resetSend(QpEngine e, int sqPsn) {
+        completer.reset(e, sqPsn);
+        requester.reset(e, sqPsn);
+        e.recountInFlight();
+    }
+
+    // ---- the QP's task ----
+
+    @Override
+    public void schedule(QpEngine e) {
         if (e.scheduled.compareAndSet(false, true)) {
             time.execute(e.task);
         }
@@ -185,20 +196,23 @@ public final class DataPath implements PacketSink {
      * receives and other QPs get their turn.
      */
     void runTask(QpEngine e) {
-        trace(TraceEvent.TASK_RUN, e.qp.qpn(), 0, -1, -1, 0);
+        tracer.trace(TraceEvent.TASK_RUN, e.qp.qpn(), 0, -1, -1, 0);
         try {
+            if (e.qp.state() == QpState.ERR) {
+                // It went to ERR outside the engines (its CQ overflowed): what is done completes as it is, the rest flushes.
+                completer.drain(e);
+                flush(e);
+                return;
+            }
             int budget = PACKETS_PER_TURN;
             int requests = 0;
             do {
-                if (e.comp.hasWork) {
-                    e.comp.hasWork = false;
-                    completer.drain(e);
-                }
+                completer.drain(e);
                 int sent = requester.run(e, budget);
                 requests += sent;
                 budget -= sent;
                 budget -= responder.sendPending(e, budget);
-            } while (e.comp.hasWork && budget > 0);
+            } while (e.completionDue() && budget > 0);
             if (budget <= 0) {
                 schedule(e);
             }
@@ -219,277 +233,126 @@ public final class DataPath implements PacketSink {
     }
 
     void rnrTimerFired(QpEngine e) {
-        long early = e.req.rnrResumeAt - time.nanoTime();
-        if (early > 0) {
-            // An RNR NAK read after the one that set this timer moved the resume time later (the later wait
-            // wins, as rxe re-arms its rnr_nak_timer). Without waiting again, the requester found itself too
-            // early, sent nothing, and no timer was left to wake it: the QP hung with work posted.
-            time.schedule(early, e.rnrResume);
-            return;
-        }
-        e.req.rnrTimerPending = false;
-        schedule(e);
+        completer.rnrTimerFired(e);
     }
 
     @Override
-    public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
-        try {
-            receive(buffer, offset, length, info);
-        } catch (RuntimeException e) {
-            engineError("receiving a packet", e);
-        }
+    public void engineError(String during, RuntimeException e) {
+        counters.increment(Counter.ENGINE_ERROR);
+        resources.events().post(new AsyncEvent(AsyncEventType.DEVICE_FATAL, 0, "jrxe bug while " + during + ": " + e));
     }
 
-    /**
-     * No exception may escape an engine: the NIC thread serves every QP. One that does is a jrxe
-     * bug; it is counted and reported as a DEVICE_FATAL event with its text, and the NIC goes on.
-     */
-    void engineError(String during, RuntimeException e) {
-        rnic.counters().increment(Counter.ENGINE_ERROR);
-        rnic.events().post(new AsyncEvent(AsyncEventType.DEVICE_FATAL, 0, "jrxe bug while " + during + ": " + e));
-    }
+    // ---- errors ----
 
-    // The packet being handled, so that a drop anywhere in the engines reaches the capture.
-    private ByteBuffer rxBuffer;
-    private int rxOffset;
-    private int rxLength;
-    private PacketInfo rxInfo;
-
-    private void receive(ByteBuffer buffer, int offset, int length, PacketInfo info) {
-        rxBuffer = buffer;
-        rxOffset = offset;
-        rxLength = length;
-        rxInfo = info;
-        try {
-            dispatch(buffer, offset, length, info);
-        } finally {
-            rxBuffer = null;
-        }
-    }
-
-    private void dispatch(ByteBuffer buffer, int offset, int length, PacketInfo info) {
-        BthFlyweight bth = rxBth.wrap(buffer, offset);
-        Opcode opcode = Opcode.of(bth.opcode());
-        if (opcode == null) {
-            drop(DropReason.UNKNOWN_OPCODE, -1, bth.psn(), bth.opcode());
-            return;
-        }
-        if (bth.transportVersion() != 0) {
-            // IBTA 9.2: TVer is 0; a packet of another transport version is not ours to read (rxe's hdr_check drops it).
-            drop(DropReason.MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        int payloadAndPad = length - opcode.headerLength() - IcrcCalculator.LENGTH;
-        if (payloadAndPad < 0 || (!opcode.hasPayload() && payloadAndPad != 0) || bth.padCount() > payloadAndPad) {
-            drop(DropReason.MALFORMED, bth.destQpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        if (opcode.transport() == Transport.CNP) {
-            return; // congestion notification: jrxe does no rate control, and a CNP needs no answer
-        }
-        if (bth.destQpn() == GSI_QPN) {
-            gsi.receive(bth, opcode, buffer, offset, payloadAndPad - bth.padCount(), info);
-            return;
-        }
-        if (bth.destQpn() == MulticastGid.QPN) {
-            multicast.receive(bth, opcode, buffer, offset, length, payloadAndPad - bth.padCount(), info);
-            return;
-        }
-        QpEngine e = engines.get(bth.destQpn());
-        if (e == null) {
-            drop(DropReason.UNKNOWN_QPN, bth.destQpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        DropReason refused = check(e, opcode, bth, buffer, offset, info);
-        if (refused != null) {
-            drop(refused, e.qp.qpn(), bth.psn(), bth.opcode());
-            return;
-        }
-        QueuePair qp = e.qp;
-        // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
-        // (QP, transport, state, P_Key and Q_Key) and the ICRC; before, every datagram counted.
-        rnic.counters().increment(Counter.RCVD_PKTS);
-        int payloadOffset = offset + opcode.headerLength();
-        int payloadLength = payloadAndPad - bth.padCount();
-        trace(TraceEvent.PACKET_RECEIVED, qp.qpn(), 0, bth.psn(), bth.opcode(), length);
-        if (opcode.isResponse()) {
-            completer.response(e, opcode, buffer, offset, payloadOffset, payloadLength);
-        } else {
-            responder.request(e, opcode, buffer, offset, payloadOffset, payloadLength, info);
-        }
-    }
-
-    /**
-     * What a packet for QP {@code e} must pass before the QP sees it, as rxe's hdr_check: its transport, P_Key,
-     * the QP's state, for RC and UC the peer's address, for UD the Q_Key. Null when it passes, else why not.
-     */
-    DropReason check(QpEngine e, Opcode opcode, BthFlyweight bth, ByteBuffer buffer, int offset, PacketInfo info) {
-        QueuePair qp = e.qp;
-        if (!transportMatches(opcode.transport(), qp.type())) {
-            return DropReason.WRONG_TRANSPORT;
-        }
-        if ((bth.pkey() & 0x7FFF) != 0x7FFF) {
-            return DropReason.BAD_PKEY;
-        }
-        QpState state = qp.state();
-        if (state == QpState.RESET || state == QpState.INIT || state == QpState.ERR
-                || (opcode.isResponse() && state == QpState.RTR)) {
-            return DropReason.QP_STATE;
-        }
-        if (qp.type() != QpType.UD && !(e.peer != null && e.peer.sameIp(info.source) && e.local.sameIp(info.destination))) {
-            // As rxe's check_addr: only the peer speaks for a connection. Without it, a third host that
-            // guessed a PSN could write registered memory or acknowledge what the peer never received.
-            return DropReason.WRONG_ADDRESS;
-        }
-        if (qp.type() == QpType.UD && rxDeth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != qp.qkey()) {
-            return DropReason.BAD_QKEY;
-        }
-        return null;
-    }
-
-    /** The engine of the QP with this number, or null. */
-    QpEngine engine(int qpn) {
-        return engines.get(qpn);
-    }
-
-    private static boolean transportMatches(Transport t, QpType type) {
-        return switch (type) {
-            case RC -> t == Transport.RC;
-            case UC -> t == Transport.UC;
-            case UD -> t == Transport.UD;
-        };
-    }
-
-    // QPs that owe an ACK at the end of the receive burst, each listed once.
-    private QpEngine[] acksOwed = new QpEngine[16];
-    private int acksOwedCount;
-
-    void ackOwed(QpEngine e) {
-        if (!e.resp.ackListed) {
-            e.resp.ackListed = true;
-            if (acksOwedCount == acksOwed.length) {
-                acksOwed = java.util.Arrays.copyOf(acksOwed, acksOwedCount * 2);
-            }
-            acksOwed[acksOwedCount++] = e;
-        }
-    }
-
-    /** The end of a receive burst: every ACK owed goes out, one per QP. */
     @Override
-    public void burstEnd() {
-        for (int i = 0; i < acksOwedCount; i++) {
-            QpEngine e = acksOwed[i];
-            acksOwed[i] = null;
-            e.resp.ackListed = false;
-            try {
-                responder.sendOwedAck(e);
-            } catch (RuntimeException ex) {
-                engineError("acknowledging for QP " + e.qp.qpn(), ex);
+    public void error(QpEngine e, AsyncEventType event, String reason) {
+        QueuePair qp = e.qp;
+        if (qp.state() != QpState.ERR) {
+            qp.forceState(QpState.ERR);
+            if (reason != null) {
+                resources.events().post(new AsyncEvent(event, qp.qpn(), reason));
             }
         }
-        acksOwedCount = 0;
+        flush(e);
     }
 
     @Override
-    public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
-        drop(reason, -1, -1, -1);
-    }
-
-    /** Counts a dropped packet; a capture, if one is on, records it with the reason as its comment. */
-    void drop(DropReason why, int qpn, int psn, int opcode) {
-        countDrop(why, qpn, psn, opcode);
-        showDrop(why);
-    }
-
-    /** Counts a drop and traces it, for one QP of several that a packet was for (a multicast member). */
-    void countDrop(DropReason why, int qpn, int psn, int opcode) {
-        rnic.counters().increment(Counter.of(why));
-        trace(TraceEvent.DROPPED, qpn, 0, psn, opcode, why.ordinal());
-    }
-
-    /** The capture, if one is on, records the packet being handled as dropped, with the reason as its comment. */
-    void showDrop(DropReason why) {
-        if (rxBuffer != null) {
-            port.reportDrop(rxBuffer, rxOffset, rxLength, rxInfo, why);
-        }
-    }
-
-    /** Sends tx[0, length) plus room for the ICRC to the QP's peer. */
-    void send(QpEngine e, PeerAddress to, int lengthWithoutIcrc) {
-        port.send(tx, 0, lengthWithoutIcrc + IcrcCalculator.LENGTH, to, e.srcPort);
-        rnic.counters().increment(Counter.SENT_PKTS);
-        if (to.multicast()) {
-            rnic.counters().increment(Counter.MCAST_SENT_PKTS);
-        }
-    }
-
-    /** Adds a completion, handling a full CQ as real devices do (CQ error, its QPs to error). */
-    void complete(CompletionQueue cq, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, long byteLen, int imm,
-                  int qpn, int srcQp, int flags, boolean solicited) {
-        int index = trace != null ? cq.nextIndex() : -1;
-        boolean written = cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited);
-        if (!written) {
-            rnic.cqOverflowed(cq, this::flushLater);
-        }
-        trace(TraceEvent.COMPLETED, qpn, wrId, -1, opcode.ordinal(), status.ordinal());
-        trace(TraceEvent.CQE_WRITTEN, qpn, wrId, -1, -1, written ? index : -1);
-    }
-
-    /** A QP that went to the error state outside the engines (its CQ overflowed) is flushed on the NIC thread. */
-    private void flushLater(QueuePair qp) {
+    public void flushLater(QueuePair qp) {
         QpEngine e = engines.get(qp.qpn());
         if (e != null) {
             time.execute(() -> flush(e));
         }
     }
 
-    /**
-     * The QP goes to the error state: the send queue's and the receive queue's outstanding work
-     * requests complete with WR_FLUSH_ERR, in order.
-     */
-    void error(QpEngine e, String reason) {
-        error(e, AsyncEventType.QP_FATAL, reason);
+    /** The QP is in the error state: every engine lets go of its work, the outstanding WQEs complete with WR_FLUSH_ERR. */
+    private void flush(QpEngine e) {
+        completer.flush(e);
+        requester.flushed(e);
+        responder.flush(e);
     }
 
-    /** As {@link #error(QpEngine, String)}, with the affiliated event verbs name for the cause. */
-    void error(QpEngine e, AsyncEventType event, String reason) {
-        QueuePair qp = e.qp;
-        if (qp.state() != QpState.ERR) {
-            qp.forceState(QpState.ERR);
-            if (reason != null) {
-                rnic.events().post(new AsyncEvent(event, qp.qpn(), reason));
-            }
+    // ---- receiving ----
+
+    @Override
+    public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+        RxPacket p = rx;
+        drops.handling(p);
+        try {
+            dispatch(p, buffer, offset, length, info);
+        } catch (RuntimeException e) {
+            engineError("receiving a packet", e);
+        } finally {
+            drops.handling(null);
         }
-        flush(e);
     }
 
-    void flush(QpEngine e) {
-        QueuePair qp = e.qp;
-        WorkQueue<SendWqe> sq = qp.sendQueue();
-        SendWqe w;
-        while ((w = sq.peek()) != null) {
-            complete(qp.sendCq(), w.wrId, WcStatus.WR_FLUSH_ERR, w.opcode.completion(), 0, 0, 0, qp.qpn(), 0, 0, false);
-            sq.remove();
+    private void dispatch(RxPacket p, ByteBuffer buffer, int offset, int length, PacketInfo info) {
+        DropReason malformed = p.parse(buffer, offset, length, info);
+        if (malformed != null) {
+            drops.drop(malformed, malformed == DropReason.UNKNOWN_OPCODE ? -1 : p.destQpn, p);
+            return;
         }
-        e.req.reqIndex = 0;
-        e.req.outstandingReadsAtomics = 0;
-        e.req.needRetry = false;
-        e.comp.retransmitDeadline = Long.MAX_VALUE;
-        e.comp.compPsn = e.req.psn;
-        window.update(e);
-        WorkQueue<ReceiveWqe> rq = qp.recvQueue();
-        if (rq != null) {
-            ReceiveWqe r;
-            while ((r = rq.peek()) != null) {
-                complete(qp.recvCq(), r.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
-                rq.remove();
-            }
+        if (p.opcode.transport() == Transport.CNP) {
+            congestionNotified(p);
+            return;
         }
-        ResponderState resp = e.resp;
-        if (resp.recvFromSrq && resp.recvWqe != null) {
-            complete(qp.recvCq(), resp.recvWqe.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
+        if (p.destQpn == GSI_QPN) {
+            gsi.receive(p);
+            return;
         }
-        resp.recvWqe = null;
-        resp.inMessage = MessageInProgress.NONE;
+        if (p.destQpn == MulticastGid.QPN) {
+            multicast.receive(p);
+            return;
+        }
+        QpEngine e = engines.get(p.destQpn);
+        if (e == null) {
+            drops.drop(DropReason.UNKNOWN_QPN, p.destQpn, p);
+            return;
+        }
+        DropReason refused = headers.check(e, p);
+        if (refused != null) {
+            drops.drop(refused, e.qp.qpn(), p);
+            return;
+        }
+        // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
+        // (QP, transport, state, P_Key and Q_Key) and the ICRC.
+        counters.increment(Counter.RCVD_PKTS);
+        if ((info.trafficClass & ECN_MASK) == ECN_CE) {
+            counters.increment(Counter.RCVD_ECN_CE);
+            e.flow.congestionExperienced();
+        }
+        tracer.trace(TraceEvent.PACKET_RECEIVED, e.qp.qpn(), 0, p.psn, p.opcodeValue, length);
+        if (p.opcode.isResponse()) {
+            completer.response(e, p);
+        } else {
+            responder.request(e, p);
+        }
+    }
+
+    /** The IP header's two ECN bits, and the value a congested switch sets them to (RFC 3168). */
+    private static final int ECN_MASK = 0x3;
+    private static final int ECN_CE = 0x3;
+
+    /** A CNP names the QP whose packets were marked (the destination QP of its BTH): its congestion control hears of it. */
+    private void congestionNotified(RxPacket p) {
+        QpEngine e = engines.get(p.destQpn);
+        if (e == null) {
+            drops.drop(DropReason.UNKNOWN_QPN, p.destQpn, p);
+            return;
+        }
+        counters.increment(Counter.RCVD_CNP);
+        e.flow.congestionNotified();
+    }
+
+    /** The end of a receive burst: every ACK owed goes out, one per QP. */
+    @Override
+    public void burstEnd() {
+        responder.burstEnd();
+    }
+
+    @Override
+    public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+        counters.increment(Counter.of(reason));
+        tracer.trace(TraceEvent.DROPPED, -1, 0, -1, -1, reason.ordinal());
     }
 }

@@ -1,5 +1,6 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.device.Port;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.ReceiveWqe;
@@ -26,43 +27,48 @@ final class DatagramReceiver {
     /** UD receivers find the packet's IP header in the first 40 bytes of their buffer (the GRH area). */
     static final int GRH_LENGTH = 40;
 
-    private final DataPath dp;
+    private final Port port;
+    private final Drops drops;
+    private final Dma dma;
     private final ReceiveConsumer receives;
     private final DethFlyweight deth = new DethFlyweight();
     private final ImmDtFlyweight immDt = new ImmDtFlyweight();
     private final ByteBuffer grh = ByteBuffer.allocate(GRH_LENGTH);
     private final RoceFramer framer = new RoceFramer();
 
-    DatagramReceiver(DataPath dp, ReceiveConsumer receives) {
-        this.dp = dp;
+    DatagramReceiver(Port port, Drops drops, Dma dma, ReceiveConsumer receives) {
+        this.port = port;
+        this.drops = drops;
+        this.dma = dma;
         this.receives = receives;
     }
 
-    void receive(QpEngine e, BthFlyweight bth, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength,
-                 PacketInfo info) {
+    void receive(QpEngine e, RxPacket p) {
         QueuePair qp = e.qp;
-        deth.wrap(buf, offset + op.offsetOf(ExtensionHeader.DETH)); // its Q_Key was checked with the headers, in DataPath
-        if (payloadLength > dp.rnic.port().activeMtu().bytes()) {
-            dp.drop(DropReason.MALFORMED, qp.qpn(), bth.psn(), op.code());
+        Opcode op = p.opcode;
+        int payloadLength = p.payloadLength;
+        deth.wrap(p.buffer, p.at(ExtensionHeader.DETH)); // its Q_Key was checked with the headers, in the dispatch
+        if (payloadLength > port.activeMtu().bytes()) {
+            drops.drop(DropReason.MALFORMED, qp.qpn(), p);
             return;
         }
         if (!receives.take(e)) {
-            dp.drop(DropReason.NO_RESOURCES, qp.qpn(), bth.psn(), op.code());
+            drops.drop(DropReason.NO_RESOURCES, qp.qpn(), p);
             return;
         }
         // The GRH describes the datagram as it came: its UDP payload is the whole RoCE packet
         // (headers, ImmDt, payload, pad and ICRC), not just the BTH, DETH and payload.
-        writeGrh(info, payloadOffset - offset + payloadLength + bth.padCount() + IcrcCalculator.LENGTH);
+        writeGrh(p.info, p.payloadOffset - p.offset + payloadLength + p.padCount + IcrcCalculator.LENGTH);
         ReceiveWqe wqe = e.resp.recvWqe;
         boolean fits = wqe.sgl().totalLength() >= GRH_LENGTH + payloadLength;
-        if (!fits || dp.dma.scatter(qp.pd(), wqe.sgl(), 0, grh, 0, GRH_LENGTH) != AccessError.NONE
-                || dp.dma.scatter(qp.pd(), wqe.sgl(), GRH_LENGTH, buf, payloadOffset, payloadLength) != AccessError.NONE) {
+        if (!fits || dma.scatter(qp.pd(), wqe.sgl(), 0, grh, 0, GRH_LENGTH) != AccessError.NONE
+                || dma.scatter(qp.pd(), wqe.sgl(), GRH_LENGTH, p.buffer, p.payloadOffset, payloadLength) != AccessError.NONE) {
             receives.fail(e, fits ? WcStatus.LOC_PROT_ERR : WcStatus.LOC_LEN_ERR, deth.srcQpn());
             return;
         }
-        int imm = op.hasImmediate() ? immDt.wrap(buf, offset + op.offsetOf(ExtensionHeader.IMMDT)).immediate() : 0;
+        int imm = op.hasImmediate() ? immDt.wrap(p.buffer, p.at(ExtensionHeader.IMMDT)).immediate() : 0;
         receives.complete(e, WcOpcode.RECV, GRH_LENGTH + payloadLength, imm,
-                WorkCompletion.WITH_GRH | (op.hasImmediate() ? WorkCompletion.WITH_IMM : 0), deth.srcQpn(), bth.solicitedEvent());
+                WorkCompletion.WITH_GRH | (op.hasImmediate() ? WorkCompletion.WITH_IMM : 0), deth.srcQpn(), p.solicited);
     }
 
     /**

@@ -19,13 +19,13 @@ import java.nio.ByteBuffer;
 final class Dma {
     private final MemoryTables memory;
     /** Where the trace listener is found: read once per page, so a trace installed later is seen. */
-    private final DataPath trace;
+    private final Tracer tracer;
     private ByteBuffer cachedBuffer;
     private MemorySegment cachedSegment;
 
-    Dma(MemoryTables memory, DataPath trace) {
+    Dma(MemoryTables memory, Tracer tracer) {
         this.memory = memory;
-        this.trace = trace;
+        this.tracer = tracer;
     }
 
     /**
@@ -117,7 +117,7 @@ final class Dma {
 
     /** One page's translation, to the trace listener when there is one (a field read and a branch when not). */
     private void traced(MptEntry entry, long iova, long address, int length, boolean toMemory) {
-        TraceListener t = trace.tracer();
+        TraceListener t = tracer.listener();
         if (t != null) {
             long mttIndex = entry.mttIndex(iova);
             long page = memory.mtt().get(mttIndex);

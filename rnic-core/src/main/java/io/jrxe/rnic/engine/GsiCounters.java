@@ -1,9 +1,9 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.wire.stats.CounterRegistry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * QP1's own counters: MADs received (passed to an agent), sent, and dropped by reason. Only the
@@ -58,19 +58,12 @@ public final class GsiCounters {
         return sum;
     }
 
-    /** Every counter by its name, in a stable order. */
-    public Map<String, Long> snapshot() {
-        Map<String, Long> m = new LinkedHashMap<>();
-        m.put("jrxe_gsi_mads_received", received());
-        m.put("jrxe_gsi_mads_sent", sent());
+    /** Registers every counter under its name, so that every reader of the NIC's counters sees them. */
+    public void registerIn(CounterRegistry registry) {
+        registry.register("jrxe_gsi_mads_received", this::received);
+        registry.register("jrxe_gsi_mads_sent", this::sent);
         for (MadDropReason r : MadDropReason.values()) {
-            m.put(r.label(), dropped(r));
+            registry.register(r.label(), () -> dropped(r));
         }
-        return m;
-    }
-
-    @Override
-    public String toString() {
-        return snapshot().toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.device.Counters;
+import io.jrxe.wire.port.PacketPort;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
@@ -21,8 +23,8 @@ import java.nio.ByteBuffer;
  * that carries every general MAD (the CM's among them) as one 256-byte UD SEND ONLY. The receive
  * dispatch hands it every packet for QP 1; it checks what IBTA asks of QP1 (UD SEND ONLY, a
  * P_Key that matches an entry of the port's table, whatever its index, the GSI Q_Key, one whole
- * MAD, base version 1, a class with an agent and that agent's class version), copies the MAD and
- * hands it to the class's {@link MadAgent}. Anything else is dropped and counted by reason in
+ * MAD, base version 1, a class with an agent and that agent's class version) and copies the MAD
+ * into the class's {@link MadAgent}'s inbox, which the agent drains in its own task. Anything else is dropped and counted by reason in
  * {@link GsiCounters}, never thrown.
  *
  * <p>It sends for its agents: {@link #send} frames a MAD as rxe does (BTH P_Key 0xFFFF to QP 1,
@@ -34,20 +36,23 @@ public final class GsiQp {
     private static final int MAD_OFFSET = OPCODE.headerLength();
     private static final int SOURCE_PORT = RoceSourcePort.datagram(MadHeaderFlyweight.GSI_QPN);
 
-    private final DataPath dp;
     private final Port port;
+    private final PacketPort packets;
+    private final Counters deviceCounters;
+    private final Drops drops;
     private final GsiCounters counters = new GsiCounters();
     private final MadAgent[] agents = new MadAgent[256];
-    private final ByteBuffer rx = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH);
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
     private final DethFlyweight deth = new DethFlyweight();
     private final BthFlyweight txBth = new BthFlyweight();
     private int psn;
 
-    GsiQp(DataPath dp) {
-        this.dp = dp;
-        this.port = dp.rnic.port();
+    GsiQp(Port port, PacketPort packets, Counters deviceCounters, Drops drops) {
+        this.port = port;
+        this.packets = packets;
+        this.deviceCounters = deviceCounters;
+        this.drops = drops;
     }
 
     public GsiCounters counters() {
@@ -64,29 +69,26 @@ public final class GsiQp {
         counters.countDropped(reason);
     }
 
-    /** Receives a packet for QP 1; its BTH, opcode and lengths were read by the dispatch. */
-    void receive(BthFlyweight bth, Opcode opcode, ByteBuffer buffer, int offset, int payloadLength, PacketInfo info) {
-        if (opcode != OPCODE) {
-            reject(MadDropReason.WRONG_OPCODE, DropReason.WRONG_TRANSPORT, bth);
+    /** Receives a packet for QP 1, parsed by the dispatch. */
+    void receive(RxPacket p) {
+        if (p.opcode != OPCODE) {
+            reject(MadDropReason.WRONG_OPCODE, DropReason.WRONG_TRANSPORT, p);
             return;
         }
-        if (!pkeyInTable(bth.pkey())) {
-            reject(MadDropReason.BAD_PKEY, DropReason.BAD_PKEY, bth);
+        if (!pkeyInTable(p.pkey)) {
+            reject(MadDropReason.BAD_PKEY, DropReason.BAD_PKEY, p);
             return;
         }
-        if (deth.wrap(buffer, offset + opcode.offsetOf(ExtensionHeader.DETH)).qkey() != MadHeaderFlyweight.GSI_QKEY) {
-            reject(MadDropReason.BAD_QKEY, DropReason.BAD_QKEY, bth);
+        if (deth.wrap(p.buffer, p.at(ExtensionHeader.DETH)).qkey() != MadHeaderFlyweight.GSI_QKEY) {
+            reject(MadDropReason.BAD_QKEY, DropReason.BAD_QKEY, p);
             return;
         }
-        if (payloadLength != MadHeaderFlyweight.MAD_LENGTH) {
-            reject(MadDropReason.BAD_LENGTH, DropReason.MALFORMED, bth);
+        if (p.payloadLength != MadHeaderFlyweight.MAD_LENGTH) {
+            reject(MadDropReason.BAD_LENGTH, DropReason.MALFORMED, p);
             return;
         }
-        dp.rnic.counters().increment(Counter.RCVD_PKTS);
-        ByteBuffer mad = rx;
-        mad.clear();
-        mad.put(0, buffer, offset + opcode.headerLength(), MadHeaderFlyweight.MAD_LENGTH);
-        MadHeaderFlyweight h = header.wrap(mad, 0);
+        deviceCounters.increment(Counter.RCVD_PKTS);
+        MadHeaderFlyweight h = header.wrap(p.buffer, p.payloadOffset);
         if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
             counters.countDropped(MadDropReason.BAD_BASE_VERSION);
             return;
@@ -100,8 +102,11 @@ public final class GsiQp {
             counters.countDropped(MadDropReason.BAD_CLASS_VERSION);
             return;
         }
+        if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey)) {
+            counters.countDropped(MadDropReason.AGENT_BUSY);
+            return;
+        }
         counters.countReceived();
-        agent.mad(mad, info.source, bth.pkey());
     }
 
     /**
@@ -118,9 +123,9 @@ public final class GsiQp {
         return false;
     }
 
-    private void reject(MadDropReason reason, DropReason packetReason, BthFlyweight bth) {
+    private void reject(MadDropReason reason, DropReason packetReason, RxPacket p) {
         counters.countDropped(reason);
-        dp.drop(packetReason, MadHeaderFlyweight.GSI_QPN, bth.psn(), bth.opcode());
+        drops.drop(packetReason, MadHeaderFlyweight.GSI_QPN, p);
     }
 
     /** Sends the 256-byte MAD at mad[0, 256) to the GSI of the node at {@code to}. */
@@ -130,11 +135,11 @@ public final class GsiQp {
         psn = Psn.next(psn);
         deth.wrap(t, OPCODE.offsetOf(ExtensionHeader.DETH)).set(MadHeaderFlyweight.GSI_QKEY, MadHeaderFlyweight.GSI_QPN);
         t.put(MAD_OFFSET, mad, 0, MadHeaderFlyweight.MAD_LENGTH);
-        dp.port.send(t, 0, MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH, to, SOURCE_PORT);
+        packets.send(t, 0, MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH, to, SOURCE_PORT);
         // A MAD answers a peer that waits on it (a DREP, which the real rping's exit races), while the NIC's turn
         // goes on to hand events to the program: it leaves now, not at the end of the turn.
-        dp.port.flush();
-        dp.rnic.counters().increment(Counter.SENT_PKTS);
+        packets.flush();
+        deviceCounters.increment(Counter.SENT_PKTS);
         counters.countSent();
     }
 }

@@ -12,6 +12,7 @@ public enum MadDropReason {
     BAD_BASE_VERSION("MAD base version is not 1"),
     UNKNOWN_CLASS("no agent for the management class"),
     BAD_CLASS_VERSION("class version the agent does not speak"),
+    AGENT_BUSY("the agent's inbox is full: it has not drained the MADs before it"),
     UNKNOWN_ATTRIBUTE("attribute or method the agent does not handle"),
     NO_CONNECTION("names no connection of this CM"),
     WRONG_STATE("not expected in the connection's state"),

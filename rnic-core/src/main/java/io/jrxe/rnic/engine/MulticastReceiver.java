@@ -3,13 +3,9 @@ package io.jrxe.rnic.engine;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
 import io.jrxe.rnic.mcast.MulticastGroup;
+import io.jrxe.rnic.mcast.MulticastGroups;
 import io.jrxe.verbs.MulticastGid;
-import io.jrxe.wire.header.BthFlyweight;
-import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.DropReason;
-import io.jrxe.wire.port.PacketInfo;
-
-import java.nio.ByteBuffer;
 
 /**
  * A datagram for QP 0xFFFFFF, as rxe_rcv_mcast_pkt handles it: the group is found by the packet's destination IP
@@ -19,44 +15,53 @@ import java.nio.ByteBuffer;
  * rcvd_pkts, as rxe counts it before the copies; it is shown dropped only when no QP took it.
  */
 final class MulticastReceiver {
-    private final DataPath dp;
+    private final MulticastGroups groups;
     private final Counters counters;
+    private final Drops drops;
+    private final Tracer tracer;
+    private final QpTable engines;
+    private final HeaderCheck headers;
+    private final Responder responder;
 
-    MulticastReceiver(DataPath dp) {
-        this.dp = dp;
-        this.counters = dp.rnic.counters();
+    MulticastReceiver(MulticastGroups groups, Counters counters, Drops drops, Tracer tracer, QpTable engines,
+                      HeaderCheck headers, Responder responder) {
+        this.groups = groups;
+        this.counters = counters;
+        this.drops = drops;
+        this.tracer = tracer;
+        this.engines = engines;
+        this.headers = headers;
+        this.responder = responder;
     }
 
-    void receive(BthFlyweight bth, Opcode opcode, ByteBuffer buffer, int offset, int length, int payloadLength,
-                 PacketInfo info) {
-        MulticastGroup group = dp.rnic.multicast().group(info.destination);
+    void receive(RxPacket p) {
+        MulticastGroup group = groups.group(p.info.destination);
         if (group == null) {
-            dp.drop(DropReason.NO_MCAST_GROUP, MulticastGid.QPN, bth.psn(), bth.opcode());
+            drops.drop(DropReason.NO_MCAST_GROUP, MulticastGid.QPN, p);
             return;
         }
         counters.increment(Counter.RCVD_PKTS);
         counters.increment(Counter.MCAST_RCVD_PKTS);
-        int payloadOffset = offset + opcode.headerLength();
         DropReason lastRefusal = null;
         int copies = 0;
         for (int i = 0; i < group.size(); i++) {
-            QpEngine e = dp.engine(group.member(i).qpn());
+            QpEngine e = engines.get(group.member(i).qpn());
             if (e == null) {
                 continue; // not possible while attached (a QP with attachments cannot be destroyed); a copy for nobody
             }
-            DropReason refused = dp.check(e, opcode, bth, buffer, offset, info);
+            DropReason refused = headers.check(e, p);
             if (refused != null) {
-                dp.countDrop(refused, e.qp.qpn(), bth.psn(), bth.opcode());
+                drops.count(refused, e.qp.qpn(), p);
                 lastRefusal = refused;
                 continue;
             }
-            dp.trace(TraceEvent.PACKET_RECEIVED, e.qp.qpn(), 0, bth.psn(), bth.opcode(), length);
-            dp.responder.request(e, opcode, buffer, offset, payloadOffset, payloadLength, info);
+            tracer.trace(TraceEvent.PACKET_RECEIVED, e.qp.qpn(), 0, p.psn, p.opcodeValue, p.length);
+            responder.request(e, p);
             copies++;
         }
         counters.add(Counter.MCAST_COPIES, copies);
         if (copies == 0 && lastRefusal != null) {
-            dp.showDrop(lastRefusal);
+            drops.show(lastRefusal);
         }
     }
 }

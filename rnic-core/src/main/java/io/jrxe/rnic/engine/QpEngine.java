@@ -1,18 +1,23 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.verbs.QpType;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.psn.Psn;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The engines' state for one QP, owned by the NIC thread, in three holders as rxe keeps
- * qp->req, qp->comp and qp->resp, and the QP's one task: the engines never call each other,
- * they mark work in these holders and {@link DataPath#schedule schedule} the task, which runs
- * the completer, then the requester, then the responder's pending responses.
+ * The engines' state for one QP, owned by the NIC thread, in one holder per engine as rxe keeps
+ * qp->req, qp->comp and qp->resp: each engine writes only its own holder and reads the others'.
+ * What one engine leaves for another is a hand-off in its own holder (the completer's retry and
+ * RNR wait, read by the requester) or the shared WQE's state, and the QP's one task runs them in
+ * turn: the completer, then the requester, then the responder's waiting responses.
  */
 final class QpEngine {
     final QueuePair qp;
+    final QpHandle handle;
     /** The connected peer (RC, UC) and the QP's own address, from its address vector at RTR. */
     PeerAddress peer;
     PeerAddress local;
@@ -21,6 +26,8 @@ final class QpEngine {
     final RequesterState req = new RequesterState();
     final CompleterState comp;
     final ResponderState resp;
+    /** The QP's share of congestion control. */
+    final CongestionControl.Flow flow;
 
     /** The task's coalescing flag: a run is already queued (set from any thread, cleared by the run). */
     final AtomicBoolean scheduled = new AtomicBoolean();
@@ -28,29 +35,33 @@ final class QpEngine {
     final Runnable retransmitCheck;
     final Runnable rnrResume;
 
-    QpEngine(QueuePair qp, int maxResources, DataPath dataPath) {
+    QpEngine(QueuePair qp, int maxResources, DataPath dataPath, CongestionControl cc) {
         this.qp = qp;
+        this.handle = new QpHandle(qp, dataPath, this);
         this.comp = new CompleterState(qp.qpn());
         this.resp = new ResponderState(maxResources);
         this.task = () -> {
             scheduled.set(false);
             dataPath.runTask(this);
         };
+        this.flow = cc.attach(qp.qpn(), () -> dataPath.schedule(this));
         this.retransmitCheck = () -> dataPath.retransmitTimerFired(this);
         this.rnrResume = () -> dataPath.rnrTimerFired(this);
-    }
-
-    void resetSend(int sqPsn) {
-        req.reset(sqPsn);
-        comp.reset(sqPsn, qp.retryCnt(), qp.rnrRetry());
-    }
-
-    void resetReceive(int rqPsn) {
-        resp.reset(rqPsn);
     }
 
     /** True while some sent packet still waits for its acknowledgement. */
     boolean outstanding() {
         return req.psn != comp.compPsn;
+    }
+
+    /** Tells congestion control how many of the QP's packets are unacknowledged now (RC only: nothing acknowledges UC or UD). */
+    void recountInFlight() {
+        flow.inFlight(qp.type() == QpType.RC ? Psn.distance(comp.compPsn, req.psn) : 0);
+    }
+
+    /** The send queue's oldest WQE is done: the completer has a completion to write. */
+    boolean completionDue() {
+        var w = qp.sendQueue().peek();
+        return w != null && w.state == io.jrxe.rnic.queue.WqeState.DONE;
     }
 }

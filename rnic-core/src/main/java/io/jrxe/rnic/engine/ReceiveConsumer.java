@@ -1,5 +1,8 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.rnic.event.AsyncEventQueue;
+import io.jrxe.rnic.device.Counters;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
@@ -17,10 +20,16 @@ import java.nio.ByteBuffer;
  * queue or its SRQ when a message starts, scattering payload into it, and completing it.
  */
 final class ReceiveConsumer {
-    private final DataPath dp;
+    private final Dma dma;
+    private final CompletionWriter completions;
+    private final Counters counters;
+    private final AsyncEventQueue events;
 
-    ReceiveConsumer(DataPath dp) {
-        this.dp = dp;
+    ReceiveConsumer(Dma dma, CompletionWriter completions, Counters counters, AsyncEventQueue events) {
+        this.dma = dma;
+        this.completions = completions;
+        this.counters = counters;
+        this.events = events;
     }
 
     /** Takes the next receive WQE from the QP's receive queue or its SRQ; false when there is none. */
@@ -39,7 +48,7 @@ final class ReceiveConsumer {
             wqe.sgl().copyFrom(head.sgl());
             srq.queue().remove();
             if (srq.limitReached()) {
-                dp.rnic.events().post(new AsyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, srq.handle(),
+                events.post(new AsyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, srq.handle(),
                         "fewer WRs are posted than the armed limit"));
             }
             resp.recvFromSrq = true;
@@ -71,7 +80,7 @@ final class ReceiveConsumer {
         if (payloadLength == 0) {
             return AccessError.NONE;
         }
-        AccessError err = dp.dma.scatter(e.qp.pd(), resp.recvWqe.sgl(), resp.recvOffset, buf, payloadOffset, payloadLength);
+        AccessError err = dma.scatter(e.qp.pd(), resp.recvWqe.sgl(), resp.recvOffset, buf, payloadOffset, payloadLength);
         if (err == AccessError.NONE) {
             resp.recvOffset += payloadLength;
         }
@@ -84,15 +93,15 @@ final class ReceiveConsumer {
         // The receive queue's slot is freed before the completion is published: an application that reposts a
         // receive as soon as it sees the completion (as ibv_rc_pingpong does) must find the slot free, as on rxe.
         long wrId = release(e);
-        dp.complete(qp.recvCq(), wrId, WcStatus.SUCCESS, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, solicited);
-        dp.rnic.counters().increment(Counter.RDMA_RECVS);
+        completions.complete(qp.recvCq(), wrId, WcStatus.SUCCESS, opcode, 0, bytes, imm, qp.qpn(), srcQp, flags, solicited);
+        counters.increment(Counter.RDMA_RECVS);
     }
 
     /** Completes the receive with an error status. */
     void fail(QpEngine e, WcStatus status, int srcQp) {
         QueuePair qp = e.qp;
         long wrId = release(e);
-        dp.complete(qp.recvCq(), wrId, status, WcOpcode.RECV, 0, 0, 0, qp.qpn(), srcQp, 0, false);
+        completions.complete(qp.recvCq(), wrId, status, WcOpcode.RECV, 0, 0, 0, qp.qpn(), srcQp, 0, false);
     }
 
     /** A message that lost a packet (UC): a receive it had started goes back to the queue, unused. */
@@ -100,6 +109,30 @@ final class ReceiveConsumer {
         e.resp.inMessage = MessageInProgress.NONE;
         e.resp.recvWqe = null;
         e.resp.recvOffset = 0;
+    }
+
+    /**
+     * The QP is in the error state: every receive of its queue completes with WR_FLUSH_ERR, in order, and
+     * one it had taken from its SRQ for a message in progress too; the message is forgotten.
+     */
+    void flush(QpEngine e) {
+        QueuePair qp = e.qp;
+        WorkQueue<ReceiveWqe> rq = qp.recvQueue();
+        if (rq != null) {
+            ReceiveWqe r;
+            while ((r = rq.peek()) != null) {
+                long wrId = r.wrId();
+                rq.remove();
+                completions.complete(qp.recvCq(), wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0, false);
+            }
+        }
+        ResponderState resp = e.resp;
+        if (resp.recvFromSrq && resp.recvWqe != null) {
+            completions.complete(qp.recvCq(), resp.recvWqe.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qp.qpn(), 0, 0,
+                    false);
+        }
+        resp.recvWqe = null;
+        resp.inMessage = MessageInProgress.NONE;
     }
 
     private long release(QpEngine e) {

@@ -1,15 +1,19 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.verbs.SendWr;
 import io.jrxe.rnic.AddressHandle;
+import io.jrxe.rnic.NicResources;
+import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.AccessError;
-import io.jrxe.verbs.QpState;
-import io.jrxe.verbs.QpType;
+import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.SendWqe;
-import io.jrxe.verbs.WcStatus;
-import io.jrxe.rnic.queue.WqeState;
 import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.rnic.queue.WqeState;
+import io.jrxe.rnic.queue.WrOpcodeInfo;
+import io.jrxe.verbs.QpState;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.SendWr;
+import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AtomicEthFlyweight;
 import io.jrxe.wire.header.BthFlyweight;
@@ -21,17 +25,19 @@ import io.jrxe.wire.header.RethFlyweight;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.psn.LocalAckTimeout;
 import io.jrxe.wire.psn.Psn;
+import io.jrxe.wire.time.NicTime;
 
 import java.nio.ByteBuffer;
 
 /**
  * The requester: turns send queue entries into packets. It segments messages by the path MTU,
  * picks FIRST/MIDDLE/LAST/ONLY opcodes, numbers packets, asks for an ACK on the last packet of a
- * message that no other follows at once and at least every 64 packets, keeps to max_rd_atomic outstanding READs and atomics and
- * to a window of unacknowledged PSNs, waits at fences, and runs local operations (LOCAL_INV,
- * BIND_MW, REG_MR) in order.
+ * message that no other follows at once and at least every 64 packets, keeps to max_rd_atomic
+ * outstanding READs and atomics, to a window of unacknowledged PSNs and to what congestion control
+ * allows, waits at fences, and runs local operations (LOCAL_INV, BIND_MW, REG_MR) in order. It
+ * goes back when the completer's retry hand-off asks (go-back-N), and waits out an RNR NAK's time.
+ * Only it writes {@link RequesterState}.
  */
 final class Requester {
     /** Unacknowledged PSNs a requester may have outstanding (rxe's RXE_MAX_UNACKED_PSNS). */
@@ -41,7 +47,12 @@ final class Requester {
     /** A signaled message that others follow asks for an ACK if this many packets went since the last ask. */
     static final int SIGNALED_ACK_PACKETS = 32;
 
-    private final DataPath dp;
+    private final NicResources resources;
+    private final MemoryTables memory;
+    private final Transmitter out;
+    private final Dma dma;
+    private final NicTime time;
+    private final Tracer tracer;
     private final RethFlyweight reth = new RethFlyweight();
     private final ImmDtFlyweight immDt = new ImmDtFlyweight();
     private final IethFlyweight ieth = new IethFlyweight();
@@ -49,51 +60,69 @@ final class Requester {
     private final DethFlyweight deth = new DethFlyweight();
     private final FethFlyweight feth = new FethFlyweight();
 
-    Requester(DataPath dp) {
-        this.dp = dp;
+    Requester(NicResources resources, Transmitter out, Dma dma, NicTime time, Tracer tracer) {
+        this.resources = resources;
+        this.memory = resources.memory();
+        this.out = out;
+        this.dma = dma;
+        this.time = time;
+        this.tracer = tracer;
+    }
+
+    /** The QP entered RTS (or RESET): its PSN, from the send queue's head, nothing outstanding. */
+    void reset(QpEngine e, int sqPsn) {
+        e.req.reset(sqPsn, e.qp.sendQueue().consumed(), e.comp.readsAtomicsRetired, e.comp.retryAsked);
+    }
+
+    /** The completer flushed the send queue (the QP is in ERR): nothing is outstanding. */
+    void flushed(QpEngine e) {
+        RequesterState req = e.req;
+        req.next = e.qp.sendQueue().consumed();
+        req.readsAtomicsStarted = e.comp.readsAtomicsRetired;
+        req.retriesTaken = e.comp.retryAsked;
     }
 
     /**
-     * One turn: rewinds first if the completer asked for a retry, then sends until the send queue
-     * is empty, a limit holds it (the unacknowledged-PSN window, the device window, a fence,
+     * One turn: goes back first if the completer asked for a retry, then sends until the send queue
+     * is empty, a limit holds it (the unacknowledged-PSN window, congestion control, a fence,
      * max_rd_atomic, an RNR wait) or {@code budget} packets went out. Returns the packets sent.
      */
     int run(QpEngine e, int budget) {
         QueuePair qp = e.qp;
         RequesterState req = e.req;
-        if (qp.state() == QpState.ERR) {
-            dp.flush(e);
+        CompleterState comp = e.comp;
+        WorkQueue<SendWqe> sq = qp.sendQueue();
+        if (req.next < sq.consumed()) {
+            req.next = sq.consumed(); // the completer failed the WQE the requester was about to start
+        }
+        if (req.retriesTaken != comp.retryAsked) {
+            req.retriesTaken = comp.retryAsked;
+            rewind(e, Psn.before(comp.retryPsn, comp.compPsn) ? comp.compPsn : comp.retryPsn);
+        }
+        if (qp.state() != QpState.RTS || time.nanoTime() < comp.rnrResumeAt) {
             return 0;
         }
-        if (req.needRetry) {
-            req.needRetry = false;
-            rewind(e, Psn.before(req.retryPsn, e.comp.compPsn) ? e.comp.compPsn : req.retryPsn);
-        }
-        if (qp.state() != QpState.RTS || dp.time.nanoTime() < req.rnrResumeAt) {
-            return 0;
-        }
+        boolean rc = qp.type() == QpType.RC;
         int sent = 0;
         while (sent < budget && qp.state() == QpState.RTS) {
-            SendWqe w = qp.sendQueue().peek(req.reqIndex);
+            SendWqe w = sq.at(req.next);
             if (w == null) {
                 break;
             }
-            if (w.state == WqeState.POSTED) {
-                if (!start(e, w)) {
-                    break;
-                }
+            if (w.state == WqeState.POSTED && !start(e, w)) {
+                break;
             }
             if (w.state == WqeState.DONE) {
                 // A local operation, run as the requester reached it (now, or before a go-back-N rewind to a
                 // request ahead of it): it has no packets, and it must not run twice.
-                req.reqIndex++;
+                req.next++;
                 continue;
             }
-            if (qp.type() == QpType.RC && Psn.distance(e.comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
+            if (rc && Psn.distance(comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
                 break;
             }
-            if (qp.type() == QpType.RC && !dp.window.open(e)) {
-                break;
+            if (rc && !e.flow.mayTransmit()) {
+                break; // congestion control wakes the QP when it may send again
             }
             if (!sendPacket(e, w)) {
                 break; // a send-side error: the completer fails the WQE and the QP
@@ -106,85 +135,80 @@ final class Requester {
     /** Prepares a WQE the requester reaches for the first time; false when it must wait. */
     private boolean start(QpEngine e, SendWqe w) {
         QueuePair qp = e.qp;
-        boolean readOrAtomic = isReadOrAtomic(w.opcode);
         RequesterState req = e.req;
-        if ((w.flags & SendWr.FENCE) != 0 && req.outstandingReadsAtomics > 0) {
+        WrOpcodeInfo info = w.info;
+        long outstanding = req.readsAtomicsStarted - e.comp.readsAtomicsRetired;
+        if ((w.flags & SendWr.FENCE) != 0 && outstanding > 0) {
             return false;
         }
-        if (readOrAtomic && req.outstandingReadsAtomics >= Math.max(1, qp.maxRdAtomic())) {
+        if (info.readOrAtomic() && outstanding >= Math.max(1, qp.maxRdAtomic())) {
             return false;
         }
-        dp.trace(TraceEvent.FETCHED, qp.qpn(), w.wrId, req.psn, w.opcode.ordinal(), w.length());
-        switch (w.opcode) {
-            case LOCAL_INV -> {
-                AccessError err = dp.rnic.memory().invalidate(w.immOrInvalidate, qp.pd());
-                finishLocal(e, w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
-                return true;
-            }
-            case BIND_MW -> {
-                WcStatus s = WcStatus.SUCCESS;
-                AccessError err = AccessError.NONE;
-                try {
-                    dp.rnic.memory().bindMw(w.mwKey, qp.pd(), w.mrKey, w.bindAddr, w.bindLength, w.bindAccess, w.newKey & 0xFF);
-                } catch (io.jrxe.rnic.RnicException ex) {
-                    s = WcStatus.MW_BIND_ERR;
-                    err = AccessError.NO_PERMISSION;
-                }
-                finishLocal(e, w, s, err);
-                return true;
-            }
-            case REG_MR -> {
-                AccessError err = dp.rnic.memory().fastRegister(w.mrKey, qp.pd(), w.newKey & 0xFF, w.bindAddr, w.bindLength,
-                        w.bindAccess);
-                finishLocal(e, w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
-                return true;
-            }
-            default -> {
-            }
+        tracer.trace(TraceEvent.FETCHED, qp.qpn(), w.wrId, req.psn, w.opcode.ordinal(), w.length());
+        if (info.local()) {
+            runLocal(e, w);
+            return true;
         }
-        long length = w.length();
-        int mtu = segmentSize(qp);
-        int packets = readOrAtomic && w.opcode != WrOpcode.RDMA_READ ? 1
-                : w.opcode == WrOpcode.FLUSH || w.opcode == WrOpcode.ATOMIC_WRITE ? 1
-                : (int) Math.max(1, (length + mtu - 1) / mtu);
+        int packets = info.psns(w.length(), segmentSize(qp));
         w.firstPsn = req.psn;
         w.lastPsn = Psn.add(req.psn, packets - 1);
         w.responseStartPsn = req.psn;
         w.sentBytes = 0;
         w.state = WqeState.SENDING;
-        if (readOrAtomic) {
-            req.outstandingReadsAtomics++;
+        if (info.readOrAtomic()) {
+            req.readsAtomicsStarted++;
+            w.readAtomicCounted = true;
         }
         return true;
     }
 
+    /** LOCAL_INV, BIND_MW, REG_MR: run on the NIC's tables in send-queue order; done with their status. */
+    private void runLocal(QpEngine e, SendWqe w) {
+        QueuePair qp = e.qp;
+        switch (w.opcode) {
+            case LOCAL_INV -> {
+                AccessError err = memory.invalidate(w.immOrInvalidate, qp.pd());
+                finish(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+            }
+            case BIND_MW -> {
+                try {
+                    memory.bindMw(w.mwKey, qp.pd(), w.mrKey, w.bindAddr, w.bindLength, w.bindAccess, w.newKey & 0xFF);
+                    finish(w, WcStatus.SUCCESS, AccessError.NONE);
+                } catch (RnicException ex) {
+                    finish(w, WcStatus.MW_BIND_ERR, AccessError.NO_PERMISSION);
+                }
+            }
+            case REG_MR -> {
+                AccessError err = memory.fastRegister(w.mrKey, qp.pd(), w.newKey & 0xFF, w.bindAddr, w.bindLength,
+                        w.bindAccess);
+                finish(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
+            }
+            default -> throw new IllegalStateException(w.opcode + " is not a local operation");
+        }
+    }
+
     /**
      * Whether a message's last packet asks for an ACK. rxe's always does; jrxe's does unless another
-     * message follows at once (the next WQE is posted and the device is far from its in-flight cap)
-     * and no one waits for this one: one ACK for a later PSN completes both. Someone waits for a
-     * signaled WQE (its completion is what a poster with a full send queue needs to post more), so
-     * that asks unless it is fewer than {@link #SIGNALED_ACK_PACKETS} packets since the last ask. A
-     * bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
+     * message follows at once (the next WQE is posted and congestion control is far from holding
+     * packets back) and no one waits for this one: one ACK for a later PSN completes both. Someone
+     * waits for a signaled WQE (its completion is what a poster with a full send queue needs to post
+     * more), so that asks unless it is fewer than {@link #SIGNALED_ACK_PACKETS} packets since the last
+     * ask. A bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
      * sends with a completion every hundred gets one at each, and at least every
-     * {@link #MAX_PACKETS_PER_ACK} packets one is asked for. On loopback each ACK cost the responder a
+     * {@link #MAX_PACKETS_PER_ACK} packets one is asked for: on loopback each ACK costs the responder a
      * send and the requester a receive, as much CPU as a tenth of a 64 KiB message's data. The last
      * message posted always asks, so a lone request (every latency test) looks as rxe's does.
      */
     private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
-        if (e.qp.sendQueue().peek(e.req.reqIndex + 1) == null || dp.window.inFlight() >= DeviceWindow.PACKETS / 2) {
+        if (e.qp.sendQueue().at(e.req.next + 1) == null || e.flow.nearLimit()) {
             return true;
         }
         return (w.signaled() || e.qp.sqSigAll()) && e.req.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;
     }
 
-    /** A local operation ran: its WQE is done, for the completer to report. */
-    private static void finishLocal(QpEngine e, SendWqe w, WcStatus status, AccessError err) {
-        w.finish(status, err.code());
-        e.comp.hasWork = true;
-    }
-
-    static boolean isReadOrAtomic(WrOpcode op) {
-        return op == WrOpcode.RDMA_READ || op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD;
+    /** A WQE done without packets (a local operation, a send-side error): the completer reports it. */
+    private static void finish(SendWqe w, WcStatus status, AccessError why) {
+        w.finish(status, why.code());
     }
 
     static int mtu(QueuePair qp) {
@@ -194,33 +218,25 @@ final class Requester {
     /**
      * The largest payload of one packet. A UD QP has no path MTU (its pathMtu attribute keeps the
      * default 1024): its datagrams are limited by the port's active MTU, as post_send checked and
-     * as rxe's get_mtu() does; using 1024 split a larger datagram into several UD packets.
+     * as rxe's get_mtu() does; using 1024 would split a larger datagram into several UD packets.
      */
     private int segmentSize(QueuePair qp) {
-        return qp.type() == QpType.UD ? dp.rnic.port().activeMtu().bytes() : mtu(qp);
+        return qp.type() == QpType.UD ? resources.port().activeMtu().bytes() : mtu(qp);
     }
 
     /** Builds and sends the WQE's next packet; false when a send-side error failed it instead. */
     private boolean sendPacket(QpEngine e, SendWqe w) {
         QueuePair qp = e.qp;
         RequesterState req = e.req;
+        WrOpcodeInfo info = w.info;
         int mtu = segmentSize(qp);
         long length = w.length();
         long remaining = length - w.sentBytes;
-        boolean first = w.sentBytes == 0;
-        boolean last = remaining <= mtu;
         boolean readRequest = w.opcode == WrOpcode.RDMA_READ;
-        int payload = readRequest || isReadOrAtomic(w.opcode) || w.opcode == WrOpcode.FLUSH ? 0 : (int) Math.min(mtu, remaining);
-        if (w.opcode == WrOpcode.ATOMIC_WRITE) {
-            payload = 8;
-            last = true;
-        }
-        if (w.opcode == WrOpcode.FLUSH) {
-            // One packet whatever the range: with a range over one MTU, "last" stayed false and the
-            // FLUSH (which moves no bytes) was sent again and again at new PSNs, for ever.
-            last = true;
-        }
-        Opcode op = opcodeFor(qp.type(), w.opcode, first || readRequest, last || readRequest);
+        boolean first = w.sentBytes == 0 || info.onePacket();
+        boolean last = info.onePacket() || remaining <= mtu;
+        int payload = info.carriesPayload() ? (int) Math.min(mtu, remaining) : 0;
+        Opcode op = opcodeFor(qp.type(), w.opcode, first, last);
         boolean ackRequest = qp.type() == QpType.RC
                 && (readRequest || (last && askAtMessageEnd(e, w)) || ++req.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
         if (ackRequest) {
@@ -231,39 +247,40 @@ final class Requester {
         PeerAddress to = e.peer;
         int destQpn = qp.destQpn();
         if (qp.type() == QpType.UD) {
-            AddressHandle ah = dp.rnic.ah(w.ahHandle);
+            AddressHandle ah = resources.ah(w.ahHandle);
             if (ah == null) {
-                fail(e, w, WcStatus.LOC_QP_OP_ERR, AccessError.KEY_NOT_FOUND);
+                finish(w, WcStatus.LOC_QP_OP_ERR, AccessError.KEY_NOT_FOUND);
                 return false;
             }
             to = ah.destination();
             destQpn = w.remoteQpn;
         }
-        ByteBuffer tx = dp.tx;
-        dp.txBth.wrap(tx, 0).set(op.code(), solicited, pad, BthFlyweight.DEFAULT_PKEY, destQpn, ackRequest, req.psn);
+        ByteBuffer tx = out.tx;
+        out.bth().set(op.code(), solicited, pad, BthFlyweight.DEFAULT_PKEY, destQpn, ackRequest, req.psn);
         writeExtensions(e, w, op, tx);
         int at = op.headerLength();
         if (payload > 0) {
             if ((w.flags & SendWr.INLINE) != 0) {
                 tx.put(at, w.inline, (int) w.sentBytes, payload);
             } else {
-                AccessError err = dp.dma.gather(qp.pd(), w.sgl, w.sentBytes, tx, at, payload);
+                AccessError err = dma.gather(qp.pd(), w.sgl, w.sentBytes, tx, at, payload);
                 if (err != AccessError.NONE) {
-                    fail(e, w, WcStatus.LOC_PROT_ERR, err);
+                    // No counter moves: rxe's send_err counts packets its transmit failed, and this WQE sent none.
+                    finish(w, WcStatus.LOC_PROT_ERR, err);
                     return false;
                 }
-                dp.trace(TraceEvent.TRANSLATED, qp.qpn(), w.wrId, req.psn, op.code(), payload);
+                tracer.trace(TraceEvent.TRANSLATED, qp.qpn(), w.wrId, req.psn, op.code(), payload);
             }
             at += payload;
         }
         for (int i = 0; i < pad; i++) {
             tx.put(at++, (byte) 0);
         }
-        if (dp.port.tap() != null && Psn.before(req.psn, req.sentHighWater)) {
-            dp.port.annotateNextSent(retransmissionNote(req));
+        if (out.capturing() && Psn.before(req.psn, req.sentHighWater)) {
+            out.annotateNext(retransmissionNote(e));
         }
-        dp.send(e, to, at);
-        dp.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
+        out.send(to, e.srcPort, at);
+        tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
 
         if (readRequest) {
             req.psn = Psn.add(w.lastPsn, 1);
@@ -275,15 +292,11 @@ final class Requester {
         if (Psn.after(req.psn, req.sentHighWater)) {
             req.sentHighWater = req.psn;
         }
-        dp.window.update(e);
-        if (last || readRequest) {
-            req.reqIndex++;
-            if (qp.type() == QpType.RC) {
-                w.state = WqeState.SENT;
-            } else {
-                w.state = WqeState.DONE; // nothing acknowledges UC and UD: done once sent
-                e.comp.hasWork = true;
-            }
+        e.recountInFlight();
+        if (last) {
+            req.next++;
+            // nothing acknowledges UC and UD: done once sent
+            w.state = qp.type() == QpType.RC ? WqeState.SENT : WqeState.DONE;
         }
         return true;
     }
@@ -319,36 +332,26 @@ final class Requester {
     }
 
     /** What a capture says of a packet sent again: which retry, of which PSN, and why. */
-    private static String retransmissionNote(RequesterState req) {
-        String cause = req.retryCause == null ? "" : " " + req.retryCause.text;
-        return req.retryNumber > 0
-                ? String.format("retransmission %d of PSN 0x%06x%s", req.retryNumber, req.psn, cause)
-                : String.format("resend of PSN 0x%06x%s", req.psn, cause);
-    }
-
-    /**
-     * A send-side error: the WQE is done with it; the completer reports it and moves the QP to the error state.
-     * No counter moves: rxe's send_err counts packets its transmit failed, and this WQE sent none (a local protection
-     * error on rxe0 leaves send_err as it was; jrxe compare --scenario mistakes).
-     */
-    private void fail(QpEngine e, SendWqe w, WcStatus status, AccessError why) {
-        w.finish(status, why.code());
-        e.comp.hasWork = true;
+    private static String retransmissionNote(QpEngine e) {
+        CompleterState comp = e.comp;
+        String cause = comp.retryCause == null ? "" : " " + comp.retryCause.text;
+        return comp.retryNumber > 0
+                ? String.format("retransmission %d of PSN 0x%06x%s", comp.retryNumber, e.req.psn, cause)
+                : String.format("resend of PSN 0x%06x%s", e.req.psn, cause);
     }
 
     /**
      * Go-back-N: points the requester back at psn. The WQE holding it resumes there (a READ asks
-     * for its response from there), the later ones start over, and the count of outstanding
-     * READs and atomics is taken again from the WQEs still waiting.
+     * for its response from there), the later ones start over, and those of them that were READs
+     * or atomics no longer count as outstanding.
      */
     private void rewind(QpEngine e, int psn) {
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
         RequesterState req = e.req;
         int mtu = mtu(e.qp);
-        int target = -1;
-        int readsAtomics = 0;
-        for (int i = 0; i <= req.reqIndex; i++) {
-            SendWqe w = sq.peek(i);
+        long target = -1;
+        for (long i = sq.consumed(); i <= req.next; i++) {
+            SendWqe w = sq.at(i);
             if (w == null || w.state == WqeState.POSTED) {
                 break;
             }
@@ -359,22 +362,20 @@ final class Requester {
                 if (w.opcode == WrOpcode.RDMA_READ) {
                     w.responseStartPsn = psn;
                 }
-                if (isReadOrAtomic(w.opcode)) {
-                    readsAtomics++;
-                }
             } else if (target >= 0 && w.state != WqeState.DONE) {
                 w.state = WqeState.POSTED;
-            } else if (target < 0 && w.state != WqeState.DONE && isReadOrAtomic(w.opcode)) {
-                readsAtomics++;
+                if (w.readAtomicCounted) {
+                    w.readAtomicCounted = false;
+                    req.readsAtomicsStarted--;
+                }
             }
         }
         if (target < 0) {
             return;
         }
-        req.reqIndex = target;
+        req.next = target;
         req.psn = psn;
-        dp.window.update(e);
-        req.outstandingReadsAtomics = readsAtomics;
+        e.recountInFlight();
         req.packetsSinceAckRequest = 0;
     }
 
@@ -423,10 +424,5 @@ final class Requester {
             case ATOMIC_WRITE -> Opcode.RC_ATOMIC_WRITE;
             default -> throw new IllegalStateException(wr + " makes no packets");
         };
-    }
-
-    /** The local ACK timeout of a QP, in nanoseconds (infinite for timeout 0). */
-    static long ackTimeout(QueuePair qp) {
-        return LocalAckTimeout.nanos(qp.timeout());
     }
 }

@@ -1,38 +1,28 @@
 package io.jrxe.rnic.engine;
 
-/** The requester's state for one QP (rxe's qp->req): where it is in the send queue and the PSN space. */
+/**
+ * The requester's state for one QP (rxe's qp->req): where it is in the send queue and the PSN
+ * space. Only the requester writes it.
+ */
 final class RequesterState {
-    /** The next WQE to send, as a distance from the oldest uncompleted one. */
-    int reqIndex;
+    /** The absolute send-queue index of the next WQE to send (the queue numbers entries from 0 as posted). */
+    long next;
     /** The PSN of the next packet to send. */
     int psn;
     int packetsSinceAckRequest;
-    int outstandingReadsAtomics;
-    long rnrResumeAt = Long.MIN_VALUE;
-    boolean rnrTimerPending;
-    /**
-     * The completer asked to go back to {@link #retryPsn} (a NAK, an implied NAK, the ACK timer or an
-     * RNR NAK); the requester rewinds at the start of its next turn, as rxe's req.need_retry.
-     */
-    boolean needRetry;
-    int retryPsn;
-    /** Why the last retry was asked for, and which one it is (1 = the first resend), for capture comments. */
-    RetryCause retryCause;
-    int retryNumber;
+    /** READs and atomics the requester has started, ever; minus the completer's retired count, those outstanding. */
+    long readsAtomicsStarted;
+    /** The completer's retry hand-off it has carried out (see {@link CompleterState#retryAsked}). */
+    long retriesTaken;
     /** One past the highest PSN ever sent: a packet below it is a retransmission. */
     int sentHighWater;
 
-    /** This QP's share of the device's packets in flight, as last counted by {@link DeviceWindow}. */
-    int countedInFlight;
-    boolean waitingForWindow;
-
-    void reset(int sqPsn) {
-        reqIndex = 0;
+    void reset(int sqPsn, long sendQueueHead, long readsAtomicsRetired, long retriesAsked) {
+        next = sendQueueHead;
         psn = sqPsn;
         packetsSinceAckRequest = 0;
-        outstandingReadsAtomics = 0;
-        rnrResumeAt = Long.MIN_VALUE;
-        needRetry = false;
+        readsAtomicsStarted = readsAtomicsRetired;
+        retriesTaken = retriesAsked;
         sentHighWater = sqPsn;
     }
 }

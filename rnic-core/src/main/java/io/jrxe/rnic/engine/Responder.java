@@ -1,6 +1,7 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.device.Counters;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
@@ -13,7 +14,6 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicEthFlyweight;
-import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.IethFlyweight;
 import io.jrxe.wire.header.ImmDtFlyweight;
 import io.jrxe.wire.header.NakCode;
@@ -23,10 +23,10 @@ import io.jrxe.wire.opcode.MessagePosition;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.opcode.Operation;
 import io.jrxe.wire.port.DropReason;
-import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.psn.Psn;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The responder: executes incoming requests. RC and UC share every check but the PSN's: RC
@@ -39,55 +39,91 @@ import java.nio.ByteBuffer;
  * Responses leave through {@link ResponseSender}; UD datagrams go to {@link DatagramReceiver}.
  */
 final class Responder {
-    private final DataPath dp;
     private final MemoryTables memory;
+    private final Counters counters;
+    private final Drops drops;
+    private final Dma dma;
+    private final QpControl control;
     private final ResponseSender responses;
     private final ReceiveConsumer receives;
     private final DatagramReceiver datagrams;
-    private final BthFlyweight bth = new BthFlyweight();
     private final RethFlyweight reth = new RethFlyweight();
     private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
     private final ImmDtFlyweight immDt = new ImmDtFlyweight();
     private final IethFlyweight ieth = new IethFlyweight();
+    // QPs that owe an ACK at the end of the receive burst, each listed once.
+    private QpEngine[] acksOwed = new QpEngine[16];
+    private int acksOwedCount;
 
-    Responder(DataPath dp) {
-        this.dp = dp;
-        this.memory = dp.rnic.memory();
-        this.responses = new ResponseSender(dp);
-        this.receives = new ReceiveConsumer(dp);
-        this.datagrams = new DatagramReceiver(dp, receives);
+    Responder(MemoryTables memory, Counters counters, Drops drops, Dma dma, QpControl control, ResponseSender responses,
+              ReceiveConsumer receives, DatagramReceiver datagrams) {
+        this.memory = memory;
+        this.counters = counters;
+        this.drops = drops;
+        this.dma = dma;
+        this.control = control;
+        this.responses = responses;
+        this.receives = receives;
+        this.datagrams = datagrams;
     }
 
-    void request(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength, PacketInfo info) {
-        bth.wrap(buf, offset);
+    /** The QP entered RTR (or RESET): rqPsn is expected, nothing is owed or in progress. */
+    void reset(QpEngine e, int rqPsn) {
+        e.resp.reset(rqPsn);
+    }
+
+    /** The QP is in the error state: a receive it was filling from an SRQ is flushed, the message forgotten. */
+    void flush(QpEngine e) {
+        receives.flush(e);
+        e.resp.writeEntry = null;
+    }
+
+    /** The QP is destroyed: it answers nothing more. */
+    void detach(QpEngine e) {
+        e.resp.ackOwed = false;
+        e.resp.responses.clear();
+    }
+
+    void request(QpEngine e, RxPacket p) {
         if (e.qp.type() == QpType.UD) {
-            datagrams.receive(e, bth, op, buf, offset, payloadOffset, payloadLength, info);
+            datagrams.receive(e, p);
             return;
         }
-        int psn = bth.psn();
-        boolean inSequence = e.qp.type() == QpType.RC ? inSequenceRc(e, op, buf, offset, psn) : inSequenceUc(e, op, psn);
+        Opcode op = p.opcode;
+        int psn = p.psn;
+        boolean inSequence = e.qp.type() == QpType.RC ? inSequenceRc(e, op, psn) : inSequenceUc(e, p);
         if (!inSequence) {
             return;
         }
-        NakCode broken = sequenceAndLength(e, op, payloadLength);
+        NakCode broken = sequenceAndLength(e, op, p.payloadLength);
         if (broken != null) {
-            reject(e, psn, op, broken, null);
+            reject(e, p, broken, null);
             return;
         }
         switch (op.operation()) {
-            case SEND -> send(e, op, buf, offset, payloadOffset, payloadLength, psn);
-            case RDMA_WRITE -> write(e, op, buf, offset, payloadOffset, payloadLength, psn);
-            case RDMA_READ_REQUEST -> readRequest(e, op, buf, offset, psn);
-            case COMPARE_SWAP, FETCH_ADD -> atomic(e, op, buf, offset, psn);
-            case FLUSH -> flush(e, op, buf, offset, psn);
-            case ATOMIC_WRITE -> atomicWrite(e, op, buf, offset, payloadOffset, payloadLength, psn);
-            default -> reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+            case SEND -> send(e, p);
+            case RDMA_WRITE -> write(e, p);
+            case RDMA_READ_REQUEST -> readRequest(e, p);
+            case COMPARE_SWAP, FETCH_ADD -> atomic(e, p);
+            case FLUSH -> flush(e, p);
+            case ATOMIC_WRITE -> atomicWrite(e, p);
+            default -> reject(e, p, NakCode.INVALID_REQUEST, null);
         }
     }
 
-    /** The end of a receive burst (or another response): the QP's owed ACK goes out. */
-    void sendOwedAck(QpEngine e) {
-        responses.sendOwedAck(e);
+    /** The end of a receive burst: every ACK owed goes out, one per QP. */
+    void burstEnd() {
+        for (int i = 0; i < acksOwedCount; i++) {
+            QpEngine e = acksOwed[i];
+            acksOwed[i] = null;
+            e.resp.ackListed = false;
+            try {
+                responses.sendOwedAck(e);
+            } catch (RuntimeException ex) {
+                control.engineError("acknowledging for QP " + e.qp.qpn(), ex);
+            }
+        }
+        acksOwedCount = 0;
     }
 
     /** The QP's task: sends the responses that wait (READ data first of all), at most budget packets. */
@@ -96,7 +132,7 @@ final class Responder {
     }
 
     /** RC: the expected PSN is executed; a duplicate is answered again; a gap gets one sequence NAK. */
-    private boolean inSequenceRc(QpEngine e, Opcode op, ByteBuffer buf, int offset, int psn) {
+    private boolean inSequenceRc(QpEngine e, Opcode op, int psn) {
         ResponderState resp = e.resp;
         int diff = Psn.diff(psn, resp.epsn);
         if (diff < 0) {
@@ -104,7 +140,7 @@ final class Responder {
             return false;
         }
         if (diff > 0) {
-            dp.rnic.counters().increment(Counter.OUT_OF_SEQ_REQUEST);
+            counters.increment(Counter.OUT_OF_SEQ_REQUEST);
             if (!resp.sequenceNakSent) {
                 resp.sequenceNakSent = true;
                 responses.acknowledge(e, resp.epsn, AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR));
@@ -116,18 +152,18 @@ final class Responder {
     }
 
     /** UC: a lost packet loses its whole message (IBTA 9.8.3): drop until the next FIRST or ONLY. */
-    private boolean inSequenceUc(QpEngine e, Opcode op, int psn) {
+    private boolean inSequenceUc(QpEngine e, RxPacket p) {
         ResponderState resp = e.resp;
-        MessagePosition pos = op.position();
-        if (psn != resp.epsn || pos.starts() == (resp.inMessage != MessageInProgress.NONE)) {
+        MessagePosition pos = p.opcode.position();
+        if (p.psn != resp.epsn || pos.starts() == (resp.inMessage != MessageInProgress.NONE)) {
             receives.abandon(e);
             if (!pos.starts()) {
-                resp.epsn = Psn.next(psn);
-                dp.drop(DropReason.PSN_OUT_OF_WINDOW, e.qp.qpn(), psn, op.code());
+                resp.epsn = Psn.next(p.psn);
+                drops.drop(DropReason.PSN_OUT_OF_WINDOW, e.qp.qpn(), p);
                 return false;
             }
         }
-        resp.epsn = psn;
+        resp.epsn = p.psn;
         return true;
     }
 
@@ -161,92 +197,102 @@ final class Responder {
         return null;
     }
 
-    private void send(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength, int psn) {
+    private void send(QpEngine e, RxPacket p) {
+        Opcode op = p.opcode;
         if (op.position().starts() && !receives.take(e)) {
-            noReceive(e, op, psn);
+            noReceive(e, p);
             return;
         }
-        if (!receives.fits(e, payloadLength)) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, WcStatus.LOC_LEN_ERR);
+        if (!receives.fits(e, p.payloadLength)) {
+            reject(e, p, NakCode.INVALID_REQUEST, WcStatus.LOC_LEN_ERR);
             return;
         }
-        if (receives.scatter(e, buf, payloadOffset, payloadLength) != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
+        if (receives.scatter(e, p.buffer, p.payloadOffset, p.payloadLength) != AccessError.NONE) {
+            reject(e, p, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
             return;
         }
-        advance(e, op, psn);
+        advance(e, op, p.psn);
         if (op.position().ends()) {
             int flags = 0;
             int imm = 0;
             if (op.hasImmediate()) {
                 flags |= WorkCompletion.WITH_IMM;
-                imm = immDt.wrap(buf, offset + op.offsetOf(ExtensionHeader.IMMDT)).immediate();
+                imm = immDt.wrap(p.buffer, p.at(ExtensionHeader.IMMDT)).immediate();
             } else if (op.hasInvalidate()) {
-                imm = ieth.wrap(buf, offset + op.offsetOf(ExtensionHeader.IETH)).rkey();
+                imm = ieth.wrap(p.buffer, p.at(ExtensionHeader.IETH)).rkey();
                 AccessError err = memory.invalidate(imm, e.qp.pd());
                 if (err != AccessError.NONE) {
                     // IBTA class J (rxe's RESPST_ERR_INVALIDATE_RKEY): the SEND was received, so it is
                     // acknowledged, not NAKed; the receive completes with REM_INV_REQ_ERR and this QP
-                    // goes to the error state. A NAK here failed the requester, which rxe does not.
+                    // goes to the error state. A NAK here would fail the requester, which rxe does not.
                     receives.fail(e, WcStatus.REM_INV_REQ_ERR, 0);
-                    acknowledgeIfAsked(e, psn);
+                    acknowledgeIfAsked(e, p);
                     responses.sendOwedAck(e);
-                    dp.error(e, "responder: SEND with invalidate of key " + String.format("0x%08x", imm) + ": "
-                            + err.description());
+                    control.error(e, AsyncEventType.QP_FATAL, "responder: SEND with invalidate of key "
+                            + String.format("0x%08x", imm) + ": " + err.description());
                     return;
                 }
                 flags |= WorkCompletion.WITH_INV;
             }
-            receives.complete(e, WcOpcode.RECV, e.resp.recvOffset, imm, flags, 0, bth.solicitedEvent());
+            receives.complete(e, WcOpcode.RECV, e.resp.recvOffset, imm, flags, 0, p.solicited);
         }
-        acknowledgeIfAsked(e, psn);
+        acknowledgeIfAsked(e, p);
     }
 
-    private void write(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength, int psn) {
+    private void write(QpEngine e, RxPacket p) {
         ResponderState resp = e.resp;
+        Opcode op = p.opcode;
         if (op.position().starts()) {
-            reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
+            reth.wrap(p.buffer, p.at(ExtensionHeader.RETH));
             resp.writeVa = reth.virtualAddress();
             resp.writeRkey = reth.rkey();
             resp.writeLength = reth.dmaLength();
             resp.writeRemaining = resp.writeLength;
-            AccessError err = resp.writeLength > 0 ? memory.check(resp.writeRkey, e.qp.pd(), resp.writeVa, resp.writeLength,
-                    Access.REMOTE_WRITE, true) : AccessError.NONE;
-            if (err != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
-                return;
+            resp.writeEntry = null;
+            if (resp.writeLength > 0) {
+                // The whole message is checked once, here; its later packets only ask whether the key still stands.
+                MptEntry entry = memory.lookup(resp.writeRkey);
+                AccessError err = memory.check(entry, resp.writeRkey, e.qp.pd(), resp.writeVa, resp.writeLength,
+                        Access.REMOTE_WRITE, true);
+                if (err != AccessError.NONE) {
+                    reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
+                    return;
+                }
+                resp.writeEntry = entry;
             }
         }
+        int payloadLength = p.payloadLength;
         if (payloadLength > resp.writeRemaining || op.position().ends() && payloadLength != resp.writeRemaining) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+            reject(e, p, NakCode.INVALID_REQUEST, null);
             return;
         }
         if (op.hasImmediate() && !receives.takeForImmediate(e)) {
-            noReceive(e, op, psn);
+            noReceive(e, p);
             return;
         }
         if (payloadLength > 0) {
             long va = resp.writeVa + (resp.writeLength - resp.writeRemaining);
-            MptEntry entry = memory.lookup(resp.writeRkey);
-            AccessError err = memory.check(entry, resp.writeRkey, e.qp.pd(), va, payloadLength, Access.REMOTE_WRITE, true);
+            AccessError err = op.position().starts() ? AccessError.NONE : memory.recheck(resp.writeEntry, resp.writeRkey);
             if (err != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
+                reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
                 return;
             }
-            dp.dma.copy(entry, va, buf, payloadOffset, payloadLength, true);
+            dma.copy(resp.writeEntry, va, p.buffer, p.payloadOffset, payloadLength, true);
         }
         resp.writeRemaining -= payloadLength;
-        advance(e, op, psn);
+        advance(e, op, p.psn);
         if (op.hasImmediate()) {
-            int imm = immDt.wrap(buf, offset + op.offsetOf(ExtensionHeader.IMMDT)).immediate();
-            receives.complete(e, WcOpcode.RECV_RDMA_WITH_IMM, resp.writeLength, imm, WorkCompletion.WITH_IMM, 0,
-                    bth.solicitedEvent());
+            int imm = immDt.wrap(p.buffer, p.at(ExtensionHeader.IMMDT)).immediate();
+            receives.complete(e, WcOpcode.RECV_RDMA_WITH_IMM, resp.writeLength, imm, WorkCompletion.WITH_IMM, 0, p.solicited);
         }
-        acknowledgeIfAsked(e, psn);
+        if (op.position().ends()) {
+            resp.writeEntry = null;
+        }
+        acknowledgeIfAsked(e, p);
     }
 
-    private void readRequest(QpEngine e, Opcode op, ByteBuffer buf, int offset, int psn) {
-        reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
+    private void readRequest(QpEngine e, RxPacket p) {
+        reth.wrap(p.buffer, p.at(ExtensionHeader.RETH));
         long va = reth.virtualAddress();
         int rkey = reth.rkey();
         long length = reth.dmaLength();
@@ -255,99 +301,100 @@ final class Responder {
             entry = memory.lookup(rkey);
             AccessError err = memory.check(entry, rkey, e.qp.pd(), va, length, Access.REMOTE_READ, true);
             if (err != AccessError.NONE) {
-                reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
+                reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
                 return;
             }
         }
         if (!roomForResponse(e)) {
-            dp.drop(DropReason.NO_RESOURCES, e.qp.qpn(), psn, op.code()); // not executed: the requester sends it again
+            drops.drop(DropReason.NO_RESOURCES, e.qp.qpn(), p); // not executed: the requester sends it again
             return;
         }
         int mtu = Requester.mtu(e.qp);
         int packets = (int) Math.max(1, (length + mtu - 1) / mtu);
         ResponderResource r = nextResource(e);
         r.kind = ResourceKind.READ;
-        r.firstPsn = psn;
-        r.lastPsn = Psn.add(psn, packets - 1);
+        r.firstPsn = p.psn;
+        r.lastPsn = Psn.add(p.psn, packets - 1);
         r.va = va;
         r.rkey = rkey;
         r.length = length;
         r.entry = entry;
         e.resp.epsn = Psn.add(r.lastPsn, 1);
         e.resp.msn = (e.resp.msn + 1) & Psn.MASK;
-        responses.queueRead(e, r, psn);
+        if (!responses.queueRead(e, r, p.psn)) {
+            counters.increment(Counter.RESPONSE_QUEUE_FULL); // roomForResponse made room: never, unless that changes
+        }
     }
 
-    private void atomic(QpEngine e, Opcode op, ByteBuffer buf, int offset, int psn) {
-        atomicEth.wrap(buf, offset + op.offsetOf(ExtensionHeader.ATOMIC_ETH));
+    private void atomic(QpEngine e, RxPacket p) {
+        atomicEth.wrap(p.buffer, p.at(ExtensionHeader.ATOMIC_ETH));
         long va = atomicEth.virtualAddress();
         if ((va & 7) != 0) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null, misaligned(va));
+            reject(e, p, NakCode.INVALID_REQUEST, null, misaligned(va));
             return;
         }
         int rkey = atomicEth.rkey();
         MptEntry entry = memory.lookup(rkey);
         AccessError err = memory.check(entry, rkey, e.qp.pd(), va, 8, Access.REMOTE_ATOMIC, true);
         if (err != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
+            reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
             return;
         }
         if (!roomForResponse(e)) {
-            dp.drop(DropReason.NO_RESOURCES, e.qp.qpn(), psn, op.code()); // not executed: the requester sends it again
+            drops.drop(DropReason.NO_RESOURCES, e.qp.qpn(), p); // not executed: the requester sends it again
             return;
         }
-        long original = dp.dma.readLong(entry, va);
-        long result = op == Opcode.RC_COMPARE_SWAP
+        long original = dma.readLong(entry, va);
+        long result = p.opcode == Opcode.RC_COMPARE_SWAP
                 ? (original == atomicEth.compare() ? atomicEth.swapAdd() : original)
                 : original + atomicEth.swapAdd();
-        dp.dma.writeLong(entry, va, result);
+        dma.writeLong(entry, va, result);
         ResponderResource r = nextResource(e);
         r.kind = ResourceKind.ATOMIC;
-        r.firstPsn = psn;
-        r.lastPsn = psn;
+        r.firstPsn = p.psn;
+        r.lastPsn = p.psn;
         r.atomicOriginal = original;
-        e.resp.epsn = Psn.next(psn);
+        e.resp.epsn = Psn.next(p.psn);
         e.resp.msn = (e.resp.msn + 1) & Psn.MASK;
-        responses.respond(e, ResponseKind.ATOMIC_ACKNOWLEDGE, psn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), e.resp.msn,
-                original);
+        responses.respond(e, ResponseKind.ATOMIC_ACKNOWLEDGE, p.psn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID),
+                e.resp.msn, original);
     }
 
-    private void flush(QpEngine e, Opcode op, ByteBuffer buf, int offset, int psn) {
-        reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
+    private void flush(QpEngine e, RxPacket p) {
+        reth.wrap(p.buffer, p.at(ExtensionHeader.RETH));
         AccessError err = reth.dmaLength() > 0 ? memory.check(reth.rkey(), e.qp.pd(), reth.virtualAddress(), reth.dmaLength(),
                 Access.FLUSH_GLOBAL, true) : AccessError.NONE;
         if (err != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
+            reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
             return;
         }
         // Host memory is already globally visible once written: the flush has nothing to wait for.
-        advance(e, op, psn);
-        answerPlacement(e, psn);
+        advance(e, p.opcode, p.psn);
+        answerPlacement(e, p.psn);
     }
 
-    private void atomicWrite(QpEngine e, Opcode op, ByteBuffer buf, int offset, int payloadOffset, int payloadLength,
-            int psn) {
-        if (payloadLength != Long.BYTES) {
-            // An ATOMIC WRITE carries exactly the 8 bytes it places; with fewer, the copy below would read
-            // past the payload (found by ResponderFuzzTest: an engine exception, counted as a jrxe bug).
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null);
+    private void atomicWrite(QpEngine e, RxPacket p) {
+        if (p.payloadLength != Long.BYTES) {
+            // An ATOMIC WRITE carries exactly the 8 bytes it places; with fewer, the copy below would read past the
+            // payload.
+            reject(e, p, NakCode.INVALID_REQUEST, null);
             return;
         }
-        reth.wrap(buf, offset + op.offsetOf(ExtensionHeader.RETH));
+        reth.wrap(p.buffer, p.at(ExtensionHeader.RETH));
         long va = reth.virtualAddress();
         if ((va & 7) != 0) {
-            reject(e, psn, op, NakCode.INVALID_REQUEST, null, misaligned(va));
+            reject(e, p, NakCode.INVALID_REQUEST, null, misaligned(va));
             return;
         }
         MptEntry entry = memory.lookup(reth.rkey());
         AccessError err = memory.check(entry, reth.rkey(), e.qp.pd(), va, 8, Access.REMOTE_WRITE, true);
         if (err != AccessError.NONE) {
-            reject(e, psn, op, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
+            reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
             return;
         }
-        dp.dma.copy(entry, va, buf, payloadOffset, 8, true);
-        advance(e, op, psn);
-        answerPlacement(e, psn);
+        dma.copy(entry, va, p.buffer, p.payloadOffset, 8, true);
+        advance(e, p.opcode, p.psn);
+        answerPlacement(e, p.psn);
     }
 
     /**
@@ -366,7 +413,7 @@ final class Responder {
 
     /** A request at a PSN already executed: acknowledge it again, or replay its READ response or atomic result. */
     private void duplicate(QpEngine e, Opcode op, int psn) {
-        dp.rnic.counters().increment(Counter.DUPLICATE_REQUEST);
+        counters.increment(Counter.DUPLICATE_REQUEST);
         Operation operation = op.operation();
         if (operation == Operation.RDMA_READ_REQUEST || operation == Operation.COMPARE_SWAP || operation == Operation.FETCH_ADD) {
             for (ResponderResource r : e.resp.resources) {
@@ -374,8 +421,8 @@ final class Responder {
                     if (r.kind == ResourceKind.ATOMIC) {
                         responses.respond(e, ResponseKind.ATOMIC_ACKNOWLEDGE, psn, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID),
                                 e.resp.msn, r.atomicOriginal);
-                    } else {
-                        responses.queueRead(e, r, psn);
+                    } else if (!responses.queueRead(e, r, psn)) {
+                        counters.increment(Counter.RESPONSE_QUEUE_FULL); // the requester's retry asks again
                     }
                     return;
                 }
@@ -390,15 +437,15 @@ final class Responder {
     }
 
     /** No receive WQE for a message that needs one: an RNR NAK carrying min_rnr_timer (the PSN stays expected); on UC a drop. */
-    private void noReceive(QpEngine e, Opcode op, int psn) {
+    private void noReceive(QpEngine e, RxPacket p) {
         if (e.qp.type() == QpType.UC) {
             receives.abandon(e);
-            e.resp.epsn = Psn.next(psn);
-            dp.drop(DropReason.NO_RESOURCES, e.qp.qpn(), psn, op.code());
+            e.resp.epsn = Psn.next(p.psn);
+            drops.drop(DropReason.NO_RESOURCES, e.qp.qpn(), p);
             return;
         }
-        dp.rnic.counters().increment(Counter.SEND_RNR_ERR);
-        responses.acknowledge(e, psn, AethSyndrome.rnrNak(e.qp.minRnrTimer()));
+        counters.increment(Counter.SEND_RNR_ERR);
+        responses.acknowledge(e, p.psn, AethSyndrome.rnrNak(e.qp.minRnrTimer()));
     }
 
     /**
@@ -406,30 +453,31 @@ final class Responder {
      * error state. UC, which has no NAK: drop it and the rest of its message. A receive it was
      * filling completes with receiveStatus (on RC, by default, REM_INV_REQ_ERR).
      */
-    private void reject(QpEngine e, int psn, Opcode op, NakCode code, WcStatus receiveStatus) {
-        reject(e, psn, op, code, receiveStatus, null);
+    private void reject(QpEngine e, RxPacket p, NakCode code, WcStatus receiveStatus) {
+        reject(e, p, code, receiveStatus, null);
     }
 
-    /** As {@link #reject(QpEngine, int, Opcode, NakCode, WcStatus)}, with the precise reason for the NAK's comment and the event. */
-    private void reject(QpEngine e, int psn, Opcode op, NakCode code, WcStatus receiveStatus, String detail) {
+    /** As {@link #reject(QpEngine, RxPacket, NakCode, WcStatus)}, with the precise reason for the NAK's comment and the event. */
+    private void reject(QpEngine e, RxPacket p, NakCode code, WcStatus receiveStatus, String detail) {
         QueuePair qp = e.qp;
         if (qp.type() == QpType.UC) {
             if (receiveStatus != null && e.resp.recvWqe != null) {
                 receives.fail(e, receiveStatus, 0);
             }
             receives.abandon(e);
-            e.resp.epsn = Psn.next(psn);
-            dp.drop(code == NakCode.REMOTE_ACCESS_ERROR ? DropReason.NO_RESOURCES : DropReason.MALFORMED, qp.qpn(), psn, op.code());
+            e.resp.epsn = Psn.next(p.psn);
+            drops.drop(code == NakCode.REMOTE_ACCESS_ERROR ? DropReason.NO_RESOURCES : DropReason.MALFORMED, qp.qpn(), p);
             return;
         }
-        responses.nak(e, psn, AethSyndrome.nak(code), detail == null ? null : "NAK " + code.description() + ": " + detail);
+        responses.nak(e, p.psn, AethSyndrome.nak(code), detail == null ? null : "NAK " + code.description() + ": " + detail);
         if (e.resp.recvWqe != null) {
             receives.fail(e, receiveStatus != null ? receiveStatus : WcStatus.REM_INV_REQ_ERR, 0);
         }
         // The affiliated events verbs define: an access violation, an invalid request, else fatal.
         AsyncEventType event = code == NakCode.REMOTE_ACCESS_ERROR ? AsyncEventType.QP_ACCESS_ERR
                 : code == NakCode.INVALID_REQUEST ? AsyncEventType.QP_REQ_ERR : AsyncEventType.QP_FATAL;
-        dp.error(e, event, "responder: " + code.description() + " at PSN " + Psn.format(psn) + (detail == null ? "" : ": " + detail));
+        control.error(e, event, "responder: " + code.description() + " at PSN " + Psn.format(p.psn)
+                + (detail == null ? "" : ": " + detail));
     }
 
     /** The precise reason of a remote access error (built on the error path only). */
@@ -459,13 +507,19 @@ final class Responder {
      * acknowledgements; rxe sends one per request). Anything else this QP sends first sends the owed
      * ACK, so responses keep their order.
      */
-    private void acknowledgeIfAsked(QpEngine e, int psn) {
-        if (bth.ackRequest() && e.qp.type() == QpType.RC) {
+    private void acknowledgeIfAsked(QpEngine e, RxPacket p) {
+        if (p.ackRequest && e.qp.type() == QpType.RC) {
             ResponderState resp = e.resp;
             resp.ackOwed = true;
-            resp.owedAckPsn = psn;
+            resp.owedAckPsn = p.psn;
             resp.owedAckMsn = resp.msn;
-            dp.ackOwed(e);
+            if (!resp.ackListed) {
+                resp.ackListed = true;
+                if (acksOwedCount == acksOwed.length) {
+                    acksOwed = Arrays.copyOf(acksOwed, acksOwedCount * 2);
+                }
+                acksOwed[acksOwedCount++] = e;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.queue.ReceiveWqe;
 
 /**
@@ -11,7 +12,7 @@ final class ResponderState {
     int epsn;
     int msn;
     boolean sequenceNakSent;
-    /** An ACK owed for this receive burst (see Responder#acknowledgeIfAsked): its PSN and MSN, and whether DataPath listed it. */
+    /** An ACK owed for this receive burst (see Responder#acknowledgeIfAsked): its PSN and MSN, and whether it is listed. */
     boolean ackOwed;
     int owedAckPsn;
     int owedAckMsn;
@@ -23,6 +24,8 @@ final class ResponderState {
     boolean recvFromSrq;
     long writeVa;
     int writeRkey;
+    /** The MPT entry the WRITE's R_Key reached, checked for the whole message at its first packet. */
+    MptEntry writeEntry;
     long writeRemaining;
     long writeLength;
 
@@ -57,6 +60,7 @@ final class ResponderState {
         ackOwed = false;
         inMessage = MessageInProgress.NONE;
         recvWqe = null;
+        writeEntry = null;
         responses.clear();
         for (ResponderResource r : resources) {
             r.clear();

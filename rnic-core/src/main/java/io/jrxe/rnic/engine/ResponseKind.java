@@ -11,7 +11,7 @@ enum ResponseKind {
     /**
      * FLUSH and ATOMIC WRITE are answered with an RDMA READ response of length zero (IBTA's memory
      * placement extensions; rxe's send_read_response_ack), whatever their AckReq bit: an RC ACK
-     * there made an rxe requester fail the work request.
+     * there makes an rxe requester fail the work request.
      */
     PLACEMENT_ACKNOWLEDGE(Opcode.RC_RDMA_READ_RESPONSE_ONLY),
     /** An RDMA READ's data, FIRST/MIDDLE/LAST or ONLY. */

@@ -1,5 +1,7 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.device.Counter;
+import io.jrxe.rnic.device.Counters;
 import io.jrxe.wire.header.AethFlyweight;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicAckEthFlyweight;
@@ -14,15 +16,21 @@ import java.nio.ByteBuffer;
  * The responder's one writer of responses. A one-packet response (ACK, NAK, atomic result, a
  * FLUSH's or ATOMIC WRITE's answer) goes out at once unless responses wait in the QP's
  * {@link ResponseQueue}, when it joins them; a READ's response always waits there and is sent by
- * the QP's task, a budget of packets per turn, inside the device window.
+ * the QP's task, a budget of packets per turn, inside what congestion control allows.
  */
 final class ResponseSender {
-    private final DataPath dp;
+    private final Transmitter out;
+    private final Dma dma;
+    private final Counters counters;
+    private final QpControl control;
     private final AethFlyweight aeth = new AethFlyweight();
     private final AtomicAckEthFlyweight atomicAck = new AtomicAckEthFlyweight();
 
-    ResponseSender(DataPath dp) {
-        this.dp = dp;
+    ResponseSender(Transmitter out, Dma dma, Counters counters, QpControl control) {
+        this.out = out;
+        this.dma = dma;
+        this.counters = counters;
+        this.control = control;
     }
 
     /** An ACK (or NAK) carrying the MSN as it stands. */
@@ -36,8 +44,8 @@ final class ResponseSender {
      */
     void nak(QpEngine e, int psn, int syndrome, String reason) {
         sendOwedAck(e);
-        if (reason != null && e.resp.responses.isEmpty() && dp.port.tap() != null) {
-            dp.port.annotateNextSent(reason);
+        if (reason != null && e.resp.responses.isEmpty() && out.capturing()) {
+            out.annotateNext(reason);
         }
         acknowledge(e, psn, syndrome);
     }
@@ -67,7 +75,8 @@ final class ResponseSender {
             return;
         }
         if (queue.isFull()) {
-            return; // only a peer beyond its max_rd_atomic fills it; its retry is answered again
+            counters.increment(Counter.RESPONSE_QUEUE_FULL); // only a peer beyond its max_rd_atomic fills it; its retry is answered again
+            return;
         }
         PendingResponse p = queue.add();
         p.kind = kind;
@@ -97,7 +106,7 @@ final class ResponseSender {
         p.entry = r.entry;
         p.va = r.va + offset;
         p.remaining = r.length - offset;
-        dp.schedule(e);
+        control.schedule(e);
         return true;
     }
 
@@ -111,8 +120,8 @@ final class ResponseSender {
                 break;
             }
             if (p.kind == ResponseKind.READ_RESPONSE) {
-                if (!dp.window.open(e)) {
-                    break; // woken when acknowledgements make room
+                if (!e.flow.mayTransmit()) {
+                    break; // congestion control wakes the QP when it may send again
                 }
                 if (sendReadPacket(e, p)) {
                     queue.removeHead();
@@ -135,20 +144,20 @@ final class ResponseSender {
                 : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
         int pad = (4 - (payload & 3)) & 3;
-        ByteBuffer tx = dp.tx;
-        dp.txBth.wrap(tx, 0).set(op.code(), false, pad, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, p.psn);
+        ByteBuffer tx = out.tx;
+        out.bth().set(op.code(), false, pad, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, p.psn);
         if (op.has(ExtensionHeader.AETH)) {
             aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(AethSyndrome.ack(AethSyndrome.CREDITS_INVALID), p.msn);
         }
         int at = op.headerLength();
         if (payload > 0) {
-            dp.dma.copy(p.entry, p.va, tx, at, payload, false);
+            dma.copy(p.entry, p.va, tx, at, payload, false);
             at += payload;
         }
         for (int i = 0; i < pad; i++) {
             tx.put(at++, (byte) 0);
         }
-        dp.send(e, e.peer, at);
+        out.send(e.peer, e.srcPort, at);
         p.va += payload;
         p.remaining -= payload;
         p.psn = Psn.next(p.psn);
@@ -156,13 +165,13 @@ final class ResponseSender {
     }
 
     private void write(QpEngine e, Opcode op, int psn, int syndrome, int msn, long atomicOriginal) {
-        ByteBuffer tx = dp.tx;
-        dp.txBth.wrap(tx, 0).set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
+        ByteBuffer tx = out.tx;
+        out.bth().set(op.code(), false, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn(), false, psn);
         aeth.wrap(tx, op.offsetOf(ExtensionHeader.AETH)).set(syndrome, msn);
         if (op.has(ExtensionHeader.ATOMIC_ACK_ETH)) {
             atomicAck.wrap(tx, op.offsetOf(ExtensionHeader.ATOMIC_ACK_ETH)).originalData(atomicOriginal);
         }
-        dp.send(e, e.peer, op.headerLength());
+        out.send(e.peer, e.srcPort, op.headerLength());
     }
 
     private static boolean isAck(int syndrome) {

@@ -7,6 +7,7 @@ import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.rnic.queue.WorkQueue;
+import io.jrxe.rnic.queue.WrOpcodeInfo;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
@@ -24,7 +25,7 @@ public final class WorkPoster {
     private WorkPoster() {
     }
 
-    public static void postSend(QpHandle handle, QueuePair qp, SendWr first, int mtu) throws PostException {
+    static void postSend(QpHandle handle, QueuePair qp, SendWr first, int mtu) throws PostException {
         QpState state = qp.state();
         if (state == QpState.RESET || state == QpState.INIT || state == QpState.RTR) {
             throw new PostException(Errno.EINVAL, 0, String.format(
@@ -67,14 +68,8 @@ public final class WorkPoster {
         if (op == null) {
             return "no opcode";
         }
-        boolean allowed = switch (qp.type()) {
-            case RC -> true;
-            case UC -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE
-                    || op == WrOpcode.RDMA_WRITE_WITH_IMM || op == WrOpcode.LOCAL_INV || op == WrOpcode.BIND_MW
-                    || op == WrOpcode.REG_MR;
-            case UD -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM;
-        };
-        if (!allowed) {
+        WrOpcodeInfo info = WrOpcodeInfo.of(op);
+        if (!info.allowedOn(qp.type())) {
             return op + " is not allowed on a " + qp.type() + " QP";
         }
         if (wr.sgl.count() > qp.caps().maxSendSge()) {
@@ -83,7 +78,7 @@ public final class WorkPoster {
         boolean inline = (wr.flags & SendWr.INLINE) != 0;
         long length;
         if (inline) {
-            if (op == WrOpcode.RDMA_READ || Requester.isReadOrAtomic(op)) {
+            if (!info.inlineAllowed()) {
                 return "INLINE is not allowed with " + op;
             }
             if (wr.inlineLength > qp.caps().maxInlineData()) {
@@ -100,8 +95,7 @@ public final class WorkPoster {
         if (length > Port.MAX_MESSAGE_SIZE) {
             return "a message of " + length + " bytes exceeds the port's max_msg_sz " + Port.MAX_MESSAGE_SIZE;
         }
-        if ((op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD || op == WrOpcode.ATOMIC_WRITE)
-                && length != 8) {
+        if (info.eightByteBuffer() && length != 8) {
             return op + " needs an 8-byte local buffer, not " + length + " bytes";
         }
         if (qp.type() == QpType.UD && length > mtu) {
@@ -110,7 +104,7 @@ public final class WorkPoster {
         return null;
     }
 
-    public static void postRecv(QpHandle handle, QueuePair qp, RecvWr first) throws PostException {
+    static void postRecv(QpHandle handle, QueuePair qp, RecvWr first) throws PostException {
         if (qp.srq() != null) {
             throw new PostException(Errno.EINVAL, 0, String.format(
                     "QP 0x%06x takes its receives from %s: post them there", qp.qpn(), qp.srq()));

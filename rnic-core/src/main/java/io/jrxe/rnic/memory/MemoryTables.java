@@ -27,10 +27,17 @@ public final class MemoryTables {
     @SuppressWarnings("unused")
     private volatile int pinnedSink;
 
+    private final PageFaultHook pageFaults;
+
     /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
     public MemoryTables(DeviceAttributes attributes, long mttEntries) {
+        this(attributes, mttEntries, PageFaultHook.PINNED);
+    }
+
+    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults) {
         this.attributes = attributes;
         this.mtt = new TranslationTable(mttEntries);
+        this.pageFaults = pageFaults;
     }
 
     public TranslationTable mtt() {
@@ -311,9 +318,36 @@ public final class MemoryTables {
         return AccessError.NONE;
     }
 
-    /** Host address of an iova inside a checked entry, through the MTT. */
+    /**
+     * Whether an entry checked for a whole message (a WRITE's first packet) still stands for a
+     * later packet: the key still reaches it, it was not invalidated or unbound, its memory was not
+     * freed. Its PD, rights and range need no second look.
+     */
+    public AccessError recheck(MptEntry e, int key) {
+        if (lookup(key) != e) {
+            return keyError(key);
+        }
+        if (e.state != MptEntry.State.VALID) {
+            return e.isWindow() ? AccessError.MW_NOT_BOUND : AccessError.INVALIDATED;
+        }
+        MemorySegment memory = e.segment();
+        if (memory != null && !memory.scope().isAlive()) {
+            return AccessError.MEMORY_FREED;
+        }
+        return AccessError.NONE;
+    }
+
+    /**
+     * Host address of an iova inside a checked entry, through the MTT; a page with no translation
+     * goes to the page-fault hook.
+     */
     public long address(MptEntry e, long iova) {
-        return e.address(mtt, iova);
+        long index = e.mttIndex(iova);
+        long page = mtt.get(index);
+        if (page == 0) {
+            page = pageFaults.fault(e.isWindow() ? e.boundMr() : e, index, mtt);
+        }
+        return page + e.pageOffset(iova);
     }
 
     /** Makes one translation visible, for teaching: throws when the key or iova does not resolve. */
@@ -329,7 +363,7 @@ public final class MemoryTables {
         if (!e.covers(iova, 1)) {
             throw RnicException.invalid(String.format("iova 0x%x is outside key 0x%08x (0x%x+%d)", iova, key, e.iova, e.length));
         }
-        long address = e.address(mtt, iova);
+        long address = address(e, iova);
         long mttIndex = e.mttIndex(iova);
         long page = mtt.get(mttIndex);
         return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,

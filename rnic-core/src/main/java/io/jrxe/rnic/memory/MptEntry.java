@@ -144,16 +144,12 @@ public final class MptEntry {
         return off >= 0 && len >= 0 && off <= length && len <= length - off;
     }
 
-    /**
-     * Translates an iova to the host address through the MTT: for a window, first into its MR's
-     * iova space. The range must have been checked.
-     */
-    public long address(MttView mtt, long va) {
+    /** Where this iova lies inside its page. */
+    public long pageOffset(long va) {
         if (kind != KeyKind.MR) {
-            return boundMr.address(mtt, mrIova + (va - iova));
+            return boundMr.pageOffset(mrIova + (va - iova));
         }
-        long inPages = firstPageOffset + (va - iova);
-        return mtt.get(mttOffset + (inPages >>> PAGE_SHIFT)) + (inPages & (PAGE_SIZE - 1));
+        return (firstPageOffset + (va - iova)) & (PAGE_SIZE - 1);
     }
 
     /** MTT index of the page holding this iova (for an MR). */
@@ -175,10 +171,5 @@ public final class MptEntry {
             case MW_TYPE_2 -> "MW type 2";
         };
         return String.format("%s key 0x%08x", what, key());
-    }
-
-    /** Read access to MTT entries (the table itself, or a test double). */
-    public interface MttView {
-        long get(long entry);
     }
 }

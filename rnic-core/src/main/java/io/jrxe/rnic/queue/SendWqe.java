@@ -18,6 +18,8 @@ public final class SendWqe {
     // flags holds the work request's send_flags bits, as SendWr defines them (SendWr.SIGNALED, ...).
     public long wrId;
     public WrOpcode opcode = WrOpcode.SEND;
+    /** The opcode's entry in the work-request opcode table. */
+    public WrOpcodeInfo info = WrOpcodeInfo.of(WrOpcode.SEND);
     public int flags;
     public final ScatterGatherList sgl;
     public final byte[] inline;
@@ -48,6 +50,8 @@ public final class SendWqe {
     public int responseStartPsn;
     /** Bytes of the message already put in packets. */
     public long sentBytes;
+    /** The requester counted this READ or atomic as outstanding when it started it (the completer retires it). */
+    public boolean readAtomicCounted;
     /** Completion status decided early (local operations, send-side errors), or null. */
     public WcStatus earlyStatus;
     public int vendorErr;
@@ -61,6 +65,7 @@ public final class SendWqe {
     public void copyFrom(SendWr wr) {
         wrId = wr.wrId;
         opcode = wr.opcode;
+        info = WrOpcodeInfo.of(wr.opcode);
         flags = wr.flags;
         if ((wr.flags & SendWr.INLINE) != 0) {
             inlineLength = wr.inlineLength;
@@ -88,6 +93,7 @@ public final class SendWqe {
         firstPsn = 0;
         lastPsn = 0;
         sentBytes = 0;
+        readAtomicCounted = false;
         earlyStatus = null;
         vendorErr = 0;
     }

@@ -104,6 +104,22 @@ public final class WorkQueue<E> {
         return slots[(int) (c % capacity)];
     }
 
+    /** Consumer side: the absolute index of the oldest entry not yet removed (entries are numbered from 0 as posted). */
+    public long consumed() {
+        return (long) CONSUMED.getOpaque(this);
+    }
+
+    /**
+     * Consumer side: the posted entry at absolute index {@code index}, or null when it is not posted
+     * yet. The index must not be below {@link #consumed()}.
+     */
+    public E at(long index) {
+        if (index >= (long) PRODUCED.getAcquire(this)) {
+            return null;
+        }
+        return slots[(int) (index % capacity)];
+    }
+
     /** Consumer side: gives the oldest entry's slot back to the producers. */
     public void remove() {
         CONSUMED.setRelease(this, (long) CONSUMED.getOpaque(this) + 1);

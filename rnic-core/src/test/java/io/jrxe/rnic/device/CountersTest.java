@@ -2,6 +2,7 @@ package io.jrxe.rnic.device;
 
 import org.junit.jupiter.api.Test;
 
+import io.jrxe.wire.stats.CounterRegistry;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +19,8 @@ class CountersTest {
             "send_err", "link_downed", "rdma_sends", "rdma_recvs");
 
     @Test
-    void theSnapshotStartsWithRxesNamesAllZero() {
-        Map<String, Long> snapshot = new Counters().snapshot();
+    void theRegistryStartsWithRxesNamesAllZero() {
+        Map<String, Long> snapshot = registered(new Counters());
         assertThat(snapshot.keySet()).startsWith(RXE_HW_COUNTERS.toArray(String[]::new));
         assertThat(snapshot.values()).allMatch(v -> v == 0);
         assertThat(snapshot).hasSize(Counter.values().length);
@@ -27,16 +28,22 @@ class CountersTest {
     }
 
     @Test
-    void incrementsShowInTheSnapshot() {
+    void incrementsShowInTheRegistry() {
         Counters counters = new Counters();
         counters.increment(Counter.SENT_PKTS);
         counters.increment(Counter.SENT_PKTS);
         counters.add(Counter.RDMA_RECVS, 40);
         counters.increment(Counter.DROP_BAD_ICRC);
         assertThat(counters.get(Counter.SENT_PKTS)).isEqualTo(2);
-        Map<String, Long> snapshot = counters.snapshot();
+        Map<String, Long> snapshot = registered(counters);
         assertThat(snapshot).containsEntry("sent_pkts", 2L).containsEntry("rdma_recvs", 40L)
                 .containsEntry("jrxe_drop_bad_icrc", 1L).containsEntry("rcvd_pkts", 0L);
+    }
+
+    private static Map<String, Long> registered(Counters counters) {
+        CounterRegistry registry = new CounterRegistry();
+        counters.registerIn(registry);
+        return registry.snapshot();
     }
 
     @Test

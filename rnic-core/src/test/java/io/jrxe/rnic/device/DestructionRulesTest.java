@@ -1,9 +1,10 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.AddressHandle;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MptEntry;
@@ -35,10 +36,10 @@ class DestructionRulesTest {
     private static final QpCapabilities CAPS = new QpCapabilities(2, 2, 1, 1, 0);
 
     private final Arena arena = Arena.ofConfined();
-    private final Rnic rnic;
+    private final NicResources rnic;
 
     DestructionRulesTest() throws Exception {
-        rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
     }
 
     @AfterEach
@@ -75,7 +76,7 @@ class DestructionRulesTest {
         CompletionQueue cq = rnic.createCq(8, null);
         MptEntry mr = rnic.memory().registerMr(pd, arena.allocate(4096, 4096), 0, Access.LOCAL_WRITE);
         int mrKey = mr.key();
-        QueuePair qp = rnic.createQp(pd, QpType.RC, cq, cq, null, CAPS, false);
+        QueuePair qp = Nics.createQp(rnic, pd, QpType.RC, cq, cq, null, CAPS, false);
         SharedReceiveQueue srq = rnic.createSrq(pd, 4, 1);
         AddressHandle ah = rnic.createAh(pd, AddressVector.to(GidEntry.gidOf(InetAddress.getLoopbackAddress()), 1));
         MptEntry mw = rnic.memory().allocateMw(pd, 1);
@@ -88,7 +89,7 @@ class DestructionRulesTest {
         assertThat(ah.toString()).isEqualTo("AH " + ah.handle());
 
         rnic.memory().deregisterMr(mrKey);
-        rnic.destroyQp(qp);
+        Nics.destroyQp(rnic, qp);
         rnic.destroySrq(srq);
         busy(() -> rnic.deallocatePd(pd), String.format("cannot destroy %s: still in use by %s, MW type 1 key 0x%08x",
                 pd, ah, mwKey));
@@ -98,8 +99,8 @@ class DestructionRulesTest {
 
         gone(() -> rnic.deallocatePd(pd), pd + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.createSrq(pd, 4, 1), pd + " does not belong to device jrxe0 or was destroyed");
-        gone(() -> rnic.createQp(pd, QpType.UD, cq, cq, null, CAPS, false), pd + " does not belong to device jrxe0 or was destroyed");
-        gone(() -> rnic.destroyQp(qp), qp + " does not belong to device jrxe0 or was destroyed");
+        gone(() -> Nics.createQp(rnic, pd, QpType.UD, cq, cq, null, CAPS, false), pd + " does not belong to device jrxe0 or was destroyed");
+        gone(() -> Nics.destroyQp(rnic, qp), qp + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.destroySrq(srq), srq + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.destroyAh(ah), ah + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.memory().deregisterMr(mrKey),
@@ -113,19 +114,19 @@ class DestructionRulesTest {
         ProtectionDomain pd = rnic.allocatePd();
         CompletionQueue sendCq = rnic.createCq(8, null);
         CompletionQueue recvCq = rnic.createCq(8, null);
-        QueuePair a = rnic.createQp(pd, QpType.RC, sendCq, recvCq, null, CAPS, false);
-        QueuePair b = rnic.createQp(pd, QpType.UD, recvCq, recvCq, null, CAPS, false);
+        QueuePair a = Nics.createQp(rnic, pd, QpType.RC, sendCq, recvCq, null, CAPS, false);
+        QueuePair b = Nics.createQp(rnic, pd, QpType.UD, recvCq, recvCq, null, CAPS, false);
 
         busy(() -> rnic.destroyCq(sendCq), String.format("cannot destroy %s: still in use by %s", sendCq, a));
         busy(() -> rnic.destroyCq(recvCq), String.format("cannot destroy %s: still in use by %s, %s", recvCq, a, b));
-        rnic.destroyQp(a);
+        Nics.destroyQp(rnic, a);
         rnic.destroyCq(sendCq);
         busy(() -> rnic.destroyCq(recvCq), String.format("cannot destroy %s: still in use by %s", recvCq, b));
-        rnic.destroyQp(b);
+        Nics.destroyQp(rnic, b);
         rnic.destroyCq(recvCq);
 
         gone(() -> rnic.destroyCq(recvCq), recvCq + " does not belong to device jrxe0 or was destroyed");
-        gone(() -> rnic.createQp(pd, QpType.RC, sendCq, sendCq, null, CAPS, false),
+        gone(() -> Nics.createQp(rnic, pd, QpType.RC, sendCq, sendCq, null, CAPS, false),
                 sendCq + " does not belong to device jrxe0 or was destroyed");
     }
 
@@ -134,12 +135,12 @@ class DestructionRulesTest {
         ProtectionDomain pd = rnic.allocatePd();
         CompletionQueue cq = rnic.createCq(8, null);
         SharedReceiveQueue srq = rnic.createSrq(pd, 4, 1);
-        QueuePair qp = rnic.createQp(pd, QpType.RC, cq, cq, srq, new QpCapabilities(2, 0, 1, 0, 0), false);
+        QueuePair qp = Nics.createQp(rnic, pd, QpType.RC, cq, cq, srq, new QpCapabilities(2, 0, 1, 0, 0), false);
         assertThat(qp.recvQueue()).as("receives come from the SRQ").isNull();
 
         busy(() -> rnic.destroySrq(srq), String.format("cannot destroy %s: still in use by %s", srq, qp));
         busy(() -> rnic.deallocatePd(pd), String.format("cannot destroy %s: still in use by %s, %s", pd, srq, qp));
-        rnic.destroyQp(qp);
+        Nics.destroyQp(rnic, qp);
         rnic.destroySrq(srq);
         rnic.destroyCq(cq);
         rnic.deallocatePd(pd);
@@ -152,7 +153,7 @@ class DestructionRulesTest {
         CompletionQueue cq = rnic.createCq(8, null);
         StringBuilder firstEight = new StringBuilder();
         for (int i = 0; i < 11; i++) {
-            QueuePair qp = rnic.createQp(pd, QpType.UD, cq, cq, null, CAPS, false);
+            QueuePair qp = Nics.createQp(rnic, pd, QpType.UD, cq, cq, null, CAPS, false);
             if (i < 8) {
                 firstEight.append(i == 0 ? "" : ", ").append(qp);
             }
@@ -162,7 +163,7 @@ class DestructionRulesTest {
 
     @Test
     void anotherDevicesObjectsAreRefused() throws Exception {
-        Rnic other = new Rnic(DeviceConfig.of("jrxe1", InetAddress.getByName("127.0.0.2")), NicExecutor.INLINE);
+        NicResources other = Nics.resources(DeviceConfig.of("jrxe1", InetAddress.getByName("127.0.0.2")), NicExecutor.INLINE);
         ProtectionDomain theirs = other.allocatePd();
         rnic.allocatePd(); // the same handle number here
         CompletionQueue theirCq = other.createCq(4, null);
@@ -174,10 +175,10 @@ class DestructionRulesTest {
     void destroyingAQpTakesItOutOfDispatch() throws RnicException {
         ProtectionDomain pd = rnic.allocatePd();
         CompletionQueue cq = rnic.createCq(8, null);
-        QueuePair qp = rnic.createQp(pd, QpType.UC, cq, cq, null, CAPS, false);
+        QueuePair qp = Nics.createQp(rnic, pd, QpType.UC, cq, cq, null, CAPS, false);
         assertThat(rnic.qp(qp.qpn())).isSameAs(qp);
-        assertThat(qp.qpn()).isEqualTo(Rnic.FIRST_QPN);
-        rnic.destroyQp(qp);
+        assertThat(qp.qpn()).isEqualTo(NicResources.FIRST_QPN);
+        Nics.destroyQp(rnic, qp);
         assertThat(rnic.qp(qp.qpn())).isNull();
         assertThat(rnic.qpCount()).isZero();
         assertThat(pd.holders().isEmpty()).isTrue();

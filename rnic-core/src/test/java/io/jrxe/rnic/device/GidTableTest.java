@@ -1,8 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.GidType;
@@ -27,7 +28,7 @@ class GidTableTest {
 
     @Test
     void anIpv4AddressGivesAMappedGidV1ThenV2() throws Exception {
-        Rnic rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("192.168.7.9")), NicExecutor.INLINE);
+        NicResources rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("192.168.7.9")), NicExecutor.INLINE);
         List<GidEntry> gids = rnic.port().gids();
         byte[] mapped = hex("00000000000000000000ffffc0a80709");
         assertThat(gids).containsExactly(
@@ -43,7 +44,7 @@ class GidTableTest {
 
     @Test
     void anIpv6AddressIsItsOwnGid() throws Exception {
-        Rnic rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("fd00:77::1234")), NicExecutor.INLINE);
+        NicResources rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("fd00:77::1234")), NicExecutor.INLINE);
         byte[] gid = hex("fd000077000000000000000000001234");
         assertThat(rnic.port().gids()).containsExactly(
                 new GidEntry(0, gid, GidType.ROCE_V1),
@@ -55,7 +56,7 @@ class GidTableTest {
 
     @Test
     void severalAddressesGiveTwoEntriesEachInOrder() throws Exception {
-        Rnic rnic = new Rnic(new DeviceConfig("jrxe0", List.of(InetAddress.getByName("10.0.0.1"),
+        NicResources rnic = Nics.resources(new DeviceConfig("jrxe0", List.of(InetAddress.getByName("10.0.0.1"),
                 InetAddress.getByName("fe80::1")), 1500, DeviceAttributes.rxeDefaults()), NicExecutor.INLINE);
         List<GidEntry> gids = rnic.port().gids();
         assertThat(gids).extracting(GidEntry::index).containsExactly(0, 1, 2, 3);
@@ -67,7 +68,7 @@ class GidTableTest {
 
     @Test
     void anIndexOutsideTheTableIsRefused() throws Exception {
-        Rnic rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("10.0.0.1")), NicExecutor.INLINE);
+        NicResources rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("10.0.0.1")), NicExecutor.INLINE);
         assertThatThrownBy(() -> rnic.port().gid(2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("GID index 2 is out of range: port 1 has 2 GIDs (0..1)");
         assertThatThrownBy(() -> rnic.port().gid(-1)).isInstanceOf(IllegalArgumentException.class);

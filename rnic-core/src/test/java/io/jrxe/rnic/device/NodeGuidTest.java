@@ -1,8 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.wire.framing.RoceFramer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,7 +28,7 @@ class NodeGuidTest {
     void theGuidIsTheEui64OfTheMac(String address, String mac, String guid) throws Exception {
         InetAddress ip = InetAddress.getByName(address);
         assertThat(RoceFramer.macFor(ip.getAddress())).isEqualTo(Long.parseLong(mac, 16));
-        Rnic rnic = new Rnic(DeviceConfig.of("jrxe0", ip), NicExecutor.INLINE);
+        NicResources rnic = Nics.resources(DeviceConfig.of("jrxe0", ip), NicExecutor.INLINE);
         assertThat(rnic.nodeGuid()).isEqualTo(Long.parseUnsignedLong(guid, 16));
 
         // The EUI-64 rule, spelled out on the bytes.

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -14,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PkeyTableTest {
     @Test
     void theTableIsJustTheDefaultKey() throws Exception {
-        Rnic rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
+        NicResources rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
         assertThat(rnic.port().pkeyTableLength()).isEqualTo(1);
         assertThat(rnic.port().pkey(0)).isEqualTo(0xFFFF).isEqualTo(Port.DEFAULT_PKEY);
         assertThatThrownBy(() -> rnic.port().pkey(1)).isInstanceOf(IllegalArgumentException.class)

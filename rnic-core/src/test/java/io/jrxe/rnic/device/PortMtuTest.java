@@ -1,8 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.verbs.Mtu;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * interface too small for even that, jrxe refuses the device and says why.
  */
 class PortMtuTest {
-    private static Rnic deviceOnMtu(int interfaceMtu) throws Exception {
-        return new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withInterfaceMtu(interfaceMtu),
+    private static NicResources deviceOnMtu(int interfaceMtu) throws Exception {
+        return Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withInterfaceMtu(interfaceMtu),
                 NicExecutor.INLINE);
     }
 
@@ -33,7 +34,7 @@ class PortMtuTest {
         "2127, 1024", "2128, 2048", "4175, 2048", "4176, 4096",
     })
     void theActiveMtuFollowsTheInterface(int interfaceMtu, int activeBytes) throws Exception {
-        Rnic rnic = deviceOnMtu(interfaceMtu);
+        NicResources rnic = deviceOnMtu(interfaceMtu);
         assertThat(rnic.port().activeMtu().bytes()).isEqualTo(activeBytes);
         assertThat(rnic.port().interfaceMtu()).isEqualTo(interfaceMtu);
         assertThat(rnic.port().maxMtu()).isEqualTo(Mtu.MTU_4096);
@@ -50,7 +51,7 @@ class PortMtuTest {
 
     @Test
     void thePortIsAnActiveEthernetPortOne() throws Exception {
-        Rnic rnic = deviceOnMtu(1500);
+        NicResources rnic = deviceOnMtu(1500);
         assertThat(rnic.port().state()).isEqualTo(Port.State.ACTIVE);
         assertThat(rnic.port().linkLayer()).isEqualTo("Ethernet");
         assertThat(Port.NUMBER).isEqualTo(1);

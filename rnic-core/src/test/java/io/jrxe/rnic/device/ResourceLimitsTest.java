@@ -1,8 +1,9 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
@@ -35,10 +36,10 @@ class ResourceLimitsTest {
     private static final QpCapabilities CAPS = new QpCapabilities(2, 2, 1, 1, 0);
 
     private final Arena arena = Arena.ofConfined();
-    private final Rnic rnic;
+    private final NicResources rnic;
 
     ResourceLimitsTest() throws Exception {
-        rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(TINY)
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(TINY)
                 .withMttEntries(64), NicExecutor.INLINE);
     }
 
@@ -88,15 +89,15 @@ class ResourceLimitsTest {
     void qps() throws RnicException {
         ProtectionDomain pd = rnic.allocatePd();
         CompletionQueue cq = rnic.createCq(16, null);
-        QueuePair first = rnic.createQp(pd, QpType.RC, cq, cq, null, CAPS, false);
+        QueuePair first = Nics.createQp(rnic, pd, QpType.RC, cq, cq, null, CAPS, false);
         for (int i = 1; i < 4; i++) {
-            rnic.createQp(pd, QpType.values()[i % 3], cq, cq, null, CAPS, false);
+            Nics.createQp(rnic, pd, QpType.values()[i % 3], cq, cq, null, CAPS, false);
         }
         assertThat(rnic.qpCount()).isEqualTo(4);
-        exhausted(() -> rnic.createQp(pd, QpType.UD, cq, cq, null, CAPS, false),
+        exhausted(() -> Nics.createQp(rnic, pd, QpType.UD, cq, cq, null, CAPS, false),
                 "cannot create another QP: the device allows max_qp 4 and all are in use");
-        rnic.destroyQp(first);
-        QueuePair again = rnic.createQp(pd, QpType.UD, cq, cq, null, CAPS, false);
+        Nics.destroyQp(rnic, first);
+        QueuePair again = Nics.createQp(rnic, pd, QpType.UD, cq, cq, null, CAPS, false);
         assertThat(again.qpn()).as("QP numbers are not reused at once").isNotEqualTo(first.qpn());
         assertThat(rnic.qp(again.qpn())).isSameAs(again);
         assertThat(rnic.qp(first.qpn())).isNull();
@@ -117,7 +118,7 @@ class ResourceLimitsTest {
                     "QP capability max_inline_data 65 is out of range 0..64 (the device's max_inline_data)"),
         }) {
             RnicException e = catchThrowableOfType(RnicException.class,
-                    () -> rnic.createQp(pd, QpType.RC, cq, cq, null, bad.caps(), false));
+                    () -> Nics.createQp(rnic, pd, QpType.RC, cq, cq, null, bad.caps(), false));
             assertThat(e.errno()).isEqualTo(Errno.EINVAL);
             assertThat(e.getMessage()).isEqualTo(bad.message());
         }

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.mcast;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.qp.QueuePair;
@@ -33,17 +34,17 @@ class MulticastAttachRulesTest {
     private static final byte[] OTHER = gid("239.1.2.4");
 
     private final Nic nic = new Nic(DeviceAttributes.rxeDefaults(), "10.1.0.1");
-    private final Rnic rnic = nic.rnic;
+    private final NicResources rnic = nic.rnic;
 
     /** A device (commands run inline) with a PD and a CQ to make QPs with. */
     private static final class Nic {
-        final Rnic rnic;
+        final NicResources rnic;
         final ProtectionDomain pd;
         final CompletionQueue cq;
 
         Nic(DeviceAttributes attributes, String address) {
             try {
-                rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName(address)).withAttributes(attributes),
+                rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName(address)).withAttributes(attributes),
                         NicExecutor.INLINE);
                 pd = rnic.allocatePd();
                 cq = rnic.createCq(8, null);
@@ -53,7 +54,7 @@ class MulticastAttachRulesTest {
         }
 
         QueuePair qp(QpType type) throws RnicException {
-            return rnic.createQp(pd, type, cq, cq, null, CAPS, false);
+            return Nics.createQp(rnic, pd, type, cq, cq, null, CAPS, false);
         }
     }
 
@@ -156,10 +157,10 @@ class MulticastAttachRulesTest {
     void anAttachedQpCannotBeDestroyedUntilDetached() throws Exception {
         QueuePair q = qp(QpType.UD);
         rnic.multicast().attach(q, GROUP, 0);
-        assertThat(errno(() -> rnic.destroyQp(q))).isEqualTo(Errno.EBUSY);
+        assertThat(errno(() -> Nics.destroyQp(rnic, q))).isEqualTo(Errno.EBUSY);
         assertThat(rnic.qp(q.qpn())).as("still there").isSameAs(q);
         rnic.multicast().detach(q, GROUP, 0);
-        rnic.destroyQp(q);
+        Nics.destroyQp(rnic, q);
         assertThat(rnic.qp(q.qpn())).isNull();
     }
 

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.memory;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 
@@ -18,7 +19,7 @@ import java.net.UnknownHostException;
 final class MemoryFixture implements AutoCloseable {
     static final long PAGE = MptEntry.PAGE_SIZE;
 
-    final Rnic rnic;
+    final NicResources rnic;
     final MemoryTables tables;
     final ProtectionDomain pd;
     final ProtectionDomain otherPd;
@@ -34,7 +35,7 @@ final class MemoryFixture implements AutoCloseable {
 
     MemoryFixture(DeviceAttributes attributes, long mttEntries) {
         try {
-            rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes)
+            rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes)
                     .withMttEntries(mttEntries), NicExecutor.INLINE);
             tables = rnic.memory();
             pd = rnic.executor().call(rnic::allocatePd);

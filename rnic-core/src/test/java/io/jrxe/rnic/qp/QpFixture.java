@@ -1,8 +1,9 @@
 package io.jrxe.rnic.qp;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.queue.CompletionQueue;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 final class QpFixture {
     static final QpCapabilities CAPS = new QpCapabilities(4, 4, 1, 1, 0);
 
-    final Rnic rnic;
+    final NicResources rnic;
     final ProtectionDomain pd;
     final CompletionQueue cq;
 
@@ -43,7 +44,7 @@ final class QpFixture {
 
     QpFixture(DeviceAttributes attributes) {
         try {
-            rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes),
+            rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes),
                     NicExecutor.INLINE);
             pd = rnic.executor().call(rnic::allocatePd);
             cq = rnic.executor().call(() -> rnic.createCq(64, null));
@@ -54,7 +55,7 @@ final class QpFixture {
 
     QueuePair create(QpType type) {
         try {
-            return rnic.executor().call(() -> rnic.createQp(pd, type, cq, cq, null, CAPS, false));
+            return rnic.executor().call(() -> Nics.createQp(rnic, pd, type, cq, cq, null, CAPS, false));
         } catch (RnicException e) {
             throw new AssertionError(e);
         }
@@ -63,7 +64,7 @@ final class QpFixture {
     void destroy(QueuePair qp) {
         try {
             rnic.executor().call(() -> {
-                rnic.destroyQp(qp);
+                Nics.destroyQp(rnic, qp);
                 return null;
             });
         } catch (RnicException e) {

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AsyncEvent;
@@ -25,18 +26,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * other QPs alone.
  */
 class CqOverflowTest {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final ProtectionDomain pd;
 
     CqOverflowTest() throws Exception {
-        rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")), NicExecutor.INLINE);
         assertThat(rnic.events().poll().type()).as("a new device reports its port up first")
                 .isEqualTo(io.jrxe.verbs.AsyncEventType.PORT_ACTIVE);
         pd = rnic.allocatePd();
     }
 
     private QueuePair udQpInRts(CompletionQueue sendCq, CompletionQueue recvCq) throws RnicException {
-        QueuePair qp = rnic.createQp(pd, QpType.UD, sendCq, recvCq, null, new QpCapabilities(2, 2, 1, 1, 0), false);
+        QueuePair qp = Nics.createQp(rnic, pd, QpType.UD, sendCq, recvCq, null, new QpCapabilities(2, 2, 1, 1, 0), false);
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(1), rnic.attributes(), rnic.port());
         qp.modify(new QpAttributes().state(QpState.RTR), rnic.attributes(), rnic.port());
         qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0), rnic.attributes(), rnic.port());

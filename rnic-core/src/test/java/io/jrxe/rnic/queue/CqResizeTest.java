@@ -1,8 +1,9 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
@@ -20,10 +21,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * and so is a size the device does not allow.
  */
 class CqResizeTest {
-    private final Rnic rnic;
+    private final NicResources rnic;
 
     CqResizeTest() throws Exception {
-        rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1"))
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1"))
                 .withAttributes(DeviceAttributes.builder().maxCqe(64).build()), NicExecutor.INLINE);
     }
 

@@ -1,8 +1,9 @@
 package io.jrxe.rnic.queue;
 
+import io.jrxe.rnic.Nics;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.DeviceAttributes;
@@ -20,11 +21,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * number of posted receives falls below the armed limit and then stays disarmed until armed again.
  */
 class SharedReceiveQueueTest {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final ProtectionDomain pd;
 
     SharedReceiveQueueTest() throws Exception {
-        rnic = new Rnic(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1"))
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1"))
                 .withAttributes(DeviceAttributes.builder().maxSrqWr(16).maxSrqSge(4).build()), NicExecutor.INLINE);
         pd = rnic.allocatePd();
     }

@@ -17,8 +17,8 @@ final class PauseMeter {
     static final long PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(2);
     /**
      * The thresholds a pause is counted against, in microseconds, each a row of the report. The first is
-     * {@link #PAUSE_NANOS}: every pause. Short ones matter too: on the virtual machine of docs/benchmarks.md a thread
-     * lost 2-5 µs about 12,000 times a second, and a 7 µs round trip met one in about a fifth of its iterations.
+     * {@link #PAUSE_NANOS}: every pause. Short ones matter too: on a 2-core virtual machine a thread can lose 2-5 µs
+     * about 12,000 times a second, and a 7 µs round trip then meets one in about a fifth of its iterations.
      */
     static final long[] THRESHOLD_MICROS = {2, 5, 10, 20, 50, 100, 1000};
 

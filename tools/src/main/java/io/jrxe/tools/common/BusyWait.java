@@ -8,10 +8,9 @@ package io.jrxe.tools.common;
  * scheduler sometimes puts both threads of an exchange on one CPU and leaves the other CPU idle: loopback wakes
  * the receiver of the handshake that starts a test on its sender's CPU, and the kernel does not move a thread that
  * ran within the last half millisecond until a few of its balancing passes failed. Each side then spins all its
- * looks (about 32 µs, since each look runs the NIC, a system call) before it lets the other answer. In
- * `write-lat`, `send-lat` and `read-lat -s 2 -n 20000` runs on a 2-core machine, that happened in 7 of 36, for
- * their first 100 to 300 messages at 32-35 µs each against 5-7 µs, and those runs missed their p99 target
- * (docs/benchmarks.md).
+ * looks (about 32 µs, since each look runs the NIC, a system call) before it lets the other answer: a latency
+ * test's first 100 to 300 messages then take 32-35 µs each instead of 5-7, enough to put its p99 over three
+ * typicals (docs/benchmarks.md).
  *
  * <p>A yield tells when it happens. With the CPU to itself a yield returns within a microsecond or two; behind the
  * other side of the exchange it returns after that side's turn, tens of microseconds. After
@@ -28,9 +27,9 @@ public class BusyWait {
     /** Three times a whole turn of 64 looks: the peer's turn ends in its own wait's first yield. */
     static final long LONGEST_PEER_TURN_NANOS = 100_000;
     /**
-     * Enough to leave alone the short runs of slow yields that busy neighbours cause now and then (with 2 in a
-     * row, 3 runs in 12 missed their p99 target, against none in 24 with 8), few enough that a shared CPU costs
-     * only 8 slow messages.
+     * Enough to leave alone the short runs of slow yields that busy neighbours (a compiler thread, a kernel worker)
+     * cause now and then, which a shorter run would take for a shared CPU, yielding sooner and lengthening the
+     * tail instead; few enough that a shared CPU costs only 8 slow messages.
      */
     static final int SHARED_YIELDS_IN_A_ROW = 8;
 

@@ -21,9 +21,9 @@ public final class CompletionWaiter {
      * How long a wait yields the CPU before it parks. A yield hands the core to a NIC thread that is ready to run on it
      * and costs nothing when none is; a park costs a wake-up, which on a busy 2-core machine comes tens of
      * microseconds late. A bandwidth test waits for completions every window (a 64-byte send-bw every 100 messages,
-     * about 150 µs), and when its waits parked after 16 yields the NIC ran dry during the wake-ups: send-bw -s 64
-     * moved 0.44-0.59 M messages/s that way, 0.72-0.86 M yielding for this long (4 alternate pairs of runs). Longer
-     * waits (a full queue of large messages, a peer that went quiet) still end up parked.
+     * about 150 µs of the NIC's work), and a wait that parks after a few yields leaves the NIC's queue dry during
+     * each wake-up: yielding for this long covers a window's wait. Longer waits (a full queue of large messages, a
+     * peer that went quiet) still end up parked.
      */
     static final long YIELD_NANOS = 1_000_000;
     private static final long PARK_NANOS = 20_000;

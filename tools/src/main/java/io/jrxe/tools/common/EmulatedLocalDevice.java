@@ -58,10 +58,10 @@ public final class EmulatedLocalDevice extends LocalDevice {
             if (options.capture() != null) {
                 capture = new CaptureTap(new PcapngWriter(options.capture()), options.captureMaxPackets(),
                         options.captureMaxBytes(), options.captureSnapLength());
-                device.dataPath().port().tap(capture.forPort(options.deviceName()));
+                device.nic().port().tap(capture.forPort(options.deviceName()));
             }
             // --counters tells what the command moved: the warm-up's traffic is not the command's.
-            Map<String, Long> afterWarmup = device.rnic().counters().snapshot();
+            Map<String, Long> afterWarmup = device.nic().counters().snapshot();
             return new EmulatedLocalDevice(device, device.open(), capture, options.capture(), options.counters(), afterWarmup);
         } catch (CaptureException e) {
             Verbs.emulated().remove(device);
@@ -88,7 +88,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
     @Override
     public LatencyBreakdown traceLatency() {
         LatencyBreakdown breakdown = new LatencyBreakdown();
-        device.dataPath().trace(breakdown);
+        device.nic().trace(breakdown);
         return breakdown;
     }
 

@@ -17,7 +17,7 @@ public final class TransmitNotice {
 
     /** The device's transmit path, or null for a device that is not on real sockets. */
     public static TransmitPath of(EmulatedDevice device) {
-        return device.dataPath() != null && device.dataPath().port() instanceof RoceUdpPort udp ? udp.transmitPath() : null;
+        return device.nic().hasNetwork() && device.nic().port() instanceof RoceUdpPort udp ? udp.transmitPath() : null;
     }
 
     /** Prints the warning when peers other than jrxe would drop this device's packets. */

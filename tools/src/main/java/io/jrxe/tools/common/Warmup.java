@@ -45,8 +45,9 @@ public final class Warmup {
         WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.ATOMIC_CMP_AND_SWP};
     /**
      * The first of them go unsignaled, as a bandwidth test's do between its signaled ones (cq_mod): after a warm-up
-     * of signaled work only, C2 had compiled the data path for WRs that all complete, and threw that code away (an
-     * uncommon trap in SendWqe.signaled, the completer and the CQ) as the test began, to compile it again during it.
+     * of signaled work only, C2 compiles the data path for WRs that all complete, and throws that code away (an
+     * uncommon trap in SendWqe.signaled, the completer and the CQ) at the test's first unsignaled WR, to compile it
+     * again during the measurement.
      */
     private static final int UNSIGNALED = 2;
     /** The wr_id of every warm-up work request, which each of its completions must carry back. */
@@ -60,13 +61,12 @@ public final class Warmup {
      * {@code jitMillis} above 0 the rounds go on for that long (a benchmark's warm-up: on a 2-core machine the
      * JIT compiling the data path during the first seconds of a measurement takes a core from the NIC).
      * Each round ends with a SEND waited for on a completion channel, so that a program that sleeps on CQ events
-     * (pingpong -e) does not run that path through the interpreter either: its first 1,000 iterations took 88
-     * us each (median of 5) without, 77 with.
+     * (pingpong -e) does not run that path through the interpreter either.
      *
      * <p>With {@code untilQuiet} the rounds go on past {@code jitMillis} while the JIT's compilers are busy
      * ({@link JitActivity}), up to three times as long: two JVMs warming up at once on two cores, their compilers
-     * still busy with start-up code, got through too few rounds in 1.5 s for C2 to take the data path, and C2 then
-     * compiled it during the measurement.
+     * still busy with start-up code, get through too few rounds in 1.5 s for C2 to take the data path, which C2
+     * would then compile during the measurement.
      *
      * @return the rounds in which every completion came (0 when the device could not warm up)
      */
@@ -222,8 +222,8 @@ public final class Warmup {
     /**
      * Whether every completion succeeded and is the warm-up's own: its wr_id and the number of one of its QPs. The
      * tools read those two fields of every completion, so reading them here has the JIT compile their accessors
-     * before a test: compiled during pingpong -e's first exchanges instead, each stalled both sides 0.2-0.9 ms on
-     * two cores (docs/benchmarks.md).
+     * before a test: compiled during pingpong -e's first exchanges instead, each would stall both sides 0.2-0.9 ms
+     * on two cores (docs/benchmarks.md).
      */
     private static boolean allOurs(WorkCompletion[] wcs, int n, int[] qpns) {
         for (int i = 0; i < n; i++) {

@@ -39,7 +39,7 @@ interface PacketSource extends AutoCloseable {
         ConcurrentLinkedQueue<WirePacket> sent = new ConcurrentLinkedQueue<>();
         for (EmulatedDevice d : devices) {
             TapDissector dissector = new TapDissector();
-            d.dataPath().port().tap((direction, source, destination, sourcePort, destinationPort, identification, roce,
+            d.nic().port().tap((direction, source, destination, sourcePort, destinationPort, identification, roce,
                                      offset, length, time, comment) -> {
                 if (direction == PacketTap.Direction.SENT) {
                     WirePacket p = WirePacket.of(dissector.dissect(source, destination, sourcePort, destinationPort, roce,

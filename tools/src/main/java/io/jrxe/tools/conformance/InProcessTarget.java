@@ -125,7 +125,7 @@ final class InProcessTarget implements Target {
 
         @Override
         public long counter(String name) {
-            return device.rnic().counters().snapshot().getOrDefault(name, 0L);
+            return device.nic().counters().snapshot().getOrDefault(name, 0L);
         }
 
         @Override

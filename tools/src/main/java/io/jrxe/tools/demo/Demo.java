@@ -62,8 +62,8 @@ final class Demo {
             install(devB, "jrxe1", devA, "jrxe0", tap);
             out.printf("jrxe demo: two software RDMA NICs on one host, RoCEv2 over UDP port 4791%n");
             out.printf("  jrxe0 at %s, jrxe1 at %s, transport %s, path MTU %d%n", addressA.getHostAddress(),
-                    addressB.getHostAddress(), devA.dataPath().port().getClass().getSimpleName().equals("UdpPort")
-                            ? ((io.jrxe.wire.port.udp.UdpPort) devA.dataPath().port()).transport().describe() : "?",
+                    addressB.getHostAddress(), devA.nic().port().getClass().getSimpleName().equals("UdpPort")
+                            ? ((io.jrxe.wire.port.udp.UdpPort) devA.nic().port()).transport().describe() : "?",
                     devA.rnic().port().activeMtu().bytes());
             io.jrxe.wire.port.raw.TransmitPath transmit = io.jrxe.tools.common.TransmitNotice.of(devA);
             if (transmit != null) {
@@ -113,7 +113,7 @@ final class Demo {
 
     private void install(EmulatedDevice dev, String name, EmulatedDevice peer, String peerName, CaptureTap capture) {
         PacketTap logTap = log.tap(name, PeerAddress.of(peer.rnic().config().addresses().getFirst()), peerName);
-        dev.dataPath().port().tap(capture == null ? logTap : PacketTap.both(capture.forPort(name), logTap));
+        dev.nic().port().tap(capture == null ? logTap : PacketTap.both(capture.forPort(name), logTap));
     }
 
     private void sendRecv(DemoSide a, DemoSide b) throws VerbsException {

@@ -72,13 +72,13 @@ final class MemoryMistakes {
             s.result("first byte: " + first);
             s.result("last byte:  " + last);
             int[] pageCopies = {0};
-            scene.a.device.dataPath().trace(new PageCounter(pageCopies));
+            scene.a.device.nic().trace(new PageCounter(pageCopies));
             SendWr wr = scene.remote(WrOpcode.RDMA_WRITE, 0, length, 0);
             wr.sgl.clear();
             wr.sgl.add(buffer.address(), length, mr.lkey());
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
-            scene.a.device.dataPath().trace(null);
+            scene.a.device.nic().trace(null);
             scene.packets(s, "");
             boolean arrived = scene.b.memory.asSlice(0, length).mismatch(buffer) == -1;
             s.result("completion on jrxe0: " + scene.completion(wc) + (arrived ? "; all " + length + " bytes arrived" : ""));

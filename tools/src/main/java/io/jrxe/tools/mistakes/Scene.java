@@ -42,7 +42,7 @@ final class Scene implements AutoCloseable {
 
     private void log(Nic nic, String arrow) {
         TapDissector dissector = new TapDissector();
-        nic.device.dataPath().port().tap((direction, source, destination, sourcePort, destinationPort, id, roce, offset,
+        nic.device.nic().port().tap((direction, source, destination, sourcePort, destinationPort, id, roce, offset,
                 length, stamp, comment) -> {
             if (direction == PacketTap.Direction.SENT) {
                 String s = PacketSummary.of(dissector.dissect(source, destination, sourcePort, destinationPort, id, roce,

@@ -163,7 +163,8 @@ final class BandwidthTest extends MeasuringTest {
                 got = recvCq.poll(wcs);
                 if (got == 0) {
                     // Nap first while the receives just posted last (ReceivePace), then spin, yield and park as
-                    // the waiter does: a bare spin here took a core from the NIC threads that deliver the messages.
+                    // the waiter does: a bare spin here would take a core from the NIC threads that deliver the
+                    // messages.
                     if (idleSpins++ == 0) {
                         long nap = ReceivePace.napNanos(receives.waiting());
                         if (nap > 0) {

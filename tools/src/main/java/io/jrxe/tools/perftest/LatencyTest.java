@@ -105,13 +105,13 @@ final class LatencyTest extends MeasuringTest {
     private static final int WARM_CALLS = 2_000;
 
     /**
-     * A default run is 1,000 messages, and C1 compiled the loop's own methods during it (the memory poll and its
-     * VarHandle access, the store, the NIC's progress, the idle step): about 20 compilations taking 9 ms of a
-     * compiler thread, while the test's spinning threads held both cores of a 2-core machine, so that single
-     * messages took 0.4-2 ms. Here they run with nothing at stake first: the poll on a byte that already holds
-     * what it waits for, the store of the value a byte already holds, the NIC's turn (its work is real, whoever
-     * runs it), the idle step's spin and yield, and the check of a completion that succeeded; then the JIT is given
-     * time to finish compiling them.
+     * A default run is 1,000 messages, short enough that C1 would compile the loop's own methods during it (the
+     * memory poll and its VarHandle access, the store, the NIC's progress, the idle step): about 20 compilations
+     * taking 9 ms of a compiler thread while the test's spinning threads hold both cores of a 2-core machine, so
+     * that single messages take 0.4-2 ms. Here they run with nothing at stake first: the poll on a byte that
+     * already holds what it waits for, the store of the value a byte already holds, the NIC's turn (its work is
+     * real, whoever runs it), the idle step's spin and yield, and the check of a completion that succeeded; then
+     * the JIT is given time to finish compiling them.
      */
     @Override
     void warmLoop() {
@@ -132,8 +132,8 @@ final class LatencyTest extends MeasuringTest {
     /**
      * Spins until the peer's write of message {@code rcnt} lands in the last byte of the area; false when the
      * duration's window closed first. A method of its own, called once per message, so that C1 compiles it after a
-     * few hundred messages: inlined in writeLatency's loop, the spin ran in the interpreter until its back-edges
-     * reached the on-stack-replacement threshold, about half of a 20,000-message run.
+     * few hundred messages: inlined in writeLatency's loop, the spin would run in the interpreter until its
+     * back-edges reach the on-stack-replacement threshold, about half of a 20,000-message run.
      */
     private boolean awaitPeerWrite(long pollByte, long rcnt, SampleWindow window) {
         byte expected = (byte) rcnt;

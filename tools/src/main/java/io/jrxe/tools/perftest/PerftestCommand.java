@@ -380,8 +380,8 @@ public abstract class PerftestCommand implements Callable<Integer> {
             throw bad("--warmup " + warmupMillis + ": from 0 to 60000 milliseconds");
         }
         device.jitWarmupMillis(warmupMillis);
-        // The bandwidth tests run with C2, which on 2 cores was still compiling the data path four seconds into a
-        // run after 1.5 s of warm-up: write-bw -s 65536 -D 6 1,568-1,742 MiB/s with this, 1,103-1,369 without.
+        // The bandwidth tests run with C2, which on 2 cores is still compiling the data path seconds into a run after
+        // 1.5 s of warm-up, taking a core from the NICs during the measurement: their warm-up waits for it.
         device.jitWarmupUntilQuiet(bandwidth());
         if (!bandwidth() && !rdmaCm && !commRdmaCm) {
             device.defaultProgress(Progress.INVOKER); // one busy thread per side: see docs/benchmarks.md

@@ -1,13 +1,21 @@
 package io.jrxe.tools.perftest;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
+import io.jrxe.wire.json.Json;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+
+import static io.jrxe.tools.perftest.JsonReport.decimal;
+import static io.jrxe.tools.perftest.JsonReport.latency;
+import static io.jrxe.tools.perftest.JsonReport.queueAndLinkSettings;
 
 /**
  * --out_json: the report in the file perftest writes, field for field as perftest 25.01 and later write it
@@ -41,26 +49,48 @@ final class PerftestJsonFile {
     void bw(BwReport r) {
         // perftest's REPORT_FMT_EXT_JSON: more digits for a small bandwidth in Gb/s.
         String f = r.bwAvg() < 0.1 && s.gbits ? "%.6f" : "%.2f";
-        write(String.format(Locale.ROOT, "\"MsgSize\": %d,\n\"n_iterations\": %d,\n\"BW_peak\": " + f + ",\n\"BW_average\": " + f
-                + ",\n\"MsgRate\": %.6f", r.size(), r.iters(), r.bwPeak(), r.bwAvg(), r.msgRateAvg()));
+        write(g -> {
+            g.writeNumberField("MsgSize", r.size());
+            g.writeNumberField("n_iterations", r.iters());
+            decimal(g, "BW_peak", f, r.bwPeak());
+            decimal(g, "BW_average", f, r.bwAvg());
+            decimal(g, "MsgRate", "%.6f", r.msgRateAvg());
+        });
     }
 
     void lat(LatencyStats l) {
-        write(String.format(Locale.ROOT, "\"MsgSize\": %d,\n\"n_iterations\": %d,\n\"t_min\": %.2f,\n\"t_max\": %.2f,\n"
-                + "\"t_typical\": %.2f,\n\"t_avg\": %.2f,\n\"t_stdev\": %.2f,\n\"percentile_99\": %.2f,\n\"percentile_99.9\": %.2f",
-                l.size(), l.iters(), l.min(), l.max(), l.typical(), l.avg(), l.stdev(), l.p99(), l.p999()));
+        write(g -> latency(g, l, "%.2f", "percentile_99", "percentile_99.9"));
     }
 
     void latDuration(long size, long iters, double avg, double tps) {
-        write(String.format(Locale.ROOT, "\"MsgSize\": %d,\n\"n_iterations\": %d,\n\"t_avg\": %.2f,\n\"tps_average\": %.2f",
-                size, iters, avg, tps));
+        write(g -> {
+            g.writeNumberField("MsgSize", size);
+            g.writeNumberField("n_iterations", iters);
+            decimal(g, "t_avg", "%.2f", avg);
+            decimal(g, "tps_average", "%.2f", tps);
+        });
     }
 
-    private void write(String results) {
+    /**
+     * The file: perftest's layout, a '{' or '}' alone on its line and one "key": value a line, not indented, the
+     * whole ended by a newline. jackson's printer with an indent of nothing and a newline at each line's end writes it.
+     */
+    private void write(Json.Writing results) {
         if (file == null) {
             return;
         }
-        String text = "{\n" + testInfo() + "\"results\": {\n" + results + "\n}\n}\n";
+        String text = Json.text(g -> {
+            g.setPrettyPrinter(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER).withObjectEntrySpacing(Separators.Spacing.NONE))
+                    .withObjectIndenter(new DefaultIndenter("", "\n")));
+            g.writeStartObject();
+            testInfo(g);
+            g.writeObjectFieldStart("results");
+            results.write(g);
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeRaw('\n');
+        });
         try {
             Files.writeString(file, text, StandardCharsets.US_ASCII);
         } catch (IOException e) {
@@ -69,38 +99,32 @@ final class PerftestJsonFile {
     }
 
     /** write_test_info_to_file: the header's settings. */
-    String testInfo() {
-        StringBuilder t = new StringBuilder("\"test_info\": {\n");
-        t.append("\"test\": \"").append(s.testName('_')).append("\",\n");
+    private void testInfo(JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart("test_info");
+        g.writeStringField("test", s.testName('_'));
         if (s.events) {
-            t.append("\"Test with events\": \"Using_").append(s.deviceName).append("_comp0\",\n");
+            g.writeStringField("Test with events", "Using_" + s.deviceName + "_comp0");
         }
-        t.append("\"Dual_port\": \"OFF\",\n\"Device\": \"").append(s.deviceName).append("\",\n");
-        t.append("\"Number_of_qps\": ").append(s.qps).append(",\n\"Transport_type\": \"IB\",\n");
-        t.append("\"Connection_type\": \"").append(s.connection).append("\",\n\"Using_SRQ\": \"").append(s.useSrq ? "ON" : "OFF")
-                .append("\",\n");
-        t.append("\"PCIe_relax_order\": \"OFF\",\n\"ibv_wr_API\": \"OFF\",\n");
+        g.writeStringField("Dual_port", "OFF");
+        g.writeStringField("Device", s.deviceName);
+        g.writeNumberField("Number_of_qps", s.qps);
+        g.writeStringField("Transport_type", "IB");
+        g.writeStringField("Connection_type", s.connection.name());
+        g.writeStringField("Using_SRQ", s.useSrq ? "ON" : "OFF");
+        g.writeStringField("PCIe_relax_order", "OFF");
+        g.writeStringField("ibv_wr_API", "OFF");
         if (s.client || s.duplex) {
-            t.append("\"TX_depth\": ").append(s.txDepth).append(",\n");
+            g.writeNumberField("TX_depth", s.txDepth);
         }
         if (s.postList > 1) {
-            t.append("\"Post_List\": ").append(s.postList).append(",\n");
+            g.writeNumberField("Post_List", s.postList);
         }
         if (s.verb == Verb.SEND && (!s.client || s.duplex)) {
-            t.append("\"RX_depth\": ").append(s.rxDepth).append(",\n");
+            g.writeNumberField("RX_depth", s.rxDepth);
         }
-        if (s.bw) {
-            t.append("\"CQ_Moderation\": ").append(s.cqMod).append(",\n");
-        }
-        t.append("\"Mtu\": ").append(s.mtu.bytes()).append(",\n\"Link_type\": \"Ethernet\",\n");
-        t.append("\"GID_index\": ").append(s.gidIndex).append(",\n");
-        if (s.verb.readLike()) {
-            t.append("\"Outstand_reads\": ").append(s.outReads).append(",\n");
-        } else {
-            t.append("\"Max_inline_data\": ").append(s.inline).append(",\n");
-        }
-        t.append("\"rdma_cm_QPs\": \"").append(s.rdmaCm ? "ON" : "OFF").append("\",\n\"Use_ROCm_memory\": \"OFF\",\n\"Data_ex_method\": \"")
-                .append(s.rdmaCmExchange ? "rdma_cm" : "Ethernet").append("\"\n},\n");
-        return t.toString();
+        queueAndLinkSettings(g, s);
+        g.writeStringField("Use_ROCm_memory", "OFF");
+        g.writeStringField("Data_ex_method", s.rdmaCmExchange ? "rdma_cm" : "Ethernet");
+        g.writeEndObject();
     }
 }

@@ -6,7 +6,7 @@ package io.jrxe.tools.perftest;
  * of {@link RefillPace#bounded}.
  *
  * <p>Why nap: a server that waits for each message wakes once per message, and on two cores its wake-ups,
- * yields and clock reads took about a fifth of the machine from the NIC threads that deliver the messages
+ * yields and clock reads take about a fifth of the machine from the NIC threads that deliver the messages
  * (send-bw -s 64: the server's program thread 22% of the CPU, its NIC thread 34%). After a nap the server
  * finds tens of completions at once and posts their receives again in one go.
  *

@@ -6,11 +6,11 @@ package io.jrxe.tools.perftest;
  * {@link #MAX_NAP_NANOS}.
  *
  * <p>Why nap: a deep queue of large messages holds milliseconds of work, and waking for each completion
- * (17,000 a second for 64 KiB writes, each a wake-up and two context switches) took CPU from the NIC
- * threads on the same two cores: 64 KiB write-bw moved about 1.05 GB/s that way, a median of 1.39 GB/s napping.
+ * (17,000 a second for 64 KiB writes, each a wake-up and two context switches) takes CPU from the NIC
+ * threads on the same two cores, about a quarter of a 64 KiB write-bw's bandwidth.
  *
  * <p>Why a fixed peak rate and not the rate seen: a nap based on the observed rate feeds on itself, since a
- * nap too long slows the rate, which lengthens the next nap (64-byte sends fell to about a quarter that way). jrxe
+ * nap too long slows the rate, which lengthens the next nap (64-byte sends drop to about a quarter that way). jrxe
  * and kernel rxe, the devices these tools are for, move far less than a 100 Gb/s link, so a quarter of the
  * queue at least is still there when the nap ends. On faster hardware the queue may run dry during a nap:
  * measure such a NIC with perftest's own tools, which busy-poll.

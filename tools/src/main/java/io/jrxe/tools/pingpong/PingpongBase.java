@@ -337,7 +337,7 @@ abstract class PingpongBase implements Callable<Integer> {
             throws VerbsException {
         // What runs for every completion is written out here, or is the verbs' own code, which the device's warm-up
         // has compiled: a helper of this class would be compiled by the JIT during the first few hundred
-        // exchanges, and on two cores each such compile stalled both sides 0.2-0.9 ms (docs/benchmarks.md).
+        // exchanges, and on two cores each such compile stalls both sides 0.2-0.9 ms (docs/benchmarks.md).
         Qp[] sessionQps = s.qps;
         int qps = sessionQps.length;
         CompletionWaiter waiter = s.waiter();

@@ -224,7 +224,7 @@ public final class SoakRun {
     }
 
     private void traceEngines(SoakNic nic) {
-        nic.device.dataPath().trace((event, qpn, wrId, psn, opcode, value) -> trace.printf(
+        nic.device.nic().trace((event, qpn, wrId, psn, opcode, value) -> trace.printf(
                 "%12d %s qp=0x%06x %-15s psn=%s opcode=%s wr=%d value=%s%n", time.nanoTime(), nic, qpn, event,
                 psn < 0 ? "-" : String.format("0x%06x", psn), event.opcodeName(opcode), wrId, event.valueName(value)));
     }

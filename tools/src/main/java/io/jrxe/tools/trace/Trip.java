@@ -84,13 +84,13 @@ final class Trip {
     }
 
     private static void install(Nic nic, TripRecorder recorder) {
-        nic.device.dataPath().trace(recorder);
-        nic.device.dataPath().port().tap(recorder.tap());
+        nic.device.nic().trace(recorder);
+        nic.device.nic().port().tap(recorder.tap());
     }
 
     private static void uninstall(Nic nic) {
-        nic.device.dataPath().trace(null);
-        nic.device.dataPath().port().tap(null);
+        nic.device.nic().trace(null);
+        nic.device.nic().port().tap(null);
     }
 
     private static void poll(SimulatedPair pair, Nic nic, TripRecorder recorder, WorkCompletion[] into) {

@@ -1,6 +1,7 @@
 package io.jrxe.tools.trace;
 
-import io.jrxe.wire.dissect.JsonText;
+import io.jrxe.wire.dissect.PacketJson;
+import io.jrxe.wire.json.Json;
 
 import java.util.Map;
 
@@ -10,33 +11,30 @@ final class TripJson {
     }
 
     static String of(int seq, TripEvent e) {
-        StringBuilder sb = new StringBuilder(256).append('{');
-        member(sb, "seq", seq);
-        member(sb, "time_ns", e.timeNanos());
-        member(sb, "nic", e.nic());
-        member(sb, "event", e.stage().json);
-        member(sb, "stage", e.stage().label);
-        member(sb, "course_step", e.stage().courseStep);
-        for (Map.Entry<String, Object> f : e.fields().entrySet()) {
-            member(sb, f.getKey(), f.getValue());
-        }
-        if (e.packetJson() != null) {
-            sb.append(",\"packet\":").append(e.packetJson());
-        }
-        member(sb, "text", e.text());
-        return sb.append('}').toString();
-    }
-
-    private static void member(StringBuilder sb, String name, Object value) {
-        if (sb.length() > 1) {
-            sb.append(',');
-        }
-        JsonText.quote(sb, name);
-        sb.append(':');
-        if (value instanceof Number || value instanceof Boolean) {
-            sb.append(value);
-        } else {
-            JsonText.quote(sb, String.valueOf(value));
-        }
+        return Json.text(g -> {
+            g.writeStartObject();
+            g.writeNumberField("seq", seq);
+            g.writeNumberField("time_ns", e.timeNanos());
+            g.writeStringField("nic", e.nic());
+            g.writeStringField("event", e.stage().json);
+            g.writeStringField("stage", e.stage().label);
+            g.writeNumberField("course_step", e.stage().courseStep);
+            for (Map.Entry<String, Object> f : e.fields().entrySet()) {
+                g.writeFieldName(f.getKey());
+                switch (f.getValue()) {
+                    case Integer n -> g.writeNumber(n);
+                    case Long n -> g.writeNumber(n);
+                    case Number n -> g.writeNumber(n.doubleValue());
+                    case Boolean b -> g.writeBoolean(b);
+                    case null, default -> g.writeString(String.valueOf(f.getValue()));
+                }
+            }
+            if (e.packet() != null) {
+                g.writeFieldName("packet");
+                PacketJson.write(g, e.packet());
+            }
+            g.writeStringField("text", e.text());
+            g.writeEndObject();
+        });
     }
 }

@@ -4,7 +4,6 @@ import io.jrxe.rnic.engine.TraceEvent;
 import io.jrxe.rnic.engine.TraceListener;
 import io.jrxe.tools.common.TapDissector;
 import io.jrxe.wire.dissect.DissectedPacket;
-import io.jrxe.wire.dissect.PacketJson;
 import io.jrxe.wire.dissect.PacketSummary;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.opcode.Opcode;
@@ -110,7 +109,7 @@ final class TripRecorder implements TraceListener {
             Opcode op = p.opcode();
             Stage stage = requester && op != null && op.isRequest() ? Stage.PACKET_BUILT
                     : op != null && op.operation() == Operation.ACKNOWLEDGE ? Stage.ACK_BUILT : Stage.RESPONSE_BUILT;
-            events.add(new TripEvent(time.nanoTime(), nic, stage, summary, fields(), PacketJson.of(p)));
+            events.add(new TripEvent(time.nanoTime(), nic, stage, summary, fields(), p));
         };
     }
 

@@ -1,10 +1,16 @@
 package io.jrxe.tools.view;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import io.jrxe.wire.dissect.DissectedPacket;
 import io.jrxe.wire.dissect.Formats;
 import io.jrxe.wire.dissect.HeaderFields;
 import io.jrxe.wire.dissect.PacketJson;
+import io.jrxe.wire.json.Json;
 
+import java.io.IOException;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -18,25 +24,59 @@ final class LadderJson {
     /** Payload bytes shown in a packet's detail; the rest is counted, not shown. */
     static final int PAYLOAD_SHOWN = 64;
 
+    /**
+     * So that the text can stand inside an HTML script element: '<' escaped, so that no "</script>" or "<!--"
+     * appears, and the line and paragraph separators, which older JavaScript took for line ends.
+     */
+    private static final CharacterEscapes SCRIPT_SAFE = new CharacterEscapes() {
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        {
+            ascii['<'] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int c) {
+            return c == 0x2028 || c == 0x2029 ? new SerializedString(String.format("\\u%04x", c)) : null;
+        }
+    };
+
     private LadderJson() {
     }
 
     static String of(String title, LoadedCapture capture, List<Connection> connections, LadderMarks marks) {
+        return Json.text(g -> {
+            g.setCharacterEscapes(SCRIPT_SAFE);
+            write(g, title, capture, connections, marks);
+        });
+    }
+
+    private static void write(JsonGenerator g, String title, LoadedCapture capture, List<Connection> connections,
+                              LadderMarks marks) throws IOException {
         List<ViewPacket> packets = capture.packets();
         long start = packets.stream().mapToLong(v -> v.sentNanos).min().orElse(0);
-        JsonOut j = new JsonOut(1024 + packets.size() * 900).object();
-        j.field("file", title).field("frames", capture.frames()).field("not_roce", capture.notRoce())
-                .field("copies", capture.copies()).field("truncated", capture.truncated())
-                .field("max_packets", capture.maxPackets()).field("damage", capture.damage())
-                .field("start", Formats.time(start));
-        j.key("flags").array();
+        g.writeStartObject();
+        g.writeStringField("file", title);
+        g.writeNumberField("frames", capture.frames());
+        g.writeNumberField("not_roce", capture.notRoce());
+        g.writeNumberField("copies", capture.copies());
+        g.writeBooleanField("truncated", capture.truncated());
+        g.writeNumberField("max_packets", capture.maxPackets());
+        g.writeStringField("damage", capture.damage());
+        g.writeStringField("start", Formats.time(start));
+        g.writeArrayFieldStart("flags");
         for (String name : LadderMarks.FLAG_NAMES) {
-            j.value(name);
+            g.writeString(name);
         }
-        j.endArray();
-        connections(j, connections);
-        messages(j, marks);
-        j.key("packets").array();
+        g.writeEndArray();
+        connections(g, connections);
+        messages(g, marks);
+        g.writeArrayFieldStart("packets");
         int[] connectionOf = new int[packets.size()];
         int[] laneOf = new int[packets.size()];
         for (Connection c : connections) {
@@ -46,98 +86,142 @@ final class LadderJson {
             }
         }
         for (ViewPacket v : packets) {
-            packet(j, v, start, connectionOf[v.index], laneOf[v.index], marks);
+            packet(g, v, start, connectionOf[v.index], laneOf[v.index], marks);
         }
-        j.endArray();
-        return j.endObject().toString();
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
-    private static void connections(JsonOut j, List<Connection> connections) {
-        j.key("connections").array();
+    private static void connections(JsonGenerator g, List<Connection> connections) throws IOException {
+        g.writeArrayFieldStart("connections");
         for (Connection c : connections) {
-            j.object().field("id", c.id).field("transport", c.transport);
-            j.key("lanes").array();
+            g.writeStartObject();
+            g.writeNumberField("id", c.id);
+            g.writeStringField("transport", c.transport);
+            g.writeArrayFieldStart("lanes");
             for (Endpoint e : c.lanes) {
-                j.object().field("ip", e.ip()).field("qpn", e.qpn()).field("qp", e.qpLabel()).endObject();
+                g.writeStartObject();
+                g.writeStringField("ip", e.ip());
+                g.writeNumberField("qpn", e.qpn());
+                g.writeStringField("qp", e.qpLabel());
+                g.writeEndObject();
             }
-            j.endArray();
-            j.key("packets").array();
+            g.writeEndArray();
+            g.writeArrayFieldStart("packets");
             for (ViewPacket v : c.packets) {
-                j.value(v.index);
+                g.writeNumber(v.index);
             }
-            j.endArray().endObject();
+            g.writeEndArray();
+            g.writeEndObject();
         }
-        j.endArray();
+        g.writeEndArray();
     }
 
-    private static void messages(JsonOut j, LadderMarks marks) {
-        j.key("messages").array();
+    private static void messages(JsonGenerator g, LadderMarks marks) throws IOException {
+        g.writeArrayFieldStart("messages");
         for (LadderMarks.Message m : marks.messages) {
-            j.object().field("c", m.connection()).field("lane", m.lane()).field("first", m.first())
-                    .field("last", m.last()).field("label", m.label()).endObject();
+            g.writeStartObject();
+            g.writeNumberField("c", m.connection());
+            g.writeNumberField("lane", m.lane());
+            g.writeNumberField("first", m.first());
+            g.writeNumberField("last", m.last());
+            g.writeStringField("label", m.label());
+            g.writeEndObject();
         }
-        j.endArray();
-        j.key("rnr_waits").array();
+        g.writeEndArray();
+        g.writeArrayFieldStart("rnr_waits");
         for (LadderMarks.RnrWait w : marks.rnrWaits) {
-            j.object().field("c", w.connection()).field("lane", w.lane()).field("from", w.from()).field("to", w.to())
-                    .field("timer", w.timer()).endObject();
+            g.writeStartObject();
+            g.writeNumberField("c", w.connection());
+            g.writeNumberField("lane", w.lane());
+            g.writeNumberField("from", w.from());
+            g.writeNumberField("to", w.to());
+            g.writeStringField("timer", w.timer());
+            g.writeEndObject();
         }
-        j.endArray();
+        g.writeEndArray();
     }
 
-    private static void packet(JsonOut j, ViewPacket v, long start, int connection, int lane, LadderMarks marks) {
+    private static void packet(JsonGenerator g, ViewPacket v, long start, int connection, int lane, LadderMarks marks)
+            throws IOException {
         DissectedPacket p = v.packet;
-        j.object().field("i", v.index).field("c", connection).field("f", lane)
-                .field("t", v.sentNanos - start).field("a", v.arrived() ? v.arrivedNanos - start : -1)
-                .field("op", p.opcode() == null ? String.format("opcode 0x%02x", p.bth().opcode())
-                        : p.opcode().displayName().substring(p.opcode().displayName().indexOf(' ') + 1))
-                .field("psn", p.bth().psn()).field("ack", p.bth().ackRequest())
-                .field("m", marks.messageOf[v.index]).field("k", marks.flags[v.index])
-                .field("note", marks.notes[v.index]).field("on", v.capturedOn).field("aon", v.arrivedOn);
-        j.key("d").raw(PacketJson.of(p));
-        extras(j.key("x").object(), p);
-        j.endObject();
+        g.writeStartObject();
+        g.writeNumberField("i", v.index);
+        g.writeNumberField("c", connection);
+        g.writeNumberField("f", lane);
+        g.writeNumberField("t", v.sentNanos - start);
+        g.writeNumberField("a", v.arrived() ? v.arrivedNanos - start : -1);
+        g.writeStringField("op", p.opcode() == null ? String.format("opcode 0x%02x", p.bth().opcode())
+                : p.opcode().displayName().substring(p.opcode().displayName().indexOf(' ') + 1));
+        g.writeNumberField("psn", p.bth().psn());
+        g.writeBooleanField("ack", p.bth().ackRequest());
+        g.writeNumberField("m", marks.messageOf[v.index]);
+        g.writeNumberField("k", marks.flags[v.index]);
+        g.writeStringField("note", marks.notes[v.index]);
+        g.writeStringField("on", v.capturedOn);
+        g.writeStringField("aon", v.arrivedOn);
+        g.writeFieldName("d");
+        PacketJson.write(g, p);
+        g.writeFieldName("x");
+        extras(g, p);
+        g.writeEndObject();
     }
 
     /** The header fields {@link PacketJson} leaves out. */
-    private static void extras(JsonOut j, DissectedPacket p) {
+    private static void extras(JsonGenerator g, DissectedPacket p) throws IOException {
+        g.writeStartObject();
         // The dissector's "time" is a JSON number, which a page reads as a double: to the microsecond only.
-        j.field("time", Formats.time(p.timestampNanos()));
+        g.writeStringField("time", Formats.time(p.timestampNanos()));
         if (p.ethernet() != null) {
-            j.key("eth").object().field("src", Formats.mac(p.ethernet().srcMac()))
-                    .field("dst", Formats.mac(p.ethernet().dstMac())).field("type", p.ethernet().etherType()).endObject();
+            g.writeObjectFieldStart("eth");
+            g.writeStringField("src", Formats.mac(p.ethernet().srcMac()));
+            g.writeStringField("dst", Formats.mac(p.ethernet().dstMac()));
+            g.writeNumberField("type", p.ethernet().etherType());
+            g.writeEndObject();
         }
         var ip = p.ip();
-        j.key("ip").object().field("version", ip.version()).field("tos", ip.tos()).field("ttl", ip.ttl())
-                .field("flow", ip.flowLabel()).field("flags_frag", ip.flagsFragment()).field("checksum", ip.checksum())
-                .endObject();
+        g.writeObjectFieldStart("ip");
+        g.writeNumberField("version", ip.version());
+        g.writeNumberField("tos", ip.tos());
+        g.writeNumberField("ttl", ip.ttl());
+        g.writeNumberField("flow", ip.flowLabel());
+        g.writeNumberField("flags_frag", ip.flagsFragment());
+        g.writeNumberField("checksum", ip.checksum());
+        g.writeEndObject();
         if (p.udp() != null) {
-            j.key("udp").object().field("length", p.udp().length()).field("checksum", p.udp().checksum()).endObject();
+            g.writeObjectFieldStart("udp");
+            g.writeNumberField("length", p.udp().length());
+            g.writeNumberField("checksum", p.udp().checksum());
+            g.writeEndObject();
         }
-        j.field("bth_reserved6", p.bth().reserved6()).field("bth_reserved7", p.bth().reserved7());
+        g.writeNumberField("bth_reserved6", p.bth().reserved6());
+        g.writeNumberField("bth_reserved7", p.bth().reserved7());
         if (p.payload() != null) {
             int shown = Math.min(PAYLOAD_SHOWN, p.payload().length);
-            j.field("payload_hex", HexFormat.ofDelimiter(" ").formatHex(p.payload(), 0, shown));
+            g.writeStringField("payload_hex", HexFormat.ofDelimiter(" ").formatHex(p.payload(), 0, shown));
         }
         if (p.pad() != null && p.pad().length > 0) {
-            j.field("pad_hex", HexFormat.ofDelimiter(" ").formatHex(p.pad()));
+            g.writeStringField("pad_hex", HexFormat.ofDelimiter(" ").formatHex(p.pad()));
         }
         // 64-bit values as hex text too: a page's numbers are doubles, exact only up to 2^53.
-        j.key("hex64").object();
+        g.writeObjectFieldStart("hex64");
         for (Record r : p.extensions()) {
             switch (r) {
-                case HeaderFields.Reth h -> j.field("reth_va", hex64(h.virtualAddress()));
-                case HeaderFields.AtomicEth h -> j.field("atomic_va", hex64(h.virtualAddress()))
-                        .field("atomic_swap_add", hex64(h.swapAdd())).field("atomic_compare", hex64(h.compare()));
-                case HeaderFields.AtomicAckEth h -> j.field("atomic_orig", hex64(h.originalData()));
+                case HeaderFields.Reth h -> g.writeStringField("reth_va", hex64(h.virtualAddress()));
+                case HeaderFields.AtomicEth h -> {
+                    g.writeStringField("atomic_va", hex64(h.virtualAddress()));
+                    g.writeStringField("atomic_swap_add", hex64(h.swapAdd()));
+                    g.writeStringField("atomic_compare", hex64(h.compare()));
+                }
+                case HeaderFields.AtomicAckEth h -> g.writeStringField("atomic_orig", hex64(h.originalData()));
                 default -> {
                 }
             }
         }
-        j.endObject();
-        j.field("icrc_computed", Integer.toUnsignedLong(p.icrcComputed()))
-                .field("trailer", p.trailer() == null ? 0 : p.trailer().length);
-        j.endObject();
+        g.writeEndObject();
+        g.writeNumberField("icrc_computed", Integer.toUnsignedLong(p.icrcComputed()));
+        g.writeNumberField("trailer", p.trailer() == null ? 0 : p.trailer().length);
+        g.writeEndObject();
     }
 
     private static String hex64(long value) {

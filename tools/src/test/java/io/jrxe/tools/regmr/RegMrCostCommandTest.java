@@ -29,7 +29,7 @@ class RegMrCostCommandTest {
     Path dir;
 
     /**
-     * A machine without fonts (the lab's minimal guest was one): AWT throws an Error when the plot is drawn. The
+     * A machine without fonts (the lab's minimal guest is one): AWT throws an Error when the plot is drawn. The
      * table is printed, then one line says why there is no plot and what to install; exit 2, no stack trace. A
      * font configuration that does not exist makes any machine such a one.
      */

@@ -58,8 +58,8 @@ class MemoryWindowsTest {
 
     @Test
     void underHarshFaultsNothingIsWrongLostOrDuplicated() throws Exception {
-        // It found a requester bug: a go-back-N rewind to a request before a BIND_MW or LOCAL_INV that had run
-        // sent that local operation (RetransmissionTest.aRewindStepsOverALocalOperationThatAlreadyRan).
+        // Under these faults a go-back-N rewind reaches back past a BIND_MW or LOCAL_INV that already ran, which
+        // must not run again (RetransmissionTest.aRewindStepsOverALocalOperationThatAlreadyRan).
         StringWriter problems = new StringWriter();
         SoakResult result = new SoakRun(withMw(33, 1_500).withFaults(0.2, 0.2, 0.1, 0.05))
                 .diagnostics(new PrintWriter(problems, true)).run();

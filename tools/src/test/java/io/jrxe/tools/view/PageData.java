@@ -11,22 +11,31 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** A page `jrxe view` wrote: its HTML, and its data parsed by a strict JSON parser that shares no code with jrxe. */
+/** A page `jrxe view` wrote: its HTML, and its data read back by a strict JSON parser ({@link StrictJson}). */
 record PageData(String html, Map<String, Object> data) {
     private static final String OPEN = "<script type=\"application/json\" id=\"ladder-data\">";
 
     static PageData read(Path page) {
         try {
             String html = Files.readString(page, StandardCharsets.UTF_8);
-            int from = html.indexOf(OPEN);
-            int to = html.indexOf("</script>", from);
-            if (from < 0 || to < 0) {
-                throw new AssertionError("no ladder data in " + page);
-            }
-            return new PageData(html, StrictJson.parseObject(html.substring(from + OPEN.length(), to)));
+            return new PageData(html, StrictJson.parseObject(dataText(html)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The data's JSON text as the page holds it, inside its script element. */
+    String dataText() {
+        return dataText(html);
+    }
+
+    private static String dataText(String html) {
+        int from = html.indexOf(OPEN);
+        int to = html.indexOf("</script>", from);
+        if (from < 0 || to < 0) {
+            throw new AssertionError("no ladder data in the page");
+        }
+        return html.substring(from + OPEN.length(), to);
     }
 
     @SuppressWarnings("unchecked")

@@ -165,6 +165,16 @@ class ViewCommandTest {
         assertThat(ViewCommand.defaultOutput(Path.of("x.y.pcapng"))).isEqualTo(Path.of("x.y.html"));
     }
 
+    /** The data stands in a script element: a '<' or a line separator in a string is escaped, and reads back whole. */
+    @Test
+    void theDataEscapesWhatWouldEndItsScriptElement() throws IOException {
+        String name = "<!--<script \u2028\u2029\".pcap";
+        Path capture = Files.copy(GoldenCaptures.file("guest_ud_pingpong.pcap"), dir.resolve(name));
+        PageData page = view(capture);
+        assertThat(page.data().get("file")).isEqualTo(name);
+        assertThat(page.dataText()).doesNotContain("<", "\u2028", "\u2029").contains("\\u2028\\u2029\\\"");
+    }
+
     @Test
     void failuresAreOneLineWithExitTwoAndBadOptionsOneLineWithExitOne() throws IOException {
         Path notACapture = Files.writeString(dir.resolve("notes.txt"), "hello");

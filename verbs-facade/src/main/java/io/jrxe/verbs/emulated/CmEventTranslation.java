@@ -24,10 +24,6 @@ final class CmEventTranslation {
     private CmEventTranslation() {
     }
 
-    static CmEventType type(io.jrxe.rnic.cm.CmEventType engine) {
-        return CmEventType.valueOf(engine.name());
-    }
-
     /** The engine's positive errno (ETIMEDOUT) as librdmacm's negative one; reasons and statuses as they are. */
     static int status(io.jrxe.rnic.cm.CmEvent e) {
         return e.status() == io.jrxe.rnic.cm.CmEvent.ETIMEDOUT ? -e.status() : e.status();
@@ -52,7 +48,7 @@ final class CmEventTranslation {
 
     /** An event of the engine for an established or ending connection of {@code id}, in the API's terms. */
     static CmEvent translate(io.jrxe.rnic.cm.CmEvent e, EmulatedCmId id, PortSpace space, InetAddress peer) {
-        CmEventType type = type(e.type());
+        CmEventType type = e.type();
         byte[] data = e.privateData();
         if (space == PortSpace.UDP) {
             DatagramParameters ud = type == CmEventType.ESTABLISHED

@@ -1,7 +1,7 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
@@ -11,7 +11,7 @@ final class Commands {
     private Commands() {
     }
 
-    static <T> T call(Rnic rnic, NicExecutor.Command<T> command) throws VerbsException {
+    static <T> T call(NicResources rnic, NicExecutor.Command<T> command) throws VerbsException {
         try {
             return rnic.executor().call(command);
         } catch (RnicException e) {
@@ -24,7 +24,7 @@ final class Commands {
         return new VerbsException(e.errno(), e);
     }
 
-    static void run(Rnic rnic, Action action) throws VerbsException {
+    static void run(NicResources rnic, Action action) throws VerbsException {
         call(rnic, () -> {
             action.run();
             return null;

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.device.Counters;
+import io.jrxe.wire.stats.CounterRegistry;
 
 import javax.management.Attribute;
 import javax.management.AttributeList;
@@ -13,16 +13,17 @@ import javax.management.ReflectionException;
 import java.util.Map;
 
 /**
- * The MBean of a device: one read-only long attribute per counter, named as `rdma statistic` names rxe's
- * ({@code sent_pkts}, {@code rcvd_pkts}, ...) and jrxe's own ({@code jrxe_drop_bad_icrc}, ...). Counters may be
- * read from any thread (the NIC thread publishes them with opaque stores), so no read waits for the NIC.
+ * The MBean of a device: one read-only long attribute per counter of the NIC's registry, named as `rdma statistic`
+ * names rxe's ({@code sent_pkts}, {@code rcvd_pkts}, ...) and jrxe's own ({@code jrxe_drop_bad_icrc}, QP1's, the
+ * port's, congestion control's, ...). Counters may be read from any thread (their writers publish them with opaque
+ * stores), so no read waits for the NIC.
  */
 final class DeviceCounters implements DynamicMBean {
     private final String device;
-    private final Counters counters;
+    private final CounterRegistry counters;
     private final MBeanInfo info;
 
-    DeviceCounters(String device, Counters counters) {
+    DeviceCounters(String device, CounterRegistry counters) {
         this.device = device;
         this.counters = counters;
         Map<String, Long> names = counters.snapshot();

@@ -1,16 +1,16 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.AddressHandle;
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedAh implements Ah {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final AddressHandle ah;
 
-    EmulatedAh(Rnic rnic, AddressHandle ah) {
+    EmulatedAh(NicResources rnic, AddressHandle ah) {
         this.rnic = rnic;
         this.ah = ah;
     }

@@ -2,7 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEventSink;
-import io.jrxe.rnic.cm.CmEventType;
+import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.cm.CmEvent;
@@ -98,24 +98,30 @@ final class EmulatedCmEventChannel implements CmEventChannel {
         byConnection.values().removeIf(owner -> owner == id);
     }
 
-    /** On a NIC thread: the CM's event as the API's, on the identifier it concerns. */
-    private void deliver(io.jrxe.rnic.cm.CmEvent event, EmulatedCmId origin, EmulatedDevice device) {
+    /**
+     * On a NIC thread: the CM's event as the API's, on the identifier it concerns. A connection request for
+     * a listener that is gone is not taken: the CM refuses it itself.
+     */
+    private boolean deliver(io.jrxe.rnic.cm.CmEvent event, EmulatedCmId origin, EmulatedDevice device) {
         if (closed) {
-            return;
+            return false;
         }
         if (event.type() == CmEventType.CONNECT_REQUEST) {
-            EmulatedCmId requested = origin.requestArrived(event, device);
-            if (requested != null) {
-                ids.add(requested);
-                byConnection.put(event.connection(), requested);
-                post(requested.connectRequest(event, origin));
+            CmEvent request = origin.requestArrived(event, device);
+            if (request == null) {
+                return false;
             }
-            return;
+            EmulatedCmId requested = (EmulatedCmId) request.id();
+            ids.add(requested);
+            byConnection.put(event.connection(), requested);
+            post(request);
+            return true;
         }
         EmulatedCmId id = byConnection.getOrDefault(event.connection(), origin);
         CmEvent translated = id.translate(event);
         if (translated != null) {
             post(translated);
         }
+        return true;
     }
 }

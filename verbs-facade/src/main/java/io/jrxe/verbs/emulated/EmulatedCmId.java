@@ -377,14 +377,13 @@ final class EmulatedCmId implements CmId {
 
     // ---- the event channel's side, on a NIC thread ----
 
-    /** The identifier a CONNECT_REQUEST to this listener gets, or null when this listener is gone (the request is refused). */
-    EmulatedCmId requestArrived(io.jrxe.rnic.cm.CmEvent e, EmulatedDevice at) {
+    /**
+     * A CONNECT_REQUEST to this listener: a new identifier for it and the API's event on that identifier (the
+     * consumer's private data, without the IP CM header, parsed once), or null when this listener is gone and
+     * nobody will answer (the CM then refuses the request).
+     */
+    CmEvent requestArrived(io.jrxe.rnic.cm.CmEvent e, EmulatedDevice at) {
         if (closed) {
-            try {
-                at.cm().reject(e.connection(), NONE);
-            } catch (RnicException ignored) {
-                // the request is answered already
-            }
             return null;
         }
         EmulatedCmId id = new EmulatedCmId(cm, channel, space, userContext, true);
@@ -395,19 +394,12 @@ final class EmulatedCmId implements CmId {
                 local.getPort());
         id.remote = header != null ? header.source() : new InetSocketAddress(e.connection().peer().address(), 0);
         id.routeResolved = true;
-        return id;
-    }
-
-    /** The CONNECT_REQUEST event of this (new) identifier: the consumer's private data, without the IP CM header. */
-    CmEvent connectRequest(io.jrxe.rnic.cm.CmEvent e, EmulatedCmId listener) {
-        IpCmPrivateData header = IpCmPrivateData.parse(e.privateData());
         byte[] consumer = header != null ? header.consumer() : e.privateData();
         if (space == PortSpace.UDP) {
-            return new CmEvent(CmEventType.CONNECT_REQUEST, this, listener, 0, null,
-                    CmEventTranslation.datagram(consumer, remote.getAddress(), 0, 0));
+            return new CmEvent(CmEventType.CONNECT_REQUEST, id, this, 0, null,
+                    CmEventTranslation.datagram(consumer, id.remote.getAddress(), 0, 0));
         }
-        return new CmEvent(CmEventType.CONNECT_REQUEST, this, listener, 0,
-                CmEventTranslation.request(e.request(), consumer), null);
+        return new CmEvent(CmEventType.CONNECT_REQUEST, id, this, 0, CmEventTranslation.request(e.request(), consumer), null);
     }
 
     /** Any other event of this identifier's communication, or null once the identifier is destroyed. */

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.CompChannel;
@@ -21,7 +21,7 @@ import java.util.function.IntFunction;
 
 final class EmulatedContext implements Context {
     private final EmulatedDevice device;
-    private final Rnic rnic;
+    private final NicResources rnic;
 
     EmulatedContext(EmulatedDevice device) {
         this.device = device;
@@ -105,7 +105,7 @@ final class EmulatedContext implements Context {
 
     @Override
     public Map<String, Long> counters() {
-        return rnic.counters().snapshot();
+        return device.nic().counters().snapshot();
     }
 
     @Override

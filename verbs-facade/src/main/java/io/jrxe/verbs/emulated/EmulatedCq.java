@@ -1,13 +1,13 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.queue.CompletionQueue;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedCq implements Cq {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final CompletionQueue cq;
     private final EmulatedDevice device;
 

@@ -1,8 +1,8 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.cm.ConnectionManager;
-import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.wire.port.udp.InvokerLoop;
@@ -12,10 +12,7 @@ import java.util.function.BooleanSupplier;
 
 /** A jrxe NIC as a verbs device; closing it unlists it and releases its port and NIC thread. */
 public final class EmulatedDevice implements Device, AutoCloseable {
-    private final Rnic rnic;
-    private final DataPath dataPath;
-    private final ConnectionManager cm;
-    private final Runnable shutdown;
+    private final Nic nic;
     /** The loop the program's thread runs, or null when the device has a NIC thread (or no network). */
     private final InvokerLoop invoker;
     private final AtomicBoolean shutDown = new AtomicBoolean();
@@ -25,19 +22,9 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     /** The name its MBeans are published under, or null when it is not published (see {@link #publish}). */
     private volatile String publishedName;
 
-    /** A device with a data path (dataPath may be null for a control-path-only device). */
-    public EmulatedDevice(Rnic rnic, DataPath dataPath, Runnable shutdown) {
-        this(rnic, dataPath, null, shutdown);
-    }
-
-    /** A device whose engines run on the program's thread through {@code invoker}. */
-    EmulatedDevice(Rnic rnic, DataPath dataPath, InvokerLoop invoker, Runnable shutdown) {
-        this.rnic = rnic;
-        this.dataPath = dataPath;
-        this.invoker = invoker;
-        // Every port with a network has its GSI QP (in the data path) and the CM agent behind it.
-        this.cm = dataPath != null ? new ConnectionManager(rnic, dataPath) : null;
-        this.shutdown = shutdown;
+    EmulatedDevice(Nic nic) {
+        this.nic = nic;
+        this.invoker = nic.transport().invoker();
     }
 
     Object multicastLock() {
@@ -89,7 +76,7 @@ public final class EmulatedDevice implements Device, AutoCloseable {
                 publishedName = null;
                 LiveStatePublisher.unpublishDevice(published);
             }
-            shutdown.run();
+            nic.close();
         }
     }
 
@@ -121,13 +108,14 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         shutdown();
     }
 
-    public Rnic rnic() {
-        return rnic;
+    /** The NIC behind the device: its parts, its tables, its counters, its QPs' lives. */
+    public Nic nic() {
+        return nic;
     }
 
-    /** The device's engines, or null when it was made without a network port. */
-    public DataPath dataPath() {
-        return dataPath;
+    /** The NIC's tables (PDs, MRs, CQs, QPs, ...), attributes and port. */
+    public NicResources rnic() {
+        return nic.resources();
     }
 
     /**
@@ -135,17 +123,17 @@ public final class EmulatedDevice implements Device, AutoCloseable {
      * NIC thread (on the simulated network, the caller's).
      */
     public ConnectionManager cm() {
-        return cm;
+        return nic.cm();
     }
 
     @Override
     public String name() {
-        return rnic.name();
+        return nic.name();
     }
 
     @Override
     public long guid() {
-        return rnic.nodeGuid();
+        return nic.resources().nodeGuid();
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.Translation;
 import io.jrxe.verbs.Mr;
@@ -10,12 +10,12 @@ import io.jrxe.verbs.VerbsException;
 import java.lang.foreign.MemorySegment;
 
 final class EmulatedMr implements Mr {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final MptEntry entry;
     private volatile int lkey;
     private volatile int rkey;
 
-    EmulatedMr(Rnic rnic, MptEntry entry) {
+    EmulatedMr(NicResources rnic, MptEntry entry) {
         this.rnic = rnic;
         this.entry = entry;
         this.lkey = entry.key();
@@ -61,7 +61,7 @@ final class EmulatedMr implements Mr {
     }
 
     /** Whether this MR is one of {@code nic}'s. */
-    boolean belongsTo(Rnic nic) {
+    boolean belongsTo(NicResources nic) {
         return rnic == nic;
     }
 

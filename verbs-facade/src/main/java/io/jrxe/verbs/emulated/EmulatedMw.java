@@ -1,6 +1,6 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.memory.KeyKind;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.verbs.Mr;
@@ -8,11 +8,11 @@ import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedMw implements Mw {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final MptEntry entry;
     private volatile int rkey;
 
-    EmulatedMw(Rnic rnic, MptEntry entry) {
+    EmulatedMw(NicResources rnic, MptEntry entry) {
         this.rnic = rnic;
         this.entry = entry;
         this.rkey = entry.key();

@@ -1,6 +1,6 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
@@ -16,7 +16,7 @@ import java.lang.foreign.MemorySegment;
 
 final class EmulatedPd implements Pd {
     private final EmulatedDevice device;
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final ProtectionDomain pd;
 
     EmulatedPd(EmulatedDevice device, ProtectionDomain pd) {
@@ -48,11 +48,8 @@ final class EmulatedPd implements Pd {
         EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
         EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
         EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
-        EmulatedQp qp = Commands.call(rnic, () -> {
-            var created = rnic.createQp(pd, init.type(), send.cq(), recv.cq(), srq == null ? null : srq.srq(), init.caps(),
-                    init.sqSigAll());
-            return new EmulatedQp(device, created, device.dataPath() == null ? null : device.dataPath().attach(created));
-        });
+        EmulatedQp qp = new EmulatedQp(device, Commands.call(rnic, () -> device.nic().createQp(pd, init.type(), send.cq(),
+                recv.cq(), srq == null ? null : srq.srq(), init.caps(), init.sqSigAll())));
         qp.publish();
         return qp;
     }

@@ -1,13 +1,16 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.NicExecutor;
-import io.jrxe.rnic.Rnic;
-import io.jrxe.rnic.engine.DataPath;
-import io.jrxe.wire.port.PacketPort;
+import io.jrxe.rnic.transport.ControlPathOnly;
+import io.jrxe.rnic.transport.InvokedTransport;
+import io.jrxe.rnic.transport.NicThreadTransport;
+import io.jrxe.rnic.transport.NicTransport;
+import io.jrxe.rnic.transport.SimulatedTransport;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.sim.SimulatedNetwork;
-import io.jrxe.wire.time.NicTime;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Provider;
@@ -42,22 +45,34 @@ public final class EmulatedProvider implements Provider {
 
     /** Makes a device with no network (the control path only) whose commands run on {@code executor}. */
     public EmulatedDevice create(DeviceConfig config, NicExecutor executor) {
-        return add(new EmulatedDevice(new Rnic(config, executor), null, () -> { }), config);
+        return create(new NicContext(config).transport(ControlPathOnly.on(executor)));
     }
 
-    /** Makes a device attached to a port, its engines running on {@code time}'s thread. */
-    public EmulatedDevice create(DeviceConfig config, NicExecutor executor, PacketPort port, NicTime time) {
-        Rnic rnic = new Rnic(config, executor);
-        return add(new EmulatedDevice(rnic, new DataPath(rnic, port, time), port::close), config);
+    /**
+     * Makes a device from a context: any transport, congestion control, page-fault hook and counters
+     * registry (what a test that swaps a part, or a program that chooses one, builds). It is listed; a
+     * device on a NIC thread of its own is also published (JMX).
+     */
+    public EmulatedDevice create(NicContext context) {
+        EmulatedDevice device = new EmulatedDevice(context.open());
+        if (context.transport() instanceof NicThreadTransport || context.transport() instanceof InvokedTransport) {
+            return listAndPublish(device, context.config());
+        }
+        try {
+            return add(device, context.config());
+        } catch (IllegalArgumentException e) {
+            device.shutdown();
+            throw e;
+        }
     }
 
     /**
      * Makes a device on real UDP: its own NIC thread (an event loop, epoll where available), a
      * socket on its first address, port 4791.
      *
-     * @throws io.jrxe.wire.port.udp.PortInUseException when the address cannot be bound (taken, or not local)
+     * @throws PortInUseException when the address cannot be bound (taken, or not local)
      */
-    public EmulatedDevice createUdp(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
+    public EmulatedDevice createUdp(DeviceConfig config) throws PortInUseException {
         return createUdp(config, Progress.NIC_THREAD);
     }
 
@@ -65,40 +80,12 @@ public final class EmulatedProvider implements Provider {
      * Makes a device on real UDP whose engines run as {@code progress} says: on a NIC thread of
      * its own, or on the program's thread when it polls ({@link EmulatedDevice#progress()}).
      *
-     * @throws io.jrxe.wire.port.udp.PortInUseException when the address cannot be bound (taken, or not local)
+     * @throws PortInUseException when the address cannot be bound (taken, or not local)
      */
-    public EmulatedDevice createUdp(DeviceConfig config, Progress progress) throws io.jrxe.wire.port.udp.PortInUseException {
-        if (progress == Progress.INVOKER) {
-            return createInvoked(config);
-        }
-        io.jrxe.wire.port.udp.UdpTransport transport = io.jrxe.wire.port.udp.UdpTransport.best();
-        io.netty.channel.EventLoopGroup group = transport.newNicThread(config.name());
-        io.netty.channel.EventLoop loop = group.next();
-        io.jrxe.wire.port.udp.UdpPort port;
-        try {
-            port = io.jrxe.wire.port.udp.UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
-            port.rxeFlushIcrc(config.rxeFlushIcrc());
-        } catch (io.jrxe.wire.port.udp.PortInUseException e) {
-            group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
-            throw e;
-        }
-        Rnic rnic = new Rnic(config, new EventLoopExecutor(loop));
-        DataPath dataPath = new DataPath(rnic, port, new io.jrxe.wire.port.udp.EventLoopTime(loop));
-        EmulatedDevice device = new EmulatedDevice(rnic, dataPath, () -> {
-            port.close();
-            group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
-        });
-        return listAndPublish(device, config);
-    }
-
-    private EmulatedDevice createInvoked(DeviceConfig config) throws io.jrxe.wire.port.udp.PortInUseException {
-        io.jrxe.wire.port.udp.PolledUdpPort port = io.jrxe.wire.port.udp.PolledUdpPort.bind(
-                PeerAddress.of(config.addresses().getFirst()), io.jrxe.wire.port.raw.RawSocketOpener.system());
-        port.rxeFlushIcrc(config.rxeFlushIcrc());
-        io.jrxe.wire.port.udp.InvokerLoop loop = new io.jrxe.wire.port.udp.InvokerLoop(port, config.name());
-        Rnic rnic = new Rnic(config, new InvokerExecutor(loop));
-        DataPath dataPath = loop.holding(() -> new DataPath(rnic, port, loop));
-        return listAndPublish(new EmulatedDevice(rnic, dataPath, loop, loop::close), config);
+    public EmulatedDevice createUdp(DeviceConfig config, Progress progress) throws PortInUseException {
+        NicTransport transport = progress == Progress.INVOKER ? InvokedTransport.bindUdp(config)
+                : NicThreadTransport.bindUdp(config);
+        return listAndPublish(new EmulatedDevice(new NicContext(config).transport(transport).open()), config);
     }
 
     /** Lists a device made on real UDP and publishes its live state (JMX); a device that cannot be is released. */
@@ -129,7 +116,7 @@ public final class EmulatedProvider implements Provider {
     public EmulatedDevice createUdp(String name, InetAddress address) throws VerbsException {
         try {
             return createUdp(DeviceConfig.of(name, address));
-        } catch (io.jrxe.wire.port.udp.PortInUseException e) {
+        } catch (PortInUseException e) {
             throw new VerbsException(Errno.EADDRINUSE, e);
         } catch (IllegalArgumentException e) {
             throw new VerbsException(Errno.EINVAL, e);
@@ -138,8 +125,7 @@ public final class EmulatedProvider implements Provider {
 
     /** Makes a device on a simulated network, at its first address; everything runs on the caller's thread. */
     public EmulatedDevice createSimulated(DeviceConfig config, SimulatedNetwork network) {
-        PacketPort port = network.attach(PeerAddress.of(config.addresses().getFirst()));
-        return create(config, NicExecutor.INLINE, port, network.time());
+        return create(new NicContext(config).transport(SimulatedTransport.attach(network, PeerAddress.of(config.addresses().getFirst()))));
     }
 
     private synchronized EmulatedDevice add(EmulatedDevice device, DeviceConfig config) {

@@ -1,9 +1,8 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
-import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.engine.QpHandle;
-import io.jrxe.rnic.engine.WorkPoster;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.PostException;
 import io.jrxe.verbs.Errno;
@@ -18,18 +17,18 @@ import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PeerAddress;
 
 final class EmulatedQp implements Qp {
-    private final Rnic rnic;
-    private final DataPath dataPath;
+    private final Nic nic;
+    private final NicResources rnic;
     private final QueuePair qp;
     private final QpHandle handle;
     private final EmulatedDevice device;
     /** The device's published name when this QP's MBean is registered, else null. */
     private volatile String publishedUnder;
 
-    EmulatedQp(EmulatedDevice device, QueuePair qp, QpHandle handle) {
-        this.rnic = device.rnic();
-        this.dataPath = device.dataPath();
-        this.qp = qp;
+    EmulatedQp(EmulatedDevice device, QpHandle handle) {
+        this.nic = device.nic();
+        this.rnic = nic.resources();
+        this.qp = handle.qp();
         this.handle = handle;
         this.device = device;
     }
@@ -37,7 +36,7 @@ final class EmulatedQp implements Qp {
     /** Registers the QP's MBean when its device is published (off the NIC thread). */
     void publish() {
         String deviceName = device.publishedName();
-        if (deviceName != null && handle != null) {
+        if (deviceName != null && handle.movesData()) {
             LiveStatePublisher.publishQp(device, deviceName, qp.qpn(), handle);
             publishedUnder = deviceName;
         }
@@ -59,13 +58,7 @@ final class EmulatedQp implements Qp {
 
     @Override
     public void modify(QpAttributes attributes) throws VerbsException {
-        Commands.run(rnic, () -> {
-            QpState from = qp.state();
-            qp.modify(attributes, rnic.attributes(), rnic.port());
-            if (dataPath != null) {
-                dataPath.modified(qp, from);
-            }
-        });
+        Commands.run(rnic, () -> nic.modifyQp(handle, attributes));
     }
 
     @Override
@@ -76,9 +69,7 @@ final class EmulatedQp implements Qp {
     @Override
     public void postSend(SendWr wr) throws VerbsException {
         try {
-            requireDataPath();
-            WorkPoster.postSend(handle, qp, wr, qp.type() == QpType.UD ? rnic.port().activeMtu().bytes()
-                    : qp.pathMtu().bytes());
+            handle.postSend(wr);
         } catch (PostException e) {
             throw Commands.refused(e);
         }
@@ -87,8 +78,7 @@ final class EmulatedQp implements Qp {
     @Override
     public void postRecv(RecvWr wr) throws VerbsException {
         try {
-            requireDataPath();
-            WorkPoster.postRecv(handle, qp, wr);
+            handle.postRecv(wr);
         } catch (PostException e) {
             throw Commands.refused(e);
         }
@@ -101,7 +91,7 @@ final class EmulatedQp implements Qp {
      */
     @Override
     public void attachMcast(byte[] gid, int lid) throws VerbsException {
-        DataPath dp = requireDataPath();
+        requireNetwork();
         byte[] group = gid == null ? null : gid.clone();
         synchronized (device.multicastLock()) {
             PeerAddress join = Commands.call(rnic, () -> rnic.multicast().attach(qp, group, lid));
@@ -109,7 +99,7 @@ final class EmulatedQp implements Qp {
                 return;
             }
             try {
-                dp.port().joinGroup(join);
+                nic.port().joinGroup(join);
             } catch (MulticastJoinException e) {
                 Commands.run(rnic, () -> rnic.multicast().detach(qp, group, lid));
                 throw new VerbsException(Errno.EADDRNOTAVAIL, String.format("attach QP 0x%06x to group %s: %s",
@@ -121,31 +111,25 @@ final class EmulatedQp implements Qp {
     /** The port leaves the IP group when the device's last QP in it detached. */
     @Override
     public void detachMcast(byte[] gid, int lid) throws VerbsException {
-        DataPath dp = requireDataPath();
+        requireNetwork();
         byte[] group = gid == null ? null : gid.clone();
         synchronized (device.multicastLock()) {
             PeerAddress leave = Commands.call(rnic, () -> rnic.multicast().detach(qp, group, lid));
             if (leave != null) {
-                dp.port().leaveGroup(leave);
+                nic.port().leaveGroup(leave);
             }
         }
     }
 
-    private DataPath requireDataPath() throws VerbsException {
-        if (dataPath == null) {
+    private void requireNetwork() throws VerbsException {
+        if (!nic.hasNetwork()) {
             throw new VerbsException(Errno.ENOSYS, "device " + rnic.name() + " has no network port: it cannot move data");
         }
-        return dataPath;
     }
 
     @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> {
-            rnic.destroyQp(qp);
-            if (dataPath != null) {
-                dataPath.detach(qp);
-            }
-        });
+        Commands.run(rnic, () -> nic.destroyQp(handle));
         String deviceName = publishedUnder;
         if (deviceName != null) {
             publishedUnder = null;

@@ -1,13 +1,13 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 
 final class EmulatedSrq implements Srq {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final SharedReceiveQueue srq;
 
     EmulatedSrq(EmulatedDevice device, SharedReceiveQueue srq) {

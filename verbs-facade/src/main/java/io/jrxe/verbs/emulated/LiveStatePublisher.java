@@ -34,7 +34,7 @@ final class LiveStatePublisher {
             for (int n = 2; PUBLISHED.contains(name) || server().isRegistered(JmxNames.device(name)); n++) {
                 name = base + "#" + n;
             }
-            register(new DeviceCounters(name, device.rnic().counters()), JmxNames.device(name));
+            register(new DeviceCounters(name, device.nic().counters()), JmxNames.device(name));
             PUBLISHED.add(name);
             System.setProperty(JmxNames.DEVICES_PROPERTY, String.join(",", PUBLISHED));
             return name;

@@ -1,17 +1,17 @@
 package io.jrxe.verbs.emulated;
 
-import io.jrxe.rnic.Rnic;
+import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.engine.QpLiveState;
 
 /** The MBean of one QP: each read takes a {@link QpLiveState} on the NIC thread, as a control verb does. */
 final class QueuePairStatus implements QueuePairMXBean {
-    private final Rnic rnic;
+    private final NicResources rnic;
     private final String device;
     private final QpHandle handle;
 
-    QueuePairStatus(Rnic rnic, String device, QpHandle handle) {
+    QueuePairStatus(NicResources rnic, String device, QpHandle handle) {
         this.rnic = rnic;
         this.device = device;
         this.handle = handle;

@@ -1,7 +1,8 @@
 package io.jrxe.verbs.alloc;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.NicContext;
+import io.jrxe.rnic.transport.SimulatedTransport;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.WcStatus;
@@ -32,10 +33,10 @@ class DataPathAllocationTest {
         InetAddress ia = InetAddress.getByName("10.9.0.1");
         InetAddress ib = InetAddress.getByName("10.9.0.2");
         DirectLink link = new DirectLink(PeerAddress.of(ia), PeerAddress.of(ib));
-        EmulatedDevice da = Verbs.emulated().create(DeviceConfig.of("alloc-a" + System.nanoTime(), ia).withInterfaceMtu(4200),
-                NicExecutor.INLINE, link.a, link);
-        EmulatedDevice db = Verbs.emulated().create(DeviceConfig.of("alloc-b" + System.nanoTime(), ib).withInterfaceMtu(4200),
-                NicExecutor.INLINE, link.b, link);
+        EmulatedDevice da = Verbs.emulated().create(new NicContext(DeviceConfig.of("alloc-a" + System.nanoTime(), ia).withInterfaceMtu(4200))
+                .transport(SimulatedTransport.of(link.a, link)));
+        EmulatedDevice db = Verbs.emulated().create(new NicContext(DeviceConfig.of("alloc-b" + System.nanoTime(), ib).withInterfaceMtu(4200))
+                .transport(SimulatedTransport.of(link.b, link)));
         try (Arena arena = Arena.ofConfined()) {
             DirectSide a = new DirectSide(da, arena);
             DirectSide b = new DirectSide(db, arena);

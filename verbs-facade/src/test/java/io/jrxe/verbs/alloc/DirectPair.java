@@ -1,7 +1,8 @@
 package io.jrxe.verbs.alloc;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.NicContext;
+import io.jrxe.rnic.transport.SimulatedTransport;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
@@ -25,10 +26,10 @@ final class DirectPair implements AutoCloseable {
         addressA = InetAddress.getByName(a);
         addressB = InetAddress.getByName(b);
         link = new DirectLink(PeerAddress.of(addressA), PeerAddress.of(addressB));
-        da = Verbs.emulated().create(DeviceConfig.of(name + "-a" + System.nanoTime(), addressA).withInterfaceMtu(interfaceMtu),
-                NicExecutor.INLINE, link.a, link);
-        db = Verbs.emulated().create(DeviceConfig.of(name + "-b" + System.nanoTime(), addressB).withInterfaceMtu(interfaceMtu),
-                NicExecutor.INLINE, link.b, link);
+        da = Verbs.emulated().create(new NicContext(DeviceConfig.of(name + "-a" + System.nanoTime(), addressA).withInterfaceMtu(interfaceMtu))
+                .transport(SimulatedTransport.of(link.a, link)));
+        db = Verbs.emulated().create(new NicContext(DeviceConfig.of(name + "-b" + System.nanoTime(), addressB).withInterfaceMtu(interfaceMtu))
+                .transport(SimulatedTransport.of(link.b, link)));
         this.a = new DirectSide(da, arena);
         this.b = new DirectSide(db, arena);
     }

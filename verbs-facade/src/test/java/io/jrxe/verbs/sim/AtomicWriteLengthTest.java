@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An ATOMIC WRITE whose payload is not 8 bytes (found by ResponderFuzzTest, group seed
- * 98931206793033: a pad count of 3 left 5 bytes) is an invalid request. The responder used to copy
- * 8 bytes regardless, reading past the payload, and the exception was counted as an engine error.
+ * 98931206793033: a pad count of 3 leaves 5 bytes) is an invalid request, not an engine error: a
+ * responder that copied 8 bytes regardless would read past the payload.
  */
 class AtomicWriteLengthTest {
     @ParameterizedTest(name = "{0} payload bytes")

@@ -3,7 +3,7 @@ package io.jrxe.verbs.sim;
 import io.jrxe.rnic.cm.AcceptParams;
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
-import io.jrxe.rnic.cm.CmEventType;
+import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.rnic.cm.CmState;
 import io.jrxe.rnic.cm.ConnectParams;
 import io.jrxe.rnic.device.Counter;

@@ -4,7 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
 import io.jrxe.rnic.cm.CmEventQueue;
-import io.jrxe.rnic.cm.CmEventType;
+import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.rnic.cm.ConnectionManager;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.engine.GsiCounters;

@@ -28,7 +28,7 @@ class ExplainingCommentsTest {
                 comments.add(c);
             }
         };
-        SimPair.dataPath(side).port().tap(tap);
+        SimPair.nic(side).port().tap(tap);
         return comments;
     }
 

@@ -112,9 +112,8 @@ class RnrTest {
      * Two RNR NAKs read before the requester runs again (one batch of datagrams from the socket):
      * the later one's wait wins, as rxe's completer re-arms its rnr_nak_timer. The timer set for the
      * first then fires before the QP may resume; it must wait again, not leave the requester parked
-     * with no timer running. This is most likely how send-bw -D hung, 4 times in 54 runs, its client's
-     * NIC idle with work posted. Here the second NAK asks for the longer wait, at the same virtual
-     * instant.
+     * with no timer running, its NIC idle with work posted (a send-bw -D client that never ends). Here
+     * the second NAK asks for the longer wait, at the same virtual instant.
      */
     @Test
     void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {

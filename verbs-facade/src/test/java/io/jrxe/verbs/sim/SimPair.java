@@ -5,7 +5,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.device.Counter;
-import io.jrxe.rnic.engine.DataPath;
+import io.jrxe.rnic.Nic;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
@@ -241,9 +241,9 @@ public final class SimPair implements AutoCloseable {
         throw new IllegalStateException("no AH of " + s.device + " holds " + ah.av());
     }
 
-    /** The device's data path, for trace listeners. */
-    public static DataPath dataPath(Side s) {
-        return s.device.dataPath();
+    /** The device's NIC, for trace listeners and its port. */
+    public static Nic nic(Side s) {
+        return s.device.nic();
     }
 
     /** Runs virtual time until both sides have at least this many completions, or fails after the virtual deadline. */

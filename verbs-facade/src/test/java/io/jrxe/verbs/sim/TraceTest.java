@@ -46,8 +46,8 @@ class TraceTest {
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC))) {
             Recorder ra = new Recorder();
             Recorder rb = new Recorder();
-            SimPair.dataPath(p.a).trace(ra);
-            SimPair.dataPath(p.b).trace(rb);
+            SimPair.nic(p.a).trace(ra);
+            SimPair.nic(p.b).trace(rb);
             p.b.qp.postRecv(recv(p.b, 100_000, 4096, 9));
             p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 3000), 42));
             p.awaitCompletions(1, 1, 10 * MS);
@@ -85,7 +85,7 @@ class TraceTest {
     void aLostPacketShowsAsNakAndRetransmit() throws Exception {
         try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC))) {
             Recorder ra = new Recorder();
-            SimPair.dataPath(p.a).trace(ra);
+            SimPair.nic(p.a).trace(ra);
             Wire.on(p).drop(1, pk -> pk.from(p.a) && pk.psn() == Psn.add(p.config.psn, 1));
             p.a.qp.postSend(Ops.rdma(p.a, WrOpcode.RDMA_WRITE, 0, 3000, p.b, 0));
             p.awaitOn(p.a, 1, 0, 10 * MS);
@@ -101,7 +101,7 @@ class TraceTest {
     void aDroppedPacketIsTracedWithItsReason() throws Exception {
         try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC))) {
             Recorder ra = new Recorder();
-            SimPair.dataPath(p.a).trace(ra);
+            SimPair.nic(p.a).trace(ra);
             Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), 5, 0));
             p.run(MS);
             assertThat(ra.events).extracting(Event::event).containsExactly(TraceEvent.PACKET_RECEIVED, TraceEvent.DROPPED);
@@ -113,8 +113,8 @@ class TraceTest {
     void withNoListenerNothingIsCalled() throws Exception {
         try (SimPair p = new SimPair(4, new SimPair.Config(QpType.RC))) {
             Recorder ra = new Recorder();
-            SimPair.dataPath(p.a).trace(ra);
-            SimPair.dataPath(p.a).trace(null);
+            SimPair.nic(p.a).trace(ra);
+            SimPair.nic(p.a).trace(null);
             p.b.qp.postRecv(recv(p.b, 0, 100, 1));
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
             p.awaitCompletions(1, 1, 10 * MS);

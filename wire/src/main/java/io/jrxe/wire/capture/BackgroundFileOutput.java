@@ -18,11 +18,12 @@ import java.util.concurrent.BlockingQueue;
  * packets). Buffers are direct, so the file channel writes them without another copy.
  * <p>
  * Full buffers go to the disk with direct I/O (O_DIRECT) where the file system allows it: a capture of
- * whole packets writes as many bytes as the NIC moves, and through the page cache that cost the
- * kernel more CPU than the NIC threads had left (a 64 KiB write-bw on 2 cores fell from 1,270 MiB/s
- * to 230-300 MiB/s; with direct I/O, to 440-740). The last buffer, rarely a whole number of disk
- * blocks, goes through the page cache. Buffers are 4 MiB because a direct write waits for the disk,
- * and on a busy machine the writer thread wakes late after each: the fewer writes, the less waiting.
+ * whole packets writes as many bytes as the NIC moves, and through the page cache that costs the
+ * kernel more CPU than the NIC threads have left (on 2 cores a 64 KiB write-bw keeps about a fifth
+ * of its bandwidth through the page cache, a third to a half with direct I/O). The last buffer,
+ * rarely a whole number of disk blocks, goes through the page cache. Buffers are 4 MiB because a
+ * direct write waits for the disk, and on a busy machine the writer thread wakes late after each:
+ * the fewer writes, the less waiting.
  */
 final class BackgroundFileOutput implements PcapngWriter.BlockOutput {
     static final int BUFFER_SIZE = 1 << 22;

@@ -83,7 +83,7 @@ public final class CaptureTap {
     }
 
     // The headers last framed, and what they were framed for: a stream's packets share them (same addresses,
-    // ports and length, and identification 0 on the UDP path), and framing each again was a third of the
+    // ports and length, and identification 0 on the UDP path), and framing each again would be a third of the
     // capture's cost on a bulk sender's NIC thread.
     private PeerAddress framedSource;
     private PeerAddress framedDestination;

@@ -1,5 +1,6 @@
 package io.jrxe.wire.dissect;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.jrxe.wire.cm.AlternatePathStatus;
 import io.jrxe.wire.cm.CmField;
 import io.jrxe.wire.cm.IpCmServiceId;
@@ -7,7 +8,10 @@ import io.jrxe.wire.cm.PortSpace;
 import io.jrxe.wire.cm.RejectReason;
 import io.jrxe.wire.cm.SidrStatus;
 
+import java.io.IOException;
 import java.util.HexFormat;
+
+import static io.jrxe.wire.json.Json.unsignedField;
 
 /**
  * The MAD's JSON: a "mad" object with the common header and, for the CM class, a "cm" object
@@ -19,75 +23,86 @@ final class CmJson {
     private CmJson() {
     }
 
-    static void append(JsonWriter j, MadFields mad) {
-        j.open("mad")
-                .field("base_version", mad.baseVersion())
-                .field("mgmt_class", mad.managementClass())
-                .field("class_version", mad.classVersion())
-                .field("method", mad.method())
-                .field("status", mad.status())
-                .field("class_specific", mad.classSpecific())
-                .u64("transaction_id", mad.transactionId())
-                .field("attribute_id", mad.attributeId());
+    static void write(JsonGenerator g, MadFields mad) throws IOException {
+        g.writeObjectFieldStart("mad");
+        g.writeNumberField("base_version", mad.baseVersion());
+        g.writeNumberField("mgmt_class", mad.managementClass());
+        g.writeNumberField("class_version", mad.classVersion());
+        g.writeNumberField("method", mad.method());
+        g.writeNumberField("status", mad.status());
+        g.writeNumberField("class_specific", mad.classSpecific());
+        unsignedField(g, "transaction_id", mad.transactionId());
+        g.writeNumberField("attribute_id", mad.attributeId());
         if (mad.reserved() != 0) {
-            j.field("reserved", mad.reserved());
+            g.writeNumberField("reserved", mad.reserved());
         }
-        j.field("attribute_modifier", Integer.toUnsignedLong(mad.attributeModifier())).end();
+        g.writeNumberField("attribute_modifier", Integer.toUnsignedLong(mad.attributeModifier()));
+        g.writeEndObject();
         if (!mad.isCm()) {
             return;
         }
-        j.open("cm").field("message", mad.cmAttribute() == null ? "unknown" : mad.cmAttribute().shortName());
+        g.writeObjectFieldStart("cm");
+        g.writeStringField("message", mad.cmAttribute() == null ? "unknown" : mad.cmAttribute().shortName());
         if (mad.cmAttribute() != null) {
-            j.field("name", mad.cmAttribute().longName());
+            g.writeStringField("name", mad.cmAttribute().longName());
         }
         for (MadFields.CmValue v : mad.cm()) {
-            field(j, v);
+            field(g, v);
         }
         if (mad.ipCm() != null) {
-            ipCm(j, mad.ipCm());
+            ipCm(g, mad.ipCm());
         }
-        j.end();
+        g.writeEndObject();
     }
 
-    private static void field(JsonWriter j, MadFields.CmValue v) {
+    private static void field(JsonGenerator g, MadFields.CmValue v) throws IOException {
         CmField f = v.field();
         long n = v.number();
         switch (f.kind()) {
             case RESERVED -> {
                 if (n != 0) {
-                    j.field(f.name(), n);
+                    g.writeNumberField(f.name(), n);
                 }
             }
-            case GID -> j.field(f.name(), Formats.ip(v.bytes()));
-            case BYTES -> j.field(f.name(), HexFormat.of().formatHex(v.bytes()));
+            case GID -> g.writeStringField(f.name(), Formats.ip(v.bytes()));
+            case BYTES -> g.writeStringField(f.name(), HexFormat.of().formatHex(v.bytes()));
             case SERVICE_ID -> {
-                j.u64(f.name(), n);
+                unsignedField(g, f.name(), n);
                 if (IpCmServiceId.portSpace(n) != null) {
-                    j.field("service", IpCmServiceId.describe(n));
+                    g.writeStringField("service", IpCmServiceId.describe(n));
                 }
             }
-            case MTU -> j.field(f.name(), n).field(f.name() + "_bytes", CmText.mtu(n).equals("invalid") ? 0 : 128L << n);
-            case REJECT_REASON -> j.field(f.name(), n).field(f.name() + "_name", RejectReason.describe((int) n));
-            case MESSAGE -> j.field(f.name(), n).field(f.name() + "_name", CmText.message(n));
-            case AP_STATUS -> j.field(f.name(), n).field(f.name() + "_name", AlternatePathStatus.describe((int) n));
-            case SIDR_STATUS -> j.field(f.name(), n).field(f.name() + "_name", SidrStatus.describe((int) n));
-            case FLAG -> j.field(f.name(), n != 0);
-            default -> j.u64(f.name(), n);
+            case MTU -> {
+                g.writeNumberField(f.name(), n);
+                g.writeNumberField(f.name() + "_bytes", CmText.mtu(n).equals("invalid") ? 0 : 128L << n);
+            }
+            case REJECT_REASON -> named(g, f, n, RejectReason.describe((int) n));
+            case MESSAGE -> named(g, f, n, CmText.message(n));
+            case AP_STATUS -> named(g, f, n, AlternatePathStatus.describe((int) n));
+            case SIDR_STATUS -> named(g, f, n, SidrStatus.describe((int) n));
+            case FLAG -> g.writeBooleanField(f.name(), n != 0);
+            default -> unsignedField(g, f.name(), n);
         }
     }
 
-    private static void ipCm(JsonWriter j, MadFields.IpCm ip) {
+    /** A code and, beside it as "NAME_name", what it means. */
+    private static void named(JsonGenerator g, CmField f, long code, String meaning) throws IOException {
+        g.writeNumberField(f.name(), code);
+        g.writeStringField(f.name() + "_name", meaning);
+    }
+
+    private static void ipCm(JsonGenerator g, MadFields.IpCm ip) throws IOException {
         PortSpace space = IpCmServiceId.portSpace(ip.serviceId());
-        j.open("ip_cm")
-                .field("major_version", ip.majorVersion())
-                .field("minor_version", ip.minorVersion())
-                .field("ip_version", ip.ipVersion())
-                .field("reserved", ip.reserved())
-                .field("source_port", ip.sourcePort())
-                .field("source", Formats.ip(ip.source()))
-                .field("destination", Formats.ip(ip.destination()))
-                .field("destination_port", IpCmServiceId.port(ip.serviceId()))
-                .field("port_space", space == null ? "unknown" : space.name())
-                .end();
+        g.writeObjectFieldStart("ip_cm");
+        g.writeNumberField("major_version", ip.majorVersion());
+        g.writeNumberField("minor_version", ip.minorVersion());
+        g.writeNumberField("ip_version", ip.ipVersion());
+        g.writeNumberField("reserved", ip.reserved());
+        g.writeNumberField("source_port", ip.sourcePort());
+        g.writeStringField("source", Formats.ip(ip.source()));
+        g.writeStringField("destination", Formats.ip(ip.destination()));
+        g.writeNumberField("destination_port", IpCmServiceId.port(ip.serviceId()));
+        g.writeStringField("port_space", space == null ? "unknown" : space.name());
+        g.writeEndObject();
     }
 }

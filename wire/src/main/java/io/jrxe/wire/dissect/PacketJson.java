@@ -1,6 +1,12 @@
 package io.jrxe.wire.dissect;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.jrxe.wire.header.AethSyndrome;
+import io.jrxe.wire.json.Json;
+
+import java.io.IOException;
+
+import static io.jrxe.wire.json.Json.unsignedField;
 
 /**
  * One JSON object per packet, for scripts. Numbers are JSON numbers (64-bit values as unsigned
@@ -12,76 +18,115 @@ public final class PacketJson {
     }
 
     public static String of(DissectedPacket p) {
-        JsonWriter j = new JsonWriter();
-        j.field("frame", p.frame());
-        j.raw("time", Formats.time(p.timestampNanos()));
-        j.field("length", p.capturedLength());
-        j.field("kind", p.kind().name().toLowerCase());
+        return Json.text(g -> write(g, p));
+    }
+
+    /** The packet's object, as a value of whatever {@code g} is writing (view's page data nests it). */
+    public static void write(JsonGenerator g, DissectedPacket p) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("frame", p.frame());
+        g.writeFieldName("time");
+        g.writeNumber(Formats.time(p.timestampNanos()));
+        g.writeNumberField("length", p.capturedLength());
+        g.writeStringField("kind", p.kind().name().toLowerCase());
         if (p.malformedReason() != null) {
-            j.field("malformed", p.malformedReason());
+            g.writeStringField("malformed", p.malformedReason());
         }
         if (p.ip() != null) {
-            j.field("src", Formats.ip(p.ip().src()));
-            j.field("dst", Formats.ip(p.ip().dst()));
+            g.writeStringField("src", Formats.ip(p.ip().src()));
+            g.writeStringField("dst", Formats.ip(p.ip().dst()));
             if (p.ip().version() == 4) {
-                j.field("ip_id", p.ip().identification());
+                g.writeNumberField("ip_id", p.ip().identification());
             }
         }
         if (p.udp() != null) {
-            j.field("sport", p.udp().srcPort());
-            j.field("dport", p.udp().dstPort());
+            g.writeNumberField("sport", p.udp().srcPort());
+            g.writeNumberField("dport", p.udp().dstPort());
         }
         if (p.isRoce()) {
             var b = p.bth();
-            j.field("opcode", b.opcode());
-            j.field("opcode_name", p.opcode() == null ? "unknown" : p.opcode().displayName());
-            j.field("se", b.solicitedEvent());
-            j.field("migreq", b.migReq());
-            j.field("pad_count", b.padCount());
-            j.field("tver", b.transportVersion());
-            j.field("pkey", b.pkey());
-            j.field("fecn", b.fecn());
-            j.field("becn", b.becn());
-            j.field("dest_qpn", b.destQpn());
-            j.field("ack_req", b.ackRequest());
-            j.field("psn", b.psn());
+            g.writeNumberField("opcode", b.opcode());
+            g.writeStringField("opcode_name", p.opcode() == null ? "unknown" : p.opcode().displayName());
+            g.writeBooleanField("se", b.solicitedEvent());
+            g.writeBooleanField("migreq", b.migReq());
+            g.writeNumberField("pad_count", b.padCount());
+            g.writeNumberField("tver", b.transportVersion());
+            g.writeNumberField("pkey", b.pkey());
+            g.writeBooleanField("fecn", b.fecn());
+            g.writeBooleanField("becn", b.becn());
+            g.writeNumberField("dest_qpn", b.destQpn());
+            g.writeBooleanField("ack_req", b.ackRequest());
+            g.writeNumberField("psn", b.psn());
             for (Record r : p.extensions()) {
-                extension(j, r);
+                extension(g, r);
             }
             if (p.payload() != null) {
-                j.field("payload_length", p.payload().length);
+                g.writeNumberField("payload_length", p.payload().length);
             }
             if (p.mad() != null) {
-                CmJson.append(j, p.mad());
+                CmJson.write(g, p.mad());
             }
-            j.field("icrc", Integer.toUnsignedLong(p.icrcStored()));
-            j.field("icrc_ok", p.icrcOk());
+            g.writeNumberField("icrc", Integer.toUnsignedLong(p.icrcStored()));
+            g.writeBooleanField("icrc_ok", p.icrcOk());
         }
-        return j.close();
+        g.writeEndObject();
     }
 
-    private static void extension(JsonWriter j, Record r) {
+    private static void extension(JsonGenerator g, Record r) throws IOException {
         switch (r) {
-            case HeaderFields.Reth h -> j.open("reth").u64("va", h.virtualAddress()).field("rkey", Integer.toUnsignedLong(h.rkey()))
-                    .field("dma_len", h.dmaLength()).end();
-            case HeaderFields.Aeth h -> j.open("aeth").field("syndrome", h.syndrome())
-                    .field("type", switch (AethSyndrome.type(h.syndrome())) {
-                        case AethSyndrome.TYPE_ACK -> "ack";
-                        case AethSyndrome.TYPE_RNR_NAK -> "rnr_nak";
-                        case AethSyndrome.TYPE_NAK -> "nak";
-                        default -> "reserved";
-                    })
-                    .field("value", AethSyndrome.value(h.syndrome()))
-                    .field("text", AethSyndrome.describe(h.syndrome())).field("msn", h.msn()).end();
-            case HeaderFields.AtomicEth h -> j.open("atomiceth").u64("va", h.virtualAddress())
-                    .field("rkey", Integer.toUnsignedLong(h.rkey())).u64("swap_add", h.swapAdd()).u64("compare", h.compare()).end();
-            case HeaderFields.AtomicAckEth h -> j.open("atomicacketh").u64("orig", h.originalData()).end();
-            case HeaderFields.ImmDt h -> j.field("immdt", Integer.toUnsignedLong(h.immediate()));
-            case HeaderFields.Ieth h -> j.open("ieth").field("rkey", Integer.toUnsignedLong(h.rkey())).end();
-            case HeaderFields.Deth h -> j.open("deth").field("qkey", Integer.toUnsignedLong(h.qkey())).field("src_qpn", h.srcQpn()).end();
-            case HeaderFields.Feth h -> j.open("feth").field("selectivity_level", (h.bits() >>> 4) & 3)
-                    .field("placement_type", h.bits() & 0xF).end();
-            case HeaderFields.CnpReserved h -> j.field("cnp", true);
+            case HeaderFields.Reth h -> {
+                g.writeObjectFieldStart("reth");
+                unsignedField(g, "va", h.virtualAddress());
+                g.writeNumberField("rkey", Integer.toUnsignedLong(h.rkey()));
+                g.writeNumberField("dma_len", h.dmaLength());
+                g.writeEndObject();
+            }
+            case HeaderFields.Aeth h -> {
+                g.writeObjectFieldStart("aeth");
+                g.writeNumberField("syndrome", h.syndrome());
+                g.writeStringField("type", switch (AethSyndrome.type(h.syndrome())) {
+                    case AethSyndrome.TYPE_ACK -> "ack";
+                    case AethSyndrome.TYPE_RNR_NAK -> "rnr_nak";
+                    case AethSyndrome.TYPE_NAK -> "nak";
+                    default -> "reserved";
+                });
+                g.writeNumberField("value", AethSyndrome.value(h.syndrome()));
+                g.writeStringField("text", AethSyndrome.describe(h.syndrome()));
+                g.writeNumberField("msn", h.msn());
+                g.writeEndObject();
+            }
+            case HeaderFields.AtomicEth h -> {
+                g.writeObjectFieldStart("atomiceth");
+                unsignedField(g, "va", h.virtualAddress());
+                g.writeNumberField("rkey", Integer.toUnsignedLong(h.rkey()));
+                unsignedField(g, "swap_add", h.swapAdd());
+                unsignedField(g, "compare", h.compare());
+                g.writeEndObject();
+            }
+            case HeaderFields.AtomicAckEth h -> {
+                g.writeObjectFieldStart("atomicacketh");
+                unsignedField(g, "orig", h.originalData());
+                g.writeEndObject();
+            }
+            case HeaderFields.ImmDt h -> g.writeNumberField("immdt", Integer.toUnsignedLong(h.immediate()));
+            case HeaderFields.Ieth h -> {
+                g.writeObjectFieldStart("ieth");
+                g.writeNumberField("rkey", Integer.toUnsignedLong(h.rkey()));
+                g.writeEndObject();
+            }
+            case HeaderFields.Deth h -> {
+                g.writeObjectFieldStart("deth");
+                g.writeNumberField("qkey", Integer.toUnsignedLong(h.qkey()));
+                g.writeNumberField("src_qpn", h.srcQpn());
+                g.writeEndObject();
+            }
+            case HeaderFields.Feth h -> {
+                g.writeObjectFieldStart("feth");
+                g.writeNumberField("selectivity_level", (h.bits() >>> 4) & 3);
+                g.writeNumberField("placement_type", h.bits() & 0xF);
+                g.writeEndObject();
+            }
+            case HeaderFields.CnpReserved h -> g.writeBooleanField("cnp", true);
             default -> {
             }
         }

@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  *
  * <p>The matrices are computed once per packet length and cached, as tables: both products are linear over
  * GF(2), so each is the xor of one table entry per 4 bits of its operand, twelve lookups per packet where bit by
- * bit it took 32 parity steps (most of a small packet's check under C1, the latency tools' JIT). Nibbles rather
+ * bit it takes 32 parity steps (most of a small packet's check under C1, the latency tools' JIT). Nibbles rather
  * than bytes keep a length's tables at 768 bytes: a run may see thousands of lengths. Not thread-safe: one per
  * NIC thread.
  */

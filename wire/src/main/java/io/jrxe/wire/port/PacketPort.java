@@ -1,5 +1,7 @@
 package io.jrxe.wire.port;
 
+import io.jrxe.wire.stats.CounterRegistry;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -31,6 +33,13 @@ public interface PacketPort extends AutoCloseable {
 
     /** Stops receiving the group's datagrams (the last QP left it). Not on the NIC thread. */
     default void leaveGroup(PeerAddress group) {
+    }
+
+    /**
+     * Registers the port's own counters (transmit failures and the like) with the NIC's registry, so that
+     * every reader of the NIC's counters sees them. A port that counts nothing of its own registers nothing.
+     */
+    default void registerCounters(CounterRegistry registry) {
     }
 
     /** Shows every packet sent, received or dropped to the tap (capture mode); null removes it. */

@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
  */
 public final class SimulatedNetwork {
     private final VirtualTime time = new VirtualTime();
-    // SplittableRandom: java.util.Random's draws for a packet resent every timeout were correlated enough to lose it 7 times running.
+    // SplittableRandom: java.util.Random's draws for a packet resent every timeout are correlated enough to lose it
+    // 7 times running.
     private final SplittableRandom random;
     private final long seed;
     private final Map<PeerAddress, SimulatedPort> ports = new HashMap<>();

@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A pcap record whose microseconds field holds a whole second or more (found by
  * CaptureFileFuzzTest, seed 13276974): libpcap passes it on, and Pcap4J's timestamp conversion
- * used to throw a bare IllegalArgumentException out of {@link CaptureReader#next}. It is damage
- * to the file, reported like any other: a CaptureException naming the file and the frame.
+ * throws a bare IllegalArgumentException for it, which must not leave {@link CaptureReader#next}.
+ * It is damage to the file, reported like any other: a CaptureException naming the file and the frame.
  */
 class CaptureReaderTimestampTest {
     private static final int PCAP_FILE_HEADER = 24;

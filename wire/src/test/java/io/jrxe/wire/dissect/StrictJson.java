@@ -1,5 +1,13 @@
 package io.jrxe.wire.dissect;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,10 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict RFC 8259 JSON parser for tests, so that no JSON library is needed: it accepts exactly
- * the JSON grammar (no trailing commas, no leading zeros, no single quotes, no bare control
- * characters, no duplicate keys, nothing after the value) and returns plain Java values: objects
- * as {@link Map} in key order, arrays as {@link List}, numbers as {@link BigDecimal} (so 64-bit
+ * JSON text read back for tests, strictly: jackson-core's parser, which by default accepts exactly the RFC 8259
+ * grammar (no trailing commas, no leading zeros, no single quotes, no comments, no NaN, no bare control
+ * characters), here also refusing duplicate keys and anything after the value. It returns plain Java values:
+ * objects as {@link Map} in key order, arrays as {@link List}, numbers as {@link BigDecimal} as written (so 64-bit
  * unsigned values survive), strings, booleans, and {@link #NULL} for null.
  */
 public final class StrictJson {
@@ -23,23 +31,30 @@ public final class StrictJson {
         }
     };
 
-    private final String text;
-    private int at;
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
-    private StrictJson(String text) {
-        this.text = text;
+    private StrictJson() {
     }
 
     /** Parses one JSON text; throws {@link IllegalArgumentException} naming the position of the first error. */
     public static Object parse(String text) {
-        StrictJson parser = new StrictJson(text);
-        parser.whitespace();
-        Object value = parser.value();
-        parser.whitespace();
-        if (parser.at != text.length()) {
-            throw parser.error("text after the JSON value");
+        try (JsonParser p = FACTORY.createParser(text)) {
+            if (p.nextToken() == null) {
+                throw new IllegalArgumentException("invalid JSON: no value in: " + text);
+            }
+            Object value = value(p);
+            if (p.nextToken() != null) {
+                throw new IllegalArgumentException("invalid JSON at offset " + p.currentTokenLocation().getCharOffset()
+                        + ": text after the JSON value in: " + text);
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("invalid JSON at offset " + e.getLocation().getCharOffset() + ": "
+                    + e.getOriginalMessage() + " in: " + text, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a String does not fail to be read
         }
-        return value;
     }
 
     /** Parses a JSON text that must be an object. */
@@ -52,200 +67,31 @@ public final class StrictJson {
         return (Map<String, Object>) value;
     }
 
-    private Object value() {
-        if (at >= text.length()) {
-            throw error("unexpected end, a value was expected");
-        }
-        char c = text.charAt(at);
-        return switch (c) {
-            case '{' -> object();
-            case '[' -> array();
-            case '"' -> string();
-            case 't' -> literal("true", Boolean.TRUE);
-            case 'f' -> literal("false", Boolean.FALSE);
-            case 'n' -> literal("null", NULL);
-            default -> {
-                if (c == '-' || c >= '0' && c <= '9') {
-                    yield number();
+    /** The value whose first token is the parser's current one; the parser is left on its last token. */
+    private static Object value(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case START_OBJECT -> {
+                Map<String, Object> map = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    p.nextToken();
+                    map.put(key, value(p));
                 }
-                throw error("unexpected character '" + c + "'");
+                yield map;
             }
+            case START_ARRAY -> {
+                List<Object> list = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    list.add(value(p));
+                }
+                yield Collections.unmodifiableList(list);
+            }
+            case VALUE_STRING -> p.getText();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getDecimalValue();
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NULL -> NULL;
+            default -> throw new IllegalStateException("jackson's parser gave " + p.currentToken() + " where a value starts");
         };
-    }
-
-    private Map<String, Object> object() {
-        expect('{');
-        Map<String, Object> map = new LinkedHashMap<>();
-        whitespace();
-        if (peek() == '}') {
-            at++;
-            return map;
-        }
-        while (true) {
-            whitespace();
-            if (peek() != '"') {
-                throw error("a key string was expected");
-            }
-            String key = string();
-            if (map.containsKey(key)) {
-                throw error("duplicate key \"" + key + "\"");
-            }
-            whitespace();
-            expect(':');
-            whitespace();
-            map.put(key, value());
-            whitespace();
-            char c = next();
-            if (c == '}') {
-                return map;
-            }
-            if (c != ',') {
-                throw error("',' or '}' expected, found '" + c + "'");
-            }
-        }
-    }
-
-    private List<Object> array() {
-        expect('[');
-        List<Object> list = new ArrayList<>();
-        whitespace();
-        if (peek() == ']') {
-            at++;
-            return Collections.unmodifiableList(list);
-        }
-        while (true) {
-            whitespace();
-            list.add(value());
-            whitespace();
-            char c = next();
-            if (c == ']') {
-                return Collections.unmodifiableList(list);
-            }
-            if (c != ',') {
-                throw error("',' or ']' expected, found '" + c + "'");
-            }
-        }
-    }
-
-    private String string() {
-        expect('"');
-        StringBuilder sb = new StringBuilder();
-        while (true) {
-            char c = next();
-            if (c == '"') {
-                return sb.toString();
-            }
-            if (c < 0x20) {
-                throw error("unescaped control character 0x" + Integer.toHexString(c) + " in a string");
-            }
-            if (c != '\\') {
-                sb.append(c);
-                continue;
-            }
-            char e = next();
-            switch (e) {
-                case '"', '\\', '/' -> sb.append(e);
-                case 'b' -> sb.append('\b');
-                case 'f' -> sb.append('\f');
-                case 'n' -> sb.append('\n');
-                case 'r' -> sb.append('\r');
-                case 't' -> sb.append('\t');
-                case 'u' -> {
-                    if (at + 4 > text.length()) {
-                        throw error("truncated \\u escape");
-                    }
-                    int code = 0;
-                    for (int i = 0; i < 4; i++) {
-                        int digit = Character.digit(text.charAt(at++), 16);
-                        if (digit < 0) {
-                            throw error("bad hex digit in a \\u escape");
-                        }
-                        code = code << 4 | digit;
-                    }
-                    sb.append((char) code);
-                }
-                default -> throw error("bad escape \\" + e);
-            }
-        }
-    }
-
-    private BigDecimal number() {
-        int start = at;
-        if (peek() == '-') {
-            at++;
-        }
-        if (peek() == '0') {
-            at++;
-            if (isDigit(peek())) {
-                throw error("a number with a leading zero");
-            }
-        } else {
-            digits("an integer part");
-        }
-        if (peek() == '.') {
-            at++;
-            digits("a fraction");
-        }
-        if (peek() == 'e' || peek() == 'E') {
-            at++;
-            if (peek() == '+' || peek() == '-') {
-                at++;
-            }
-            digits("an exponent");
-        }
-        return new BigDecimal(text.substring(start, at));
-    }
-
-    private void digits(String what) {
-        if (!isDigit(peek())) {
-            throw error(what + " needs at least one digit");
-        }
-        while (isDigit(peek())) {
-            at++;
-        }
-    }
-
-    private Object literal(String word, Object value) {
-        if (!text.startsWith(word, at)) {
-            throw error("bad literal, " + word + " expected");
-        }
-        at += word.length();
-        return value;
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private void whitespace() {
-        while (at < text.length()) {
-            char c = text.charAt(at);
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-                return;
-            }
-            at++;
-        }
-    }
-
-    private char peek() {
-        return at < text.length() ? text.charAt(at) : '\0';
-    }
-
-    private char next() {
-        if (at >= text.length()) {
-            throw error("unexpected end of the text");
-        }
-        return text.charAt(at++);
-    }
-
-    private void expect(char c) {
-        char found = next();
-        if (found != c) {
-            throw error("'" + c + "' expected, found '" + found + "'");
-        }
-    }
-
-    private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException("invalid JSON at offset " + at + ": " + what + " in: " + text);
     }
 }

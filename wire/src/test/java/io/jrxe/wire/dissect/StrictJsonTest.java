@@ -33,7 +33,7 @@ class StrictJsonTest {
         "", "{", "}", "{\"a\":1,}", "[1,]", "{'a':1}", "{a:1}", "{\"a\" 1}", "{\"a\":01}", "{\"a\":1.}",
         "{\"a\":.5}", "{\"a\":1e}", "{\"a\":+1}", "{\"a\":-}", "{\"a\":tru}", "{\"a\":\"\t\"}", "{\"a\":\"\\x\"}",
         "{\"a\":\"\\u12g4\"}", "{\"a\":\"open}", "{\"a\":1}{", "{\"a\":1} x", "{\"a\":1,\"a\":2}", "{\"a\":NaN}",
-        "{\"a\":1 2}", "[1 2]", "{\"a\":0x10}",
+        "{\"a\":1 2}", "[1 2]", "{\"a\":0x10}", "{/* c */\"a\":1}", "{\"a\":1} // c", "{\"a\":-Infinity}", "[\u000b1]",
     })
     void rejectsWhatIsNotJson(String text) {
         assertThatThrownBy(() -> StrictJson.parse(text)).isInstanceOf(IllegalArgumentException.class)

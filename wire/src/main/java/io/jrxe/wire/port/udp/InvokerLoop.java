@@ -39,7 +39,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     /**
      * The longest the standby thread sleeps between two looks at a program that keeps invoking: its looks start
      * at {@link #HANDOVER_NANOS} apart and double while the program is there. Each look wakes a thread, and on a
-     * busy 2-core machine a look every 200 us made write-lat's p99.9 two to three times worse. A program that
+     * busy 2-core machine a look every 200 us makes write-lat's p99.9 two to three times worse. A program that
      * stops invoking without {@link #leave} is therefore served again within this time at worst, well inside a
      * peer's ACK timeout (67 ms for the usual 14).
      */
@@ -53,9 +53,9 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     /**
      * How long a program that waits for an event ({@link #runUntil}) keeps running the loop, yielding between
      * polls, after its last work before it blocks in the selector: as long as the tools' completion waits yield
-     * before they park, and for the same reason, a wake-up that comes tens of microseconds late on a busy 2-core
-     * machine. {@code pingpong -e} took 27.7-36.4 µs/iter this way against 30.3-46.9 with 50 µs, faster in 7 of 8
-     * alternate pairs (docs/benchmarks.md).
+     * before they park, and for the same reason: a wake-up comes tens of microseconds late on a busy 2-core
+     * machine, so the longer a program that sleeps on events ({@code pingpong -e}) polls, the fewer of its
+     * answers it has to be woken for (docs/benchmarks.md).
      */
     static final long WAITER_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("jrxe.invoker.waiterYieldMicros", 1_000));
     private static final int TASKS_PER_ROUND = 256;

@@ -59,7 +59,6 @@ public final class PolledUdpPort extends RoceUdpPort {
     private PeerAddress lastSenderPeer;
     private DatagramChannel lastSender;
     private boolean lastSenderConnected;
-    private long sendFailures;
     private volatile boolean closed;
 
     private record GroupSocket(PeerAddress group, DatagramChannel channel) {
@@ -203,11 +202,6 @@ public final class PolledUdpPort extends RoceUdpPort {
         return transmitPath;
     }
 
-    /** Packets a full socket buffer or a send error cost (the peer's retransmission recovers them). */
-    public long sendFailures() {
-        return sendFailures;
-    }
-
     /**
      * Reads up to {@code max} datagrams that are waiting, without blocking, and hands each to the
      * NIC; a burst that delivered any ends with the sink's {@code burstEnd}.
@@ -251,7 +245,7 @@ public final class PolledUdpPort extends RoceUdpPort {
             return;
         }
         if (to.multicast() && !multicastRouted()) {
-            sendFailures++;
+            multicastUnroutable.increment();
             return;
         }
         if (leavesRaw(to)) {
@@ -269,10 +263,10 @@ public final class PolledUdpPort extends RoceUdpPort {
         try {
             packet.limit(offset + length).position(offset);
             if ((lastSenderConnected ? ch.write(packet) : ch.send(packet, to.socketAddress())) == 0) {
-                sendFailures++;
+                transmitFailures.increment();
             }
         } catch (IOException e) {
-            sendFailures++;
+            transmitFailures.increment();
         } finally {
             packet.limit(limit).position(position);
         }

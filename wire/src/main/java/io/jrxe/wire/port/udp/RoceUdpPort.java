@@ -11,6 +11,8 @@ import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.TransmitPath;
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.stats.SingleWriterCounter;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -38,11 +40,25 @@ public abstract class RoceUdpPort extends AttachedPort {
     /** Made when the first FLUSH whose ICRC is not the IBTA's arrives over IPv4. */
     private Ipv4IdentificationSolver rxeFlushSolver;
     private final PacketInfo info = new PacketInfo();
+    /** Datagrams a socket refused or had no room for (the peer's retransmission recovers them). */
+    protected final SingleWriterCounter transmitFailures = new SingleWriterCounter();
+    /** Datagrams to a multicast group not sent: no route leaves through the device's interface. */
+    protected final SingleWriterCounter multicastUnroutable = new SingleWriterCounter();
     /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
     private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
 
     protected RoceUdpPort(PeerAddress local) {
         super(local);
+    }
+
+    @Override
+    public void registerCounters(CounterRegistry registry) {
+        registry.register("jrxe_tx_failed", transmitFailures);
+        registry.register("jrxe_tx_mcast_unroutable", multicastUnroutable);
+        registry.register("jrxe_tx_raw_dropped", () -> {
+            RawIpv4Sender raw = rawSender();
+            return raw == null ? 0 : raw.packetsDropped();
+        });
     }
 
     /** How this port's packets leave: a raw socket or UDP sockets, and why. */

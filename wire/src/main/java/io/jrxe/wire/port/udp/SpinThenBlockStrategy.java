@@ -8,19 +8,16 @@ import io.netty.util.IntSupplier;
  * (epoll_wait with a zero timeout, yielding the CPU between polls) for a short window before it
  * blocks. A packet or doorbell that comes within the window is served without a thread wake-up,
  * and a doorbell rung while the loop polls costs the poster no eventfd write: on a request and
- * response exchange those two wake-ups were most of jrxe's latency over raw UDP. An idle device
+ * response exchange those two wake-ups would be most of jrxe's latency over raw UDP. An idle device
  * blocks after the window, so it costs no CPU.
  */
 final class SpinThenBlockStrategy implements SelectStrategy {
     /**
-     * The window, in microseconds; 0 blocks at once, as Netty's default strategy does. 200 rather than 50: on a busy
-     * 2-core machine a blocked thread's wake-up comes tens of microseconds late, and a bandwidth test's NIC threads
-     * went quiet for longer than 50 µs between windows often enough to pay it. send-bw -s 64 moved 0.74-0.96 M
-     * messages/s against 0.68-0.76 in 5 alternate pairs, and 0.69-0.81 against 0.62-0.79 (6 of 8 pairs ahead) a
-     * night later; write-bw -s 65536 2,422-2,949 MiB/s against 2,218-2,670 (docs/benchmarks.md). 1,000 was no
-     * better. (For one night the window was 50 again: with 200, send-bw -D hung now and then. The hang was most
-     * likely the RNR timer's, mended in DataPath.rnrTimerFired; the window only changed how often its timing came
-     * about.)
+     * The window, in microseconds; 0 blocks at once, as Netty's default strategy does. On a busy 2-core machine a
+     * blocked thread's wake-up comes tens of microseconds late, and a bandwidth test's NIC threads often go quiet
+     * for longer than 50 µs between two windows of work (the peer's turn): a window of 200 covers those gaps, so
+     * that neither side's NIC pays a wake-up per window. A longer one gains nothing more and keeps an idle device
+     * spinning longer.
      */
     static final long DEFAULT_SPIN_MICROS = Long.getLong("jrxe.nic.spinMicros", 200);
 

@@ -11,7 +11,9 @@ import io.jrxe.wire.port.raw.TransmitPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
@@ -149,7 +151,23 @@ public final class UdpPort extends RoceUdpPort {
             public void channelReadComplete(ChannelHandlerContext ctx) {
                 holder.port.readComplete();
             }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                holder.port.transmitFailures.increment(); // a write with the void promise that the socket refused
+            }
         };
+    }
+
+    /** What a sending socket does with a write its socket refused (writes go with the void promise, which fires here). */
+    private final ChannelHandler countingFailures = new CountingFailures();
+
+    @ChannelHandler.Sharable
+    private final class CountingFailures extends ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            transmitFailures.increment();
+        }
     }
 
     /**
@@ -215,7 +233,11 @@ public final class UdpPort extends RoceUdpPort {
 
     @Override
     public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
-        if (closed || (to.multicast() && !multicastRouted())) {
+        if (closed) {
+            return;
+        }
+        if (to.multicast() && !multicastRouted()) {
+            multicastUnroutable.increment();
             return;
         }
         if (leavesRaw(to)) {
@@ -352,7 +374,8 @@ public final class UdpPort extends RoceUdpPort {
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
         }
-        ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort), multicastIf);
+        ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort), multicastIf,
+                countingFailures);
         senders.put(srcPort, f.channel());
         f.addListener(done -> {
             if (!done.isSuccess()) {

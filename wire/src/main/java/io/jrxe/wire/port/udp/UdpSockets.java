@@ -7,7 +7,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -107,11 +106,12 @@ final class UdpSockets {
      * Starts binding a socket that only sends, at {@code at} beside the others on that address (SO_REUSEPORT);
      * the bind completes on the event loop, which must not wait for it.
      */
-    static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at, NetworkInterface multicastIf) {
+    static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at, NetworkInterface multicastIf,
+                                    ChannelHandler handler) {
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .handler(new ChannelInboundHandlerAdapter());
+                .handler(handler);
         sendMulticastFrom(b, at, multicastIf);
         if (transport == UdpTransport.EPOLL) {
             b.option(EpollChannelOption.SO_REUSEPORT, true);

@@ -108,7 +108,7 @@ class UdpPortExchangeTest {
             portA.flush();
         }).sync();
         assertThat(recorder.done.await(10, TimeUnit.SECONDS)).isTrue();
-        // Unprepared, the first packets of a source port left from the 4791 socket while their own was bound.
+        // Unprepared, the first packets of a source port would leave from the 4791 socket while their own is bound.
         assertThat(recorder.sourcePorts).containsExactly(sourcePort);
     }
 

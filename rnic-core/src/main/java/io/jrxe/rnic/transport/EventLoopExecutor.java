@@ -1,4 +1,4 @@
-package io.jrxe.verbs.emulated;
+package io.jrxe.rnic.transport;
 
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.RnicException;
@@ -24,13 +24,21 @@ final class EventLoopExecutor implements NicExecutor {
         if (loop.inEventLoop()) {
             return command.run();
         }
-        Future<Object> f = loop.submit(() -> {
-            try {
-                return command.run();
-            } catch (RnicException e) {
-                return e;
-            }
-        });
+        if (loop.isShuttingDown()) {
+            throw new RnicException(Errno.ENODEV, "the device is closed");
+        }
+        Future<Object> f;
+        try {
+            f = loop.submit(() -> {
+                try {
+                    return command.run();
+                } catch (RnicException e) {
+                    return e;
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new RnicException(Errno.ENODEV, "the device is closed");
+        }
         Object result;
         try {
             result = f.get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -1,4 +1,4 @@
-package io.jrxe.verbs.emulated;
+package io.jrxe.rnic.transport;
 
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.RnicException;

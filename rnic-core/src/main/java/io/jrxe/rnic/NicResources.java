@@ -8,6 +8,7 @@ import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.rnic.event.AsyncEventQueue;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.memory.MemoryTables;
+import io.jrxe.rnic.memory.PageFaultHook;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.mcast.MulticastGroups;
 import io.jrxe.verbs.AddressVector;
@@ -24,12 +25,14 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One simulated RNIC: its attributes and port, the tables a real NIC keeps (PDs, CQs, SRQs,
- * QPs, AHs, and the MPT/MTT in {@link MemoryTables}), counters and the async event queue.
- * Creation checks every limit and destruction every use, with errors that say which. All state
- * is owned by the NIC thread; callers go through {@link #executor()}.
+ * The resources of one {@link Nic} (rxe's pools): its attributes and port, the tables a real NIC
+ * keeps (PDs, CQs, SRQs, QPs, AHs, and the MPT/MTT in {@link MemoryTables}), the device's counters
+ * and the async event queue. Creation checks every limit and destruction every use, with errors
+ * that say which. QPs are created and destroyed through the {@link Nic}, which attaches and
+ * detaches their engines. All state is owned by the NIC thread; callers go through
+ * {@link #executor()}.
  */
-public final class Rnic {
+public final class NicResources {
     /** rxe's first QPN for user QPs (QP0 and QP1 are reserved; kernel rxe starts at 17). */
     public static final int FIRST_QPN = 0x11;
 
@@ -51,12 +54,12 @@ public final class Rnic {
     private int nextHandle = 1;
     private int nextQpn = FIRST_QPN;
 
-    public Rnic(DeviceConfig config, NicExecutor executor) {
+    NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults) {
         this.config = config;
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes, config.mttEntries());
+        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults);
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,
                 config.addresses().getFirst() instanceof java.net.Inet6Address);
@@ -151,8 +154,8 @@ public final class Rnic {
         srq.pd().holders().remove(srq);
     }
 
-    /** Creates a QP in RESET, its capabilities checked against the device's limits. */
-    public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
+    /** Creates a QP in RESET, its capabilities checked against the device's limits ({@link Nic#createQp}). */
+    QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
                               SharedReceiveQueue srq, QpCapabilities caps, boolean sqSigAll) throws RnicException {
         owned(pds, pd.handle(), pd);
         owned(cqs, sendCq.handle(), sendCq);
@@ -180,7 +183,8 @@ public final class Rnic {
         return qp;
     }
 
-    public void destroyQp(QueuePair qp) throws RnicException {
+    /** Forgets a QP ({@link Nic#destroyQp}). */
+    void destroyQp(QueuePair qp) throws RnicException {
         owned(qps, qp.qpn(), qp);
         int attached = multicast.pairsOf(qp);
         if (attached > 0) {

@@ -1,0 +1,58 @@
+package io.jrxe.rnic.cc;
+
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.time.NicTime;
+
+/**
+ * The NIC's congestion-control part: whether a QP may put another packet on the wire now, and
+ * what the NIC does with the network's congestion signals (an ECN Congestion Experienced mark on
+ * a received packet, a CNP from a peer). The requester asks its QP's {@link Flow} before every
+ * packet it sends; the receive path hands the flow the signals. A NIC gets it from its
+ * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow}.
+ * Everything here runs on the NIC thread.
+ */
+public interface CongestionControl {
+    /** The name {@code devinfo -v} and the docs use for it. */
+    String name();
+
+    /**
+     * A QP was created: its flow, which keeps the QP's own state of this part.
+     *
+     * @param qpn  the QP's number (seeds, traces)
+     * @param wake schedules the QP's task: a flow that said no calls it when the QP may send again
+     */
+    Flow attach(int qpn, Runnable wake);
+
+    /** Makes the part of one NIC: its clock and timers, and the registry its counters go to. */
+    @FunctionalInterface
+    interface Factory {
+        CongestionControl create(NicTime time, CounterRegistry counters);
+    }
+
+    /** One QP's share of the part's state. */
+    interface Flow {
+        /**
+         * Whether the QP may send one more packet now. False parks the QP: the flow wakes it when
+         * it may send again.
+         */
+        boolean mayTransmit();
+
+        /**
+         * True when the part is close to holding packets back: a requester then asks for an ACK at
+         * the end of every message, so that room comes back soon.
+         */
+        boolean nearLimit();
+
+        /** The QP's unacknowledged packets now (it sent, was acknowledged, went back or was flushed). */
+        void inFlight(int packets);
+
+        /** A CNP for this QP arrived: a peer saw its packets marked (the reaction point's input). */
+        void congestionNotified();
+
+        /** A packet for this QP arrived with the ECN Congestion Experienced mark (the notification point's input). */
+        void congestionExperienced();
+
+        /** The QP is destroyed: it holds nothing of the part's any more. */
+        void detach();
+    }
+}

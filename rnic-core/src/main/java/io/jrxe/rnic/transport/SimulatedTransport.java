@@ -1,0 +1,55 @@
+package io.jrxe.rnic.transport;
+
+import io.jrxe.rnic.NicExecutor;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.time.NicTime;
+
+/**
+ * A port on a {@link SimulatedNetwork}: virtual time, every NIC of the network run by the test's
+ * thread, commands inline, a run that replays exactly for its seed.
+ */
+public final class SimulatedTransport implements NicTransport {
+    private final PacketPort port;
+    private final NicTime time;
+
+    private SimulatedTransport(PacketPort port, NicTime time) {
+        this.port = port;
+        this.time = time;
+    }
+
+    public static SimulatedTransport attach(SimulatedNetwork network, PeerAddress address) {
+        return new SimulatedTransport(network.attach(address), network.time());
+    }
+
+    /** Any port run by the caller's thread on the given clock: a test's stand-in. */
+    public static SimulatedTransport of(PacketPort port, NicTime time) {
+        return new SimulatedTransport(port, time);
+    }
+
+    @Override
+    public PacketPort port() {
+        return port;
+    }
+
+    @Override
+    public NicTime time() {
+        return time;
+    }
+
+    @Override
+    public NicExecutor executor() {
+        return NicExecutor.INLINE;
+    }
+
+    @Override
+    public void close() {
+        port.close();
+    }
+
+    @Override
+    public String toString() {
+        return "simulated network";
+    }
+}
