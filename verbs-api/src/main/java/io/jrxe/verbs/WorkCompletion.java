@@ -111,7 +111,7 @@ public final class WorkCompletion {
         return (wcFlags & WITH_INV) != 0;
     }
 
-    /** Fills every field. Providers reach it through {@link io.jrxe.verbs.spi.CompletionWriter}; programs cannot. */
+    /** Fills every field. Providers reach it through {@link io.jrxe.verbs.spi.WorkCompletionFiller}; programs cannot. */
     void fill(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData, int qpNum, int srcQp,
               int wcFlags, int pkeyIndex) {
         this.wrId = wrId;

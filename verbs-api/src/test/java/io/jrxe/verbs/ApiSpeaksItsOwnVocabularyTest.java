@@ -104,7 +104,7 @@ class ApiSpeaksItsOwnVocabularyTest {
                 writers.add(f.toString());
             }
         }
-        assertThat(writers).as("WorkCompletion's public ways to change it (providers fill it through CompletionWriter)")
+        assertThat(writers).as("WorkCompletion's public ways to change it (providers fill it through WorkCompletionFiller)")
                 .isEmpty();
     }
 

@@ -1,21 +1,21 @@
 package io.jrxe.verbs;
 
-import io.jrxe.verbs.spi.CompletionWriter;
+import io.jrxe.verbs.spi.WorkCompletionFiller;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A program keeps a completion by copying it: the copy has every field, and the next fill (a provider's, through
- * CompletionWriter) leaves it alone.
+ * WorkCompletionFiller) leaves it alone.
  */
 class WorkCompletionCopyTest {
     @Test
     void aCopyHasEveryFieldAndOutlivesTheNextFill() {
-        WorkCompletion polled = CompletionWriter.write(new WorkCompletion(), 7, WcStatus.REM_ACCESS_ERR,
+        WorkCompletion polled = WorkCompletionFiller.fill(new WorkCompletion(), 7, WcStatus.REM_ACCESS_ERR,
                 WcOpcode.RDMA_WRITE, 2, 64, 0x1234, 0x11, 0x22, WorkCompletion.WITH_IMM, 3);
         WorkCompletion kept = new WorkCompletion(polled);
-        CompletionWriter.write(polled, 8, WcStatus.SUCCESS, WcOpcode.RECV, 0, 0, 0, 0x12, 0, 0, 0);
+        WorkCompletionFiller.fill(polled, 8, WcStatus.SUCCESS, WcOpcode.RECV, 0, 0, 0, 0x12, 0, 0, 0);
 
         assertThat(kept.wrId()).isEqualTo(7);
         assertThat(kept.status()).isEqualTo(WcStatus.REM_ACCESS_ERR);

@@ -17,7 +17,7 @@ import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.verbs.spi.CompletionWriter;
+import io.jrxe.verbs.spi.WorkCompletionFiller;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,7 +50,7 @@ class EmulatedExtensionTest {
     }
 
     private static WorkCompletion wc(WcStatus status, int vendorErr) {
-        return CompletionWriter.write(new WorkCompletion(), 7, status, WcOpcode.RDMA_WRITE, vendorErr, 0, 0, 0x11, 0, 0, 0);
+        return WorkCompletionFiller.fill(new WorkCompletion(), 7, status, WcOpcode.RDMA_WRITE, vendorErr, 0, 0, 0x11, 0, 0, 0);
     }
 
     /** A verbs object of some other provider: every method answers null. */

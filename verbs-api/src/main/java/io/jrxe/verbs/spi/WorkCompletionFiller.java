@@ -15,7 +15,7 @@ import java.lang.invoke.MethodType;
  * change a completion through {@code WorkCompletion} itself; it keeps one by copying it
  * ({@link WorkCompletion#WorkCompletion(WorkCompletion)}).
  */
-public final class CompletionWriter {
+public final class WorkCompletionFiller {
     /**
      * WorkCompletion's package-private {@code fill}, reached as a friend: a lookup with private access to the
      * class, in the same module. Static and final, so the JIT inlines the call as a direct one.
@@ -32,11 +32,11 @@ public final class CompletionWriter {
         }
     }
 
-    private CompletionWriter() {
+    private WorkCompletionFiller() {
     }
 
     /**
-     * Writes every field of one completion into {@code wc}; returns wc.
+     * Fills every field of {@code wc} with one completion the provider polled; returns wc.
      *
      * @param wrId      the work request's wr_id
      * @param status    SUCCESS, or why the work request failed
@@ -50,8 +50,8 @@ public final class CompletionWriter {
      * @param pkeyIndex for a UD receive, the P_Key index
      * @return {@code wc}
      */
-    public static WorkCompletion write(WorkCompletion wc, long wrId, WcStatus status, WcOpcode opcode, int vendorErr,
-                                       int byteLen, int immData, int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
+    public static WorkCompletion fill(WorkCompletion wc, long wrId, WcStatus status, WcOpcode opcode, int vendorErr,
+                                      int byteLen, int immData, int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
         try {
             FILL.invokeExact(wc, wrId, status, opcode, vendorErr, byteLen, immData, qpNum, srcQp, wcFlags, pkeyIndex);
         } catch (RuntimeException | Error e) {
