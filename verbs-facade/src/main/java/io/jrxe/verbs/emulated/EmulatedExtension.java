@@ -41,8 +41,9 @@ import java.util.Optional;
  *       completion to its CQ, woken directly by the NIC thread, without a completion channel. A kernel device's
  *       CQ wakes no one but through a completion channel.</li>
  *   <li>{@link #vendorErrMeaning(WorkCompletion)}: what a completion's vendor_err says on a jrxe NIC (the rule
- *       that refused an access, the NAK's code, ...; the table in docs/architecture.md). A kernel device's
- *       vendor_err is its vendor's own.</li>
+ *       that refused an access, the NAK's code, ...; the table in docs/architecture.md), and
+ *       {@link #describe(WorkCompletion)}, a completion printed with it. A kernel device's vendor_err is its
+ *       vendor's own.</li>
  * </ul>
  */
 public final class EmulatedExtension {
