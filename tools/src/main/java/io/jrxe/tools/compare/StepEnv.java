@@ -1,5 +1,6 @@
 package io.jrxe.tools.compare;
 
+import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
@@ -10,7 +11,6 @@ import io.jrxe.verbs.VerbsException;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What a step works with: the two nodes, its connection, the path MTU, and the completions it collected. Steps
@@ -87,14 +87,15 @@ final class StepEnv {
     boolean await(int moreOnA, int moreOnB) {
         int wantA = onA.size() + moreOnA;
         int wantB = onB.size() + moreOnB;
-        long deadline = System.nanoTime() + timeoutNanos;
+        long start = System.nanoTime();
+        BackoffIdle idle = new BackoffIdle();
+        int looks = 0;
         while (onA.size() < wantA || onB.size() < wantB) {
             int n = drain(c.cqA, onA) + drain(c.cqB, onB);
-            if (n == 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    return false;
-                }
-                LockSupport.parkNanos(20_000);
+            if (n > 0) {
+                looks = 0; // spin again first: more may follow at once
+            } else if (idle.idle(++looks, start, timeoutNanos)) {
+                return false;
             }
         }
         return true;

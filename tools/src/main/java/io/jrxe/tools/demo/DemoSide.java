@@ -1,5 +1,6 @@
 package io.jrxe.tools.demo;
 
+import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;
@@ -19,7 +20,6 @@ import io.jrxe.verbs.emulated.EmulatedExtension;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.LockSupport;
 
 /** One of the demo's two NICs: its context, PD, CQ, RC QP and one registered buffer. */
 final class DemoSide {
@@ -59,12 +59,12 @@ final class DemoSide {
 
     /** The next completion, or null when none came within the timeout. */
     WorkCompletion await(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (System.nanoTime() < deadline) {
+        long start = System.nanoTime();
+        BackoffIdle idle = new BackoffIdle();
+        for (int looks = 1; !idle.idle(looks, start, timeoutNanos); looks++) {
             if (cq.poll(wc) == 1) {
                 return new WorkCompletion(wc[0]);
             }
-            LockSupport.parkNanos(20_000);
         }
         return null;
     }

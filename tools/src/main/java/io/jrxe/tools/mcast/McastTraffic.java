@@ -1,5 +1,6 @@
 package io.jrxe.tools.mcast;
 
+import io.jrxe.wire.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
@@ -159,9 +160,8 @@ final class McastTraffic {
         return String.valueOf(timeoutNanos / 1_000_000_000.0).replaceAll("\\.0$", "");
     }
 
-    /** The NIC that makes the completions is a thread of this machine too: spin briefly, then let go of the CPU. */
+    /** The NIC that makes the completions is a thread of this machine too: let go of the CPU between looks. */
     private static void idle() {
-        Thread.onSpinWait();
-        LockSupport.parkNanos(IDLE_PARK_NANOS);
+        Nap.sleep(IDLE_PARK_NANOS);
     }
 }

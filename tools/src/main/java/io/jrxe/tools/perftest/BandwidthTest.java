@@ -1,5 +1,7 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.wire.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.CqSleeper;
@@ -15,13 +17,11 @@ import java.io.PrintWriter;
  */
 final class BandwidthTest extends MeasuringTest {
     private final Cq recvCq;
-    private final CqSleeper recvSleeper;
 
     BandwidthTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
                   PerftestJsonFile jsonFile) {
         super(s, res, conn, out, json, jsonFile);
         this.recvCq = res.recvCq;
-        this.recvSleeper = CqSleeper.of(recvCq);
     }
 
     @Override
@@ -151,6 +151,7 @@ final class BandwidthTest extends MeasuringTest {
                 "the next message from the client (is it still running?)");
         long first = 0;
         SampleWindow window = null;
+        BackoffIdle receiveIdle = new BackoffIdle(CqSleeper.of(recvCq));
         int idleSpins = 0;
         long idleSince = 0;
         long total = receives.total();
@@ -168,11 +169,11 @@ final class BandwidthTest extends MeasuringTest {
                     if (idleSpins++ == 0) {
                         long nap = ReceivePace.napNanos(receives.waiting());
                         if (nap > 0) {
-                            CompletionWaiter.nap(nap);
+                            Nap.sleep(nap);
                         }
                         idleSince = System.nanoTime(); // the yields that follow count from the nap's end
                     }
-                    CompletionWaiter.idle(recvSleeper, idleSpins, idleSince, Long.MAX_VALUE);
+                    receiveIdle.idle(idleSpins, idleSince, Long.MAX_VALUE);
                     continue;
                 }
                 idleSpins = 0;

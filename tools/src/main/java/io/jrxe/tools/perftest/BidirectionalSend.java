@@ -1,5 +1,6 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.OobSocket;
@@ -36,6 +37,7 @@ final class BidirectionalSend {
         SampleWindow window = duration && sending ? SampleWindow.from(start, s.durationSeconds, s.marginSeconds) : null;
         long total = receives.total();
         long quietSince = start;
+        BackoffIdle idle = new BackoffIdle();
         int idleSpins = 0;
         while (true) {
             boolean ended = window != null && window.observe(System.nanoTime());
@@ -66,7 +68,7 @@ final class BidirectionalSend {
             if (got + done > 0) {
                 idleSpins = 0;
                 quietSince = System.nanoTime();
-            } else if (CompletionWaiter.idle(++idleSpins, quietSince, timeoutNanos)) {
+            } else if (idle.idle(++idleSpins, quietSince, timeoutNanos)) {
                 throw new UserError(String.format("no completion for %s while waiting for the peer's messages (%d of %d came) and "
                         + "this side's sends (%d of %d completed): the peer stopped answering%s", OobSocket.seconds(s.timeoutMillis),
                         receives.received(), total, sends.completedCount(), sends.posted(),

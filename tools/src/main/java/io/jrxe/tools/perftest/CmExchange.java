@@ -1,6 +1,9 @@
 package io.jrxe.tools.perftest;
 
+import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.wire.idle.LatencyIdle;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.CqSleeper;
 import io.jrxe.tools.common.WcStatusText;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
@@ -29,7 +32,6 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * perftest's exchange with -R (its use_rdma_cm, which -R turns on): an RC QP that the connection manager connects on
@@ -45,9 +47,6 @@ final class CmExchange implements ExchangeChannel {
     private static final int SLOT = 512;
     private static final int RECEIVES = 4;
     private static final int SEND_SLOT = RECEIVES;
-    /** Polls before the waiting loop starts to park between looks. */
-    private static final int SPINS = 10_000;
-    private static final long PARK_NANOS = 50_000;
 
     private final CmEventChannel channel;
     private final CmId id;
@@ -214,23 +213,20 @@ final class CmExchange implements ExchangeChannel {
 
     /** Polls {@code cq} for the one completion this exchange waits for; a peer that left ends an unbounded wait. */
     private void await(Cq cq, String what, boolean unbounded, String doing) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long start = System.nanoTime();
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        BackoffIdle idle = new BackoffIdle(CqSleeper.of(cq));
         WorkCompletion[] one = {wc};
-        for (int spins = 0; ; spins++) {
-            if (cq.poll(one) > 0) {
-                break;
-            }
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-                continue;
-            }
+        for (int looks = 1; cq.poll(one) == 0; looks++) {
+            boolean late = idle.idle(looks, start, timeoutNanos);
             if (unbounded) {
-                peerLeft(what);
-            } else if (System.nanoTime() - deadline >= 0) {
+                if (looks >= LatencyIdle.SPINS_BEFORE_YIELD) {
+                    peerLeft(what);
+                }
+            } else if (late) {
                 throw new UserError("rdma_cm exchange: " + peer + " sent nothing within " + timeoutMillis + " ms while "
                         + doing + " " + what);
             }
-            LockSupport.parkNanos(PARK_NANOS);
         }
         if (wc.status() != WcStatus.SUCCESS) {
             throw new UserError("rdma_cm exchange, " + doing + " " + what + ": completion with error " + wc.status() + " ("

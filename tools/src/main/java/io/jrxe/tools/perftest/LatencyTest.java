@@ -3,7 +3,7 @@ package io.jrxe.tools.perftest;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.BusyWait;
+import io.jrxe.wire.idle.LatencyIdle;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.JitSettle;
 import io.jrxe.tools.common.LatencyBreakdown;
@@ -26,7 +26,7 @@ final class LatencyTest extends MeasuringTest {
     private final MemorySegment buf;
     private final LatencyBreakdown breakdown;
     /** How {@link #awaitPeerWrite} waits between its looks at memory. */
-    private final BusyWait peerWait = new BusyWait();
+    private final LatencyIdle peerWait = new LatencyIdle();
 
     LatencyTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
                 PerftestJsonFile jsonFile) {

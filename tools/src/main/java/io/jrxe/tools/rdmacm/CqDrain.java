@@ -1,9 +1,9 @@
 package io.jrxe.tools.rdmacm;
 
+import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.WorkCompletion;
 
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -12,9 +12,7 @@ import java.util.function.Consumer;
  * is a thread of this machine too) and gives up when nothing completes for a stall limit.
  */
 final class CqDrain {
-    private static final int SPINS = 100;
-    private static final long PARK_NANOS = 50_000;
-
+    private final BackoffIdle idle = new BackoffIdle();
     private final WorkCompletion[] wcs = new WorkCompletion[8];
 
     CqDrain() {
@@ -30,7 +28,7 @@ final class CqDrain {
     int take(Cq cq, int wanted, long stallNanos, Consumer<WorkCompletion> each) {
         int done = 0;
         long last = System.nanoTime();
-        int idle = 0;
+        int looks = 0;
         while (done < wanted) {
             int n = cq.poll(wcs);
             if (n > 0) {
@@ -39,13 +37,9 @@ final class CqDrain {
                 }
                 done += n;
                 last = System.nanoTime();
-                idle = 0;
-            } else if (System.nanoTime() - last > stallNanos) {
+                looks = 0;
+            } else if (idle.idle(++looks, last, stallNanos)) {
                 return done;
-            } else if (++idle < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(PARK_NANOS);
             }
         }
         return done;

@@ -3,6 +3,7 @@ package io.jrxe.tools.common;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Cq;
+import io.jrxe.wire.idle.BackoffIdle;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.locks.LockSupport;
@@ -15,7 +16,7 @@ class CompletionWaiterTest {
      * A CQ whose polls find one completion once {@code readyInNanos} have passed, or never when negative; and its
      * sleeper, which counts the sleeps when the CQ can wake one (as a jrxe NIC's can).
      */
-    private static final class ScriptedCq implements Cq, CqSleeper {
+    private static final class ScriptedCq implements Cq, BackoffIdle.Sleeper {
         private final long readyAt;
         private final boolean never;
         int polls;
@@ -123,22 +124,5 @@ class CompletionWaiterTest {
 
         assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
         assertThat(cq.sleeps).isZero();
-    }
-
-    @Test
-    void aWaitYieldsAtFirstAndParksOnlyOnceItHasLasted() {
-        ScriptedCq cq = new ScriptedCq(-1);
-        cq.canSleep = true;
-        CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 100_000, Long.MAX_VALUE);
-        assertThat(cq.sleeps).as("a wait of 100 us yields").isZero();
-        CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 2 * CompletionWaiter.YIELD_NANOS, Long.MAX_VALUE);
-        assertThat(cq.sleeps).as("a wait twice the yielding time sleeps on the CQ").isEqualTo(1);
-    }
-
-    @Test
-    void theIdleStepSaysWhenTheTimeoutPassed() {
-        ScriptedCq cq = new ScriptedCq(-1);
-        assertThat(CompletionWaiter.idle(cq, 1_000, System.nanoTime() - 100_000, 50_000)).isTrue();
-        assertThat(CompletionWaiter.idle(cq, 1_000, System.nanoTime(), 60_000_000_000L)).isFalse();
     }
 }

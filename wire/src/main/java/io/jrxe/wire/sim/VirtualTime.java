@@ -1,8 +1,8 @@
 package io.jrxe.wire.sim;
 
+import io.jrxe.wire.idle.TimerQueue;
 import io.jrxe.wire.time.NicTime;
 
-import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -11,17 +11,8 @@ import java.util.function.BooleanSupplier;
  * so a run replays exactly.
  */
 public final class VirtualTime implements NicTime {
-    private record Task(long due, long sequence, Runnable action) implements Comparable<Task> {
-        @Override
-        public int compareTo(Task o) {
-            int c = Long.compare(due, o.due);
-            return c != 0 ? c : Long.compare(sequence, o.sequence);
-        }
-    }
-
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+    private final TimerQueue tasks = new TimerQueue();
     private long now;
-    private long sequence;
     private long executed;
 
     @Override
@@ -31,7 +22,7 @@ public final class VirtualTime implements NicTime {
 
     @Override
     public void schedule(long delayNanos, Runnable task) {
-        tasks.add(new Task(now + Math.max(0, delayNanos), sequence++, task));
+        tasks.add(now + Math.max(0, delayNanos), task);
     }
 
     @Override
@@ -49,13 +40,13 @@ public final class VirtualTime implements NicTime {
 
     /** Runs the next task, advancing time to when it is due; false when there is none. */
     public boolean step() {
-        Task t = tasks.poll();
-        if (t == null) {
+        if (tasks.isEmpty()) {
             return false;
         }
-        now = t.due;
+        now = tasks.nextDeadline();
+        Runnable task = tasks.takeDue(now);
         executed++;
-        t.action.run();
+        task.run();
         return true;
     }
 
@@ -68,8 +59,7 @@ public final class VirtualTime implements NicTime {
     public boolean runUntil(BooleanSupplier done, long deadlineNanos) {
         long end = now + deadlineNanos;
         while (!done.getAsBoolean()) {
-            Task next = tasks.peek();
-            if (next == null || next.due > end) {
+            if (tasks.nextDeadline() > end) {
                 return done.getAsBoolean();
             }
             step();
@@ -80,7 +70,7 @@ public final class VirtualTime implements NicTime {
     /** Runs every task due within the next {@code nanos}, then sets the clock to that time. */
     public void runFor(long nanos) {
         long end = now + nanos;
-        while (!tasks.isEmpty() && tasks.peek().due <= end) {
+        while (tasks.nextDeadline() <= end) {
             step();
         }
         now = end;

@@ -1,5 +1,7 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.idle.PollWindow;
+import io.jrxe.wire.idle.TimerQueue;
 import io.jrxe.wire.time.NicTime;
 import io.netty.util.internal.PlatformDependent;
 
@@ -7,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,38 +45,19 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
      * peer's ACK timeout (67 ms for the usual 14).
      */
     static final long MAX_LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("jrxe.invoker.maxLookMicros", 20_000));
-    /**
-     * How long the standby thread, once it runs the NIC, keeps polling (yielding between polls) after
-     * its last work before it blocks: as a NIC thread does (see SpinThenBlockStrategy), so that the
-     * next packet of an exchange is served without a wake-up.
-     */
-    static final long SPIN_NANOS = SpinThenBlockStrategy.DEFAULT_SPIN_MICROS * 1_000;
-    /**
-     * How long a program that waits for an event ({@link #runUntil}) keeps running the loop, yielding between
-     * polls, after its last work before it blocks in the selector: as long as the tools' completion waits yield
-     * before they park, and for the same reason: a wake-up comes tens of microseconds late on a busy 2-core
-     * machine, so the longer a program that sleeps on events ({@code pingpong -e}) polls, the fewer of its
-     * answers it has to be woken for (docs/benchmarks.md).
-     */
-    static final long WAITER_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("jrxe.invoker.waiterYieldMicros", 1_000));
     private static final int TASKS_PER_ROUND = 256;
     private static final int DATAGRAMS_PER_ROUND = 64;
     private static final int ROUNDS_PER_CYCLE = 8;
-
-    private record Timer(long deadline, long sequence, Runnable task) implements Comparable<Timer> {
-        @Override
-        public int compareTo(Timer o) {
-            int c = Long.compare(deadline, o.deadline);
-            return c != 0 ? c : Long.compare(sequence, o.sequence);
-        }
-    }
 
     private final AtomicBoolean held = new AtomicBoolean();
     private volatile Thread holder;
     private final Queue<Runnable> tasks = PlatformDependent.newMpscQueue();
     /** The holder's only. */
-    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
-    private long timerSequence;
+    private final TimerQueue timers = new TimerQueue();
+    /** How the standby thread, once it runs the NIC, waits after its last work before it blocks (as a NIC thread). */
+    private final PollWindow standbyWindow = new PollWindow(PollWindow.NIC_THREAD_NANOS);
+    /** How the program's thread that runs the NIC while it waits for an event ({@link #runUntil}) does; one waiter at a time. */
+    private final PollWindow waiterWindow = new PollWindow(PollWindow.EVENT_WAITER_NANOS);
     private final PolledUdpPort port;
     private final Selector selector;
     private final Thread standby;
@@ -163,7 +145,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
             selector.wakeup(); // the standby may be blocked in the selector already: it must let go of it
         }
         try {
-            long lastWork = System.nanoTime();
+            PollWindow window = waiterWindow;
+            window.worked();
             while (true) {
                 lastInvoked = System.nanoTime();
                 int work = runIfFree();
@@ -172,17 +155,19 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
                 }
                 long now = System.nanoTime();
                 if (work > 0) {
-                    lastWork = now;
+                    window.worked();
                     continue;
                 }
                 if (now - deadline >= 0 || closed || me.isInterrupted()) {
                     return false;
                 }
-                if (held.get() || now - lastWork < WAITER_YIELD_NANOS) {
-                    Thread.yield(); // a control verb holds the loop, or the next packet may be close
+                if (held.get()) {
+                    Thread.yield(); // a control verb holds the loop for a moment
                     continue;
                 }
-                waitForWork(deadline);
+                if (!window.idle(now)) { // the window yields: the next packet may be close
+                    waitForWork(deadline);
+                }
             }
         } finally {
             waiter = null;
@@ -219,7 +204,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     }
 
     private void addTimer(long deadline, Runnable task) {
-        timers.add(new Timer(deadline, timerSequence++, task));
+        timers.add(deadline, task);
         if (deadline < nextDeadline) {
             nextDeadline = deadline;
             if (selecting && deadline < selectorWakesAt) {
@@ -296,8 +281,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
                 break;
             }
         }
-        Timer next = timers.peek();
-        nextDeadline = next == null ? Long.MAX_VALUE : next.deadline;
+        nextDeadline = timers.nextDeadline();
         return work;
     }
 
@@ -307,10 +291,9 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         }
         long now = System.nanoTime();
         int n = 0;
-        Timer t;
-        while ((t = timers.peek()) != null && t.deadline <= now) {
-            timers.poll();
-            run(t.task);
+        Runnable due;
+        while ((due = timers.takeDue(now)) != null) {
+            run(due);
             n++;
         }
         return n;
@@ -337,8 +320,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     }
 
     private void standbyLoop() {
-        long lastWork = 0;
         long lookEvery = HANDOVER_NANOS;
+        PollWindow window = standbyWindow;
         while (!closed) {
             long now = System.nanoTime();
             long quietFor = now - lastInvoked;
@@ -349,14 +332,16 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
             }
             lookEvery = HANDOVER_NANOS;
             if (runIfFree() > 0) {
-                lastWork = System.nanoTime();
+                window.worked();
                 continue;
             }
-            if (held.get() || now - lastWork < SPIN_NANOS) {
-                Thread.yield(); // a control verb holds the loop for a moment, or the next packet may be close
+            if (held.get()) {
+                Thread.yield(); // a control verb holds the loop for a moment
                 continue;
             }
-            waitForWork(Long.MAX_VALUE);
+            if (!window.idle(now)) { // the window yields: the next packet may be close
+                waitForWork(Long.MAX_VALUE);
+            }
         }
     }
 

@@ -1,18 +1,18 @@
-package io.jrxe.tools.common;
+package io.jrxe.wire.idle;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class BusyWaitTest {
+class LatencyIdleTest {
     /** A clock that moves only when the wait yields, by as long as the test says the next yield takes. */
     private static final class ScriptedYields {
         long now;
         long nextYieldNanos;
         int yields;
 
-        BusyWait busyWait() {
-            return new BusyWait() {
+        LatencyIdle latencyIdle() {
+            return new LatencyIdle() {
                 @Override
                 long nanoTime() {
                     return now;
@@ -32,7 +32,7 @@ class BusyWaitTest {
     private static final long BUSY_NEIGHBOURS_TURN = 700_000;
 
     /** Runs one wait's idle steps until its first yield; returns the look that yielded. */
-    private static int lookThatYields(BusyWait wait, ScriptedYields script) {
+    private static int lookThatYields(LatencyIdle wait, ScriptedYields script) {
         int before = script.yields;
         for (int spins = 1; spins <= 1_000; spins++) {
             wait.idle(spins, 0, Long.MAX_VALUE);
@@ -46,10 +46,10 @@ class BusyWaitTest {
     /** Many waits whose yields all take {@code yieldNanos}: each spins all its looks before it yields. */
     private static void assertEveryWaitSpinsAllItsLooks(long yieldNanos) {
         ScriptedYields script = new ScriptedYields();
-        BusyWait wait = script.busyWait();
+        LatencyIdle wait = script.latencyIdle();
         script.nextYieldNanos = yieldNanos;
-        for (int i = 0; i < 4 * BusyWait.SHARED_YIELDS_IN_A_ROW; i++) {
-            assertThat(lookThatYields(wait, script)).as("wait %d", i).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
+        for (int i = 0; i < 4 * LatencyIdle.SHARED_YIELDS_IN_A_ROW; i++) {
+            assertThat(lookThatYields(wait, script)).as("wait %d", i).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
         }
     }
 
@@ -61,28 +61,28 @@ class BusyWaitTest {
     @Test
     void yieldsThatWaitForThePeersTurnInARowMeanASharedCpuAndTheWaitYieldsSoonerUntilAYieldIsQuickAgain() {
         ScriptedYields script = new ScriptedYields();
-        BusyWait wait = script.busyWait();
+        LatencyIdle wait = script.latencyIdle();
         script.nextYieldNanos = PEERS_TURN;
-        for (int i = 1; i < BusyWait.SHARED_YIELDS_IN_A_ROW; i++) {
-            assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
-            assertThat(wait.spinsBeforeYield()).as("after %d such yields", i).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
+        for (int i = 1; i < LatencyIdle.SHARED_YIELDS_IN_A_ROW; i++) {
+            assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
+            assertThat(wait.spinsBeforeYield()).as("after %d such yields", i).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
         }
-        assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
-        assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SHARED_SPINS);
-        assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SHARED_SPINS);
+        assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
+        assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SHARED_SPINS);
+        assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SHARED_SPINS);
 
         script.nextYieldNanos = ALONE; // the scheduler moved one of the two away
-        assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SHARED_SPINS);
-        assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
+        assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SHARED_SPINS);
+        assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
     }
 
     @Test
     void aQuickYieldAmongThePeersTurnsStartsTheCountAgain() {
         ScriptedYields script = new ScriptedYields();
-        BusyWait wait = script.busyWait();
-        for (int i = 0; i < 4 * BusyWait.SHARED_YIELDS_IN_A_ROW; i++) {
-            script.nextYieldNanos = i % BusyWait.SHARED_YIELDS_IN_A_ROW == 0 ? ALONE : PEERS_TURN;
-            assertThat(lookThatYields(wait, script)).isEqualTo(BusyWait.SPINS_BEFORE_YIELD);
+        LatencyIdle wait = script.latencyIdle();
+        for (int i = 0; i < 4 * LatencyIdle.SHARED_YIELDS_IN_A_ROW; i++) {
+            script.nextYieldNanos = i % LatencyIdle.SHARED_YIELDS_IN_A_ROW == 0 ? ALONE : PEERS_TURN;
+            assertThat(lookThatYields(wait, script)).isEqualTo(LatencyIdle.SPINS_BEFORE_YIELD);
         }
     }
 
@@ -94,7 +94,7 @@ class BusyWaitTest {
     @Test
     void theWaitTimesOutOnlyAfterItsTimeHasPassed() {
         ScriptedYields script = new ScriptedYields();
-        BusyWait wait = script.busyWait();
+        LatencyIdle wait = script.latencyIdle();
         script.nextYieldNanos = 1_000;
         boolean timedOut = false;
         int spins = 0;

@@ -1,0 +1,46 @@
+package io.jrxe.wire.idle;
+
+import java.util.PriorityQueue;
+
+/**
+ * The timers of a duty cycle that whoever holds it runs (an invoked NIC): tasks due at a nanoTime, run in
+ * deadline order (and in the order they were added for one deadline) when they are due. Only the holder of
+ * the duty cycle touches it.
+ */
+public final class TimerQueue {
+    private record Timer(long deadline, long sequence, Runnable task) implements Comparable<Timer> {
+        @Override
+        public int compareTo(Timer o) {
+            int c = Long.compare(deadline, o.deadline);
+            return c != 0 ? c : Long.compare(sequence, o.sequence);
+        }
+    }
+
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+    private long sequence;
+
+    /** Adds a task due at {@code deadline} (a nanoTime). */
+    public void add(long deadline, Runnable task) {
+        timers.add(new Timer(deadline, sequence++, task));
+    }
+
+    /** Takes the next task due at or before {@code now}, or null. */
+    public Runnable takeDue(long now) {
+        Timer t = timers.peek();
+        if (t == null || t.deadline > now) {
+            return null;
+        }
+        timers.poll();
+        return t.task;
+    }
+
+    /** The earliest deadline, or Long.MAX_VALUE when no timer is set. */
+    public long nextDeadline() {
+        Timer t = timers.peek();
+        return t == null ? Long.MAX_VALUE : t.deadline;
+    }
+
+    public boolean isEmpty() {
+        return timers.isEmpty();
+    }
+}
