@@ -1,5 +1,6 @@
 package io.jrxe.benchmarks;
 
+import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Access;
@@ -43,7 +44,7 @@ public class RegMrBenchmark {
         arena = Arena.ofShared();
         memory = arena.allocate(bytes, 4096);
         memory.fill((byte) 1);
-        tables = new MemoryTables(DeviceAttributes.rxeDefaults());
+        tables = new MemoryTables(DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES);
         pd = new ProtectionDomain(1);
     }
 

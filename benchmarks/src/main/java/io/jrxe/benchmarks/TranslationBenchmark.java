@@ -1,9 +1,10 @@
 package io.jrxe.benchmarks;
 
+import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
@@ -39,7 +40,7 @@ public class TranslationBenchmark {
     public void register() throws RnicException {
         arena = Arena.ofShared();
         MemorySegment memory = arena.allocate(64L << 20, 4096);
-        tables = new MemoryTables(DeviceAttributes.rxeDefaults());
+        tables = new MemoryTables(DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES);
         pd = new ProtectionDomain(1);
         MptEntry mr = tables.registerMr(pd, memory, memory.address(), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         rkey = mr.rkey();

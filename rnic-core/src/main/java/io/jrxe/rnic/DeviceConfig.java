@@ -8,12 +8,17 @@ import java.util.List;
 /**
  * What a device is made from: its name (jrxe0, ...), its addresses (the first one is the one it
  * sends from; each gives a GID), the MTU of the interface it sits on (the active path MTU
- * follows from it as in rxe), its attributes, and whether its RC FLUSH packets carry the ICRC
- * Linux's rxe computes for them instead of the IBTA's (rxe drops the IBTA's; see the wire's
- * IcrcCalculator.rxeFlush).
+ * follows from it as in rxe), its attributes (what ibv_query_device reports), whether its RC
+ * FLUSH packets carry the ICRC Linux's rxe computes for them instead of the IBTA's (rxe drops the
+ * IBTA's; see the wire's IcrcCalculator.rxeFlush), and the capacity of its memory translation
+ * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
+ * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set).
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc) {
+                           boolean rxeFlushIcrc, long mttEntries) {
+    /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
+    public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
+
     public DeviceConfig {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a device needs a name");
@@ -25,7 +30,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
-        this(name, addresses, interfaceMtu, attributes, false);
+        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES);
     }
 
     public static DeviceConfig of(String name, InetAddress address) {
@@ -33,14 +38,19 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries);
+    }
+
+    /** The same device with an MTT of {@code entries} 8-byte entries. */
+    public DeviceConfig withMttEntries(long entries) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries);
     }
 }

@@ -59,7 +59,7 @@ public final class NicResources {
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes, pageFaults);
+        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults);
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,
                 config.addresses().getFirst() instanceof java.net.Inet6Address);

@@ -35,8 +35,6 @@ package io.jrxe.verbs;
  * @param localCaAckDelay the local CA ACK delay (4.096 us times 2 to this power)
  * @param memoryWindowType1 whether type 1 memory windows are supported
  * @param memoryWindowType2 whether type 2 memory windows are supported
- * @param mttEntries capacity of the memory translation table, in 8-byte entries (default 2M:
- *                   16 MiB of translation memory, enough for 8 GiB of 4 KiB pages)
  */
 public record DeviceAttributes(
         String firmwareVersion,
@@ -69,8 +67,7 @@ public record DeviceAttributes(
         int maxPkeys,
         int localCaAckDelay,
         boolean memoryWindowType1,
-        boolean memoryWindowType2,
-        long mttEntries) {
+        boolean memoryWindowType2) {
 
     /** How atomic a device's atomic operations are (libibverbs' enum ibv_atomic_cap). */
     public enum AtomicCapability {
@@ -90,7 +87,7 @@ public record DeviceAttributes(
                 1_048_576, 32_767, 524_287, 1_048_576,
                 128, 258_048, 128, AtomicCapability.HCA,
                 524_287, 8192, 56, 0x70000, 32_768, 917_503, 1_048_576, 27, 64, 15,
-                true, true, 2L * 1024 * 1024);
+                true, true);
     }
 
     /** A builder that starts from these attributes. */
@@ -136,7 +133,6 @@ public record DeviceAttributes(
         private int localCaAckDelay;
         private boolean memoryWindowType1;
         private boolean memoryWindowType2;
-        private long mttEntries;
 
         private Builder(DeviceAttributes a) {
             firmwareVersion = a.firmwareVersion;
@@ -170,7 +166,6 @@ public record DeviceAttributes(
             localCaAckDelay = a.localCaAckDelay;
             memoryWindowType1 = a.memoryWindowType1;
             memoryWindowType2 = a.memoryWindowType2;
-            mttEntries = a.mttEntries;
         }
 
         /** Sets {@link DeviceAttributes#firmwareVersion()}; returns this. */
@@ -235,8 +230,6 @@ public record DeviceAttributes(
         public Builder memoryWindowType1(boolean v) { memoryWindowType1 = v; return this; }
         /** Sets {@link DeviceAttributes#memoryWindowType2()}; returns this. */
         public Builder memoryWindowType2(boolean v) { memoryWindowType2 = v; return this; }
-        /** Sets {@link DeviceAttributes#mttEntries()}; returns this. */
-        public Builder mttEntries(long v) { mttEntries = v; return this; }
 
         /** The attributes as set. */
         public DeviceAttributes build() {
@@ -244,7 +237,7 @@ public record DeviceAttributes(
                     pageSizeCap, maxQp, maxQpWr, maxSge, maxSgeRd, maxInlineData, maxCq, maxCqe, maxMr, maxPd,
                     maxQpRdAtom, maxResRdAtom, maxQpInitRdAtom, atomicCapability, maxMw, maxMcastGrp, maxMcastQpAttach,
                     maxTotalMcastQpAttach, maxAh, maxSrq, maxSrqWr,
-                    maxSrqSge, maxPkeys, localCaAckDelay, memoryWindowType1, memoryWindowType2, mttEntries);
+                    maxSrqSge, maxPkeys, localCaAckDelay, memoryWindowType1, memoryWindowType2);
         }
     }
 }

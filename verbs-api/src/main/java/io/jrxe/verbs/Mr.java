@@ -26,9 +26,6 @@ public interface Mr extends AutoCloseable {
     /** ibv_rereg_mr: null arguments keep what the MR has; the keys change. */
     void rereg(Pd pd, MemorySegment memory, Integer access) throws VerbsException;
 
-    /** For teaching: the MPT entry, MTT entry, page and offset an iova translates through. */
-    Translation translate(long iova) throws VerbsException;
-
     @Override
     void close() throws VerbsException;
 }

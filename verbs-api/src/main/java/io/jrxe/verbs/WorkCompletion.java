@@ -1,8 +1,9 @@
 package io.jrxe.verbs;
 
 /**
- * One work completion, as poll_cq returns it (ibv_wc). Mutable and reusable: poll fills the
- * instances the caller passes, so polling allocates nothing.
+ * One work completion, as poll_cq returns it (ibv_wc). Reusable: poll fills the instances the caller passes, so
+ * polling allocates nothing, and the next poll fills them again; a completion to keep is copied
+ * ({@link #WorkCompletion(WorkCompletion)}, {@link #copyFrom}). Only a provider fills one.
  */
 public final class WorkCompletion {
     /** wc_flags bits (ibv_wc_flags). */
@@ -27,6 +28,21 @@ public final class WorkCompletion {
     public WorkCompletion() {
     }
 
+    /**
+     * A copy of {@code other}, for keeping a completion after the object poll filled is reused: poll fills the
+     * same objects again on the next call.
+     */
+    public WorkCompletion(WorkCompletion other) {
+        copyFrom(other);
+    }
+
+    /** Makes this completion a copy of {@code other} (every field), as the copy constructor does without allocating; returns this. */
+    public WorkCompletion copyFrom(WorkCompletion other) {
+        fill(other.wrId, other.status, other.opcode, other.vendorErr, other.byteLen, other.immData, other.qpNum,
+                other.srcQp, other.wcFlags, other.pkeyIndex);
+        return this;
+    }
+
     /** The completed work request's wrId. */
     public long wrId() {
         return wrId;
@@ -42,7 +58,10 @@ public final class WorkCompletion {
         return opcode;
     }
 
-    /** Which jrxe rule fired when the status is an error; {@link #vendorErrMeaning()} says it in words. */
+    /**
+     * The provider's vendor_err: when the status is an error, a number whose meaning is the device's own (on a
+     * jrxe NIC, which rule fired: its emulated provider's extension says it in words); 0 otherwise.
+     */
     public int vendorErr() {
         return vendorErr;
     }
@@ -92,9 +111,9 @@ public final class WorkCompletion {
         return (wcFlags & WITH_INV) != 0;
     }
 
-    /** Fills every field: for providers, and for copying a completion the caller wants to keep. */
-    public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
-                              int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
+    /** Fills every field. Providers reach it through {@link io.jrxe.verbs.spi.WorkCompletionFiller}; programs cannot. */
+    void fill(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData, int qpNum, int srcQp,
+              int wcFlags, int pkeyIndex) {
         this.wrId = wrId;
         this.status = status;
         this.opcode = opcode;
@@ -105,7 +124,6 @@ public final class WorkCompletion {
         this.srcQp = srcQp;
         this.wcFlags = wcFlags;
         this.pkeyIndex = pkeyIndex;
-        return this;
     }
 
     @Override
@@ -113,29 +131,6 @@ public final class WorkCompletion {
         return String.format("wr_id=%d status=%s opcode=%s byte_len=%d qp=0x%06x%s%s%s", wrId, status, opcode, byteLen,
                 qpNum, hasImmediate() ? String.format(" imm=0x%08x", immData) : "",
                 hasInvalidate() ? String.format(" invalidated_rkey=0x%08x", immData) : "",
-                vendorErr != 0 ? " vendor_err=" + vendorErr + " (" + vendorErrMeaning() + ")" : "");
-    }
-
-    /** The NAK codes of IBTA's AETH, which a remote error's vendor_err carries. */
-    private static final String[] NAK_CODES = {"PSN sequence error", "invalid request", "remote access error",
-        "remote operational error", "invalid RD request"};
-    private static final AccessError[] ACCESS_ERRORS = AccessError.values();
-
-    /**
-     * What vendor_err says for this status on a jrxe NIC: the NAK's code for a remote error, the
-     * key rule that refused a local access, the response opcode of a bad response; "" for 0.
-     */
-    public String vendorErrMeaning() {
-        if (vendorErr == 0) {
-            return "";
-        }
-        return switch (status) {
-            case REM_INV_REQ_ERR, REM_ACCESS_ERR, REM_OP_ERR, REM_INV_RD_REQ_ERR -> vendorErr < NAK_CODES.length
-                    ? "NAK " + NAK_CODES[vendorErr] : "NAK code " + vendorErr + " (reserved)";
-            case LOC_PROT_ERR, LOC_QP_OP_ERR, LOC_ACCESS_ERR, MW_BIND_ERR -> vendorErr < ACCESS_ERRORS.length
-                    ? ACCESS_ERRORS[vendorErr].description() : "rule " + vendorErr;
-            case BAD_RESP_ERR -> String.format("unexpected response 0x%02x", vendorErr);
-            default -> "vendor error " + vendorErr;
-        };
+                vendorErr != 0 ? " vendor_err=" + vendorErr : "");
     }
 }

@@ -2,12 +2,12 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.WorkQueue;
 import io.jrxe.rnic.queue.WqeState;
 import io.jrxe.rnic.queue.WrOpcodeInfo;
-import io.jrxe.verbs.AccessError;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;

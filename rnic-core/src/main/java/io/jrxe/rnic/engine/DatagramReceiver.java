@@ -1,7 +1,7 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Port;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.verbs.WcOpcode;

@@ -1,7 +1,7 @@
 package io.jrxe.rnic.engine;
 
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;

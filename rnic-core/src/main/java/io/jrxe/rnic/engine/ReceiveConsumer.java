@@ -6,7 +6,7 @@ import io.jrxe.rnic.device.Counters;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.ReceiveWqe;
 import io.jrxe.rnic.queue.SharedReceiveQueue;

@@ -4,7 +4,7 @@ import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.verbs.QpType;

@@ -1,12 +1,9 @@
 package io.jrxe.rnic.memory;
 
-import io.jrxe.verbs.AccessError;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
-import io.jrxe.verbs.KeyKind;
-import io.jrxe.verbs.Translation;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,13 +29,14 @@ public final class MemoryTables {
 
     private final PageFaultHook pageFaults;
 
-    public MemoryTables(DeviceAttributes attributes) {
-        this(attributes, PageFaultHook.PINNED);
+    /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
+    public MemoryTables(DeviceAttributes attributes, long mttEntries) {
+        this(attributes, mttEntries, PageFaultHook.PINNED);
     }
 
-    public MemoryTables(DeviceAttributes attributes, PageFaultHook pageFaults) {
+    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults) {
         this.attributes = attributes;
-        this.mtt = new TranslationTable(attributes.mttEntries());
+        this.mtt = new TranslationTable(mttEntries);
         this.pageFaults = pageFaults;
     }
 

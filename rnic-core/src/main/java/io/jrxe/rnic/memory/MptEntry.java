@@ -1,7 +1,6 @@
 package io.jrxe.rnic.memory;
 
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.KeyKind;
 
 import java.lang.foreign.MemorySegment;
 

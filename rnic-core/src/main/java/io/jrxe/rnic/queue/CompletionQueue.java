@@ -4,6 +4,7 @@ import io.jrxe.rnic.resource.Holders;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.spi.WorkCompletionFiller;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -213,8 +214,9 @@ public final class CompletionQueue {
         int n = (int) Math.min(Math.min(available, max), out.length);
         for (int k = 0; k < n; k++) {
             int i = (int) ((h + k) & r.mask);
-            out[k].set(r.wrId[i], WcStatus.of(r.status[i]), WcOpcode.of(r.opcode[i]), r.vendorErr[i], r.byteLen[i],
-                    r.immData[i], r.qpNum[i], r.srcQp[i], r.wcFlags[i] & 0xFF, r.pkeyIndex[i] & 0xFFFF);
+            WorkCompletionFiller.fill(out[k], r.wrId[i], WcStatus.of(r.status[i]), WcOpcode.of(r.opcode[i]),
+                    r.vendorErr[i], r.byteLen[i], r.immData[i], r.qpNum[i], r.srcQp[i], r.wcFlags[i] & 0xFF,
+                    r.pkeyIndex[i] & 0xFFFF);
         }
         if (n > 0) {
             HEAD.setRelease(this, h + n);

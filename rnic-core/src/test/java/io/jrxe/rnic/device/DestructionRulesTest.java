@@ -6,7 +6,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.verbs.AccessError;
+import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.qp.QueuePair;

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  */
 class ResourceLimitsTest {
     private static final DeviceAttributes TINY = DeviceAttributes.builder()
-            .maxQp(4).maxMr(3).maxMw(2).maxPd(2).maxCq(3).maxSrq(1).maxAh(2).maxCqe(16).mttEntries(64)
+            .maxQp(4).maxMr(3).maxMw(2).maxPd(2).maxCq(3).maxSrq(1).maxAh(2).maxCqe(16)
             .maxQpWr(8).maxSge(2).maxInlineData(64).build();
     private static final QpCapabilities CAPS = new QpCapabilities(2, 2, 1, 1, 0);
 
@@ -39,8 +39,8 @@ class ResourceLimitsTest {
     private final NicResources rnic;
 
     ResourceLimitsTest() throws Exception {
-        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(TINY),
-                NicExecutor.INLINE);
+        rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(TINY)
+                .withMttEntries(64), NicExecutor.INLINE);
     }
 
     @AfterEach

@@ -30,9 +30,13 @@ final class MemoryFixture implements AutoCloseable {
     }
 
     MemoryFixture(DeviceAttributes attributes) {
+        this(attributes, DeviceConfig.DEFAULT_MTT_ENTRIES);
+    }
+
+    MemoryFixture(DeviceAttributes attributes, long mttEntries) {
         try {
-            rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes),
-                    NicExecutor.INLINE);
+            rnic = Nics.resources(DeviceConfig.of("jrxe0", InetAddress.getByName("127.0.0.1")).withAttributes(attributes)
+                    .withMttEntries(mttEntries), NicExecutor.INLINE);
             tables = rnic.memory();
             pd = rnic.executor().call(rnic::allocatePd);
             otherPd = rnic.executor().call(rnic::allocatePd);

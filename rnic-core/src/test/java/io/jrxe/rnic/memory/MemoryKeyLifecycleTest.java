@@ -1,6 +1,5 @@
 package io.jrxe.rnic.memory;
 
-import io.jrxe.verbs.AccessError;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Errno;

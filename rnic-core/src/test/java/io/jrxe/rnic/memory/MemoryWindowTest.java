@@ -1,12 +1,9 @@
 package io.jrxe.rnic.memory;
 
-import io.jrxe.verbs.AccessError;
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
-import io.jrxe.verbs.KeyKind;
-import io.jrxe.verbs.Translation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -69,7 +69,7 @@ class MttCapacityTest {
 
     @Test
     void aSmallMttFillsUpAndEmptiesAgain() throws RnicException {
-        f = new MemoryFixture(DeviceAttributes.builder().mttEntries(64).build());
+        f = new MemoryFixture(DeviceAttributes.rxeDefaults(), 64);
         MptEntry all = f.register(f.pages(64), Access.LOCAL_WRITE);
         assertThat(f.tables.mtt().freeEntries()).isZero();
         RnicException e = catchThrowableOfType(RnicException.class, () -> f.register(f.pages(1), Access.LOCAL_WRITE));
@@ -86,7 +86,7 @@ class MttCapacityTest {
 
     @Test
     void aFragmentedMttSaysItsLargestFreeRun() throws RnicException {
-        f = new MemoryFixture(DeviceAttributes.builder().maxMr(3).mttEntries(64).build());
+        f = new MemoryFixture(DeviceAttributes.builder().maxMr(3).build(), 64);
         MptEntry a = f.register(f.pages(20), Access.LOCAL_WRITE);
         f.register(f.pages(20), Access.LOCAL_WRITE);
         MptEntry c = f.register(f.pages(24), Access.LOCAL_WRITE);
@@ -107,7 +107,7 @@ class MttCapacityTest {
 
     @Test
     void freedRunsMergeWithTheirNeighbours() throws RnicException {
-        f = new MemoryFixture(DeviceAttributes.builder().mttEntries(64).build());
+        f = new MemoryFixture(DeviceAttributes.rxeDefaults(), 64);
         MptEntry a = f.register(f.pages(10), Access.LOCAL_WRITE);
         MptEntry b = f.register(f.pages(10), Access.LOCAL_WRITE);
         MptEntry c = f.register(f.pages(10), Access.LOCAL_WRITE);

@@ -2,8 +2,6 @@ package io.jrxe.rnic.memory;
 
 import io.jrxe.rnic.RnicException;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.KeyKind;
-import io.jrxe.verbs.Translation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

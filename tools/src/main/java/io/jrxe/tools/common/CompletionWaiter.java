@@ -32,7 +32,7 @@ public final class CompletionWaiter {
      * @param what    what is being waited for, for the timeout message ("the echo of message 12", ...)
      */
     public CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        this(cq, channel, timeoutMillis, what, false);
+        this(cq, CqSleeper.of(cq), channel, timeoutMillis, what, false);
     }
 
     /**
@@ -40,12 +40,14 @@ public final class CompletionWaiter {
      * since a park of tens of microseconds would be most of a round trip.
      */
     public static CompletionWaiter forLatency(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        return new CompletionWaiter(cq, channel, timeoutMillis, what, true);
+        return new CompletionWaiter(cq, CqSleeper.NONE, channel, timeoutMillis, what, true);
     }
 
-    private CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what, boolean latency) {
+    /** @param sleeper how a backing-off wait's parks sleep on the CQ ({@link CqSleeper#of}, or a test's) */
+    CompletionWaiter(Cq cq, BackoffIdle.Sleeper sleeper, CompChannel channel, int timeoutMillis, String what,
+                     boolean latency) {
         this.latency = latency;
-        this.idle = latency ? new LatencyIdle() : new BackoffIdle(cq::sleepUntilCompletion);
+        this.idle = latency ? new LatencyIdle() : new BackoffIdle(sleeper);
         this.cq = cq;
         this.channel = channel;
         this.timeoutNanos = timeoutMillis * 1_000_000L;

@@ -19,6 +19,7 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.sim.VirtualTime;
@@ -54,29 +55,38 @@ public final class SimulatedPair implements AutoCloseable {
      * @param minRnrTimer  the responder's RNR timer code
      * @param retryCnt     the requester's retry count
      * @param timeout      the local ACK timeout code (4.096 us x 2^timeout)
-     * @param attributes   both devices' attributes (the MTT's size, ...)
+     * @param attributes   both devices' attributes
+     * @param mttEntries   the size of both devices' memory translation tables, in entries
      */
     public record Settings(int interfaceMtu, long bufferBytes, int cqEntries, QpCapabilities caps, int rnrRetry,
-                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes) {
+                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes, long mttEntries) {
         public static Settings defaults() {
             return new Settings(4200, 64 * 1024, 16, new QpCapabilities(16, 16, 2, 2, 0), 7, 1, 7, 14,
-                    DeviceAttributes.rxeDefaults());
+                    DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES);
         }
 
         public Settings bufferBytes(long v) {
-            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes, mttEntries);
         }
 
         public Settings cqEntries(int v) {
-            return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes,
+                    mttEntries);
         }
 
         public Settings rnr(int retry, int timer) {
-            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes);
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes,
+                    mttEntries);
         }
 
         public Settings attributes(DeviceAttributes v) {
-            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v);
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v,
+                    mttEntries);
+        }
+
+        public Settings mttEntries(long v) {
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout,
+                    attributes, v);
         }
     }
 
@@ -84,6 +94,8 @@ public final class SimulatedPair implements AutoCloseable {
     public static final class Nic {
         public final String name;
         public final EmulatedDevice device;
+        /** What only a jrxe NIC can do (its MTT walk, its vendor_err's meanings, ...), of this NIC. */
+        public final EmulatedExtension jrxe;
         public final Context ctx;
         public final Pd pd;
         public final Cq cq;
@@ -97,7 +109,8 @@ public final class SimulatedPair implements AutoCloseable {
             // The device list is the JVM's: another command in it (a test's) may have a jrxe0 of its own.
             String unique = name + "-sim" + INSTANCES.incrementAndGet();
             device = Verbs.emulated().createSimulated(DeviceConfig.of(unique, InetAddress.getByName(address))
-                    .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()), network);
+                    .withInterfaceMtu(s.interfaceMtu()).withAttributes(s.attributes()).withMttEntries(s.mttEntries()), network);
+            jrxe = EmulatedExtension.of(device).orElseThrow();
             try {
                 ctx = device.open();
                 pd = ctx.allocPd();
@@ -185,7 +198,7 @@ public final class SimulatedPair implements AutoCloseable {
         WorkCompletion[] found = new WorkCompletion[1];
         runUntil(() -> {
             if (nic.cq.poll(one) == 1) {
-                found[0] = copy(one[0]);
+                found[0] = new WorkCompletion(one[0]);
                 return true;
             }
             return false;
@@ -195,15 +208,9 @@ public final class SimulatedPair implements AutoCloseable {
 
     /** What polling {@code nic}'s CQ finds now, without running anything. */
     public WorkCompletion pollNow(Nic nic) {
-        return nic.cq.poll(one) == 1 ? copy(one[0]) : null;
+        return nic.cq.poll(one) == 1 ? new WorkCompletion(one[0]) : null;
     }
 
-    private static WorkCompletion copy(WorkCompletion wc) {
-        WorkCompletion c = new WorkCompletion();
-        c.set(wc.wrId(), wc.status(), wc.opcode(), wc.vendorErr(), wc.byteLen(), wc.immData(), wc.qpNum(), wc.srcQp(),
-                wc.wcFlags(), wc.pkeyIndex());
-        return c;
-    }
 
     @Override
     public void close() {

@@ -1,8 +1,14 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 
-/** What libibverbs' ibv_wc_status_str says for a completion status, so that the tools' error messages read like rdma-core's. */
+/**
+ * What libibverbs' ibv_wc_status_str says for a completion status, so that the tools' error messages read like
+ * rdma-core's; and a completion's vendor_err, with its meaning where the device is a jrxe NIC.
+ */
 public final class WcStatusText {
     private WcStatusText() {
     }
@@ -33,5 +39,15 @@ public final class WcStatusText {
             case RESP_TIMEOUT_ERR -> "response timeout error";
             case GENERAL_ERR -> "general error";
         };
+    }
+
+    /**
+     * "vendor_err N" for a completion polled from {@code cq}, with what N means when the CQ is a jrxe NIC's
+     * ("vendor_err 2: NAK remote access error"); a kernel device's vendor_err is its vendor's own, so it is
+     * given as the number alone.
+     */
+    public static String vendorErr(Cq cq, WorkCompletion wc) {
+        String meaning = EmulatedExtension.of(cq).map(jrxe -> jrxe.vendorErrMeaning(wc)).orElse("");
+        return "vendor_err " + wc.vendorErr() + (meaning.isEmpty() ? "" : ": " + meaning);
     }
 }

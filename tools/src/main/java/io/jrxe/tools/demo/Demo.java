@@ -235,9 +235,9 @@ final class Demo {
             out.println("  packet: " + line);
         }
         boolean ok = sc != null && sc.status() == expected && sc.opcode() == sendOpcode && sc.wrId() == wr.wrId;
-        out.printf("  completion on jrxe0: %s%n", sc == null ? "none within 5 s" : sc);
+        out.printf("  completion on jrxe0: %s%n", sc == null ? "none within 5 s" : sender.describe(sc));
         if (receiver != null) {
-            out.printf("  completion on jrxe1: %s%n", rc == null ? "none within 5 s" : rc);
+            out.printf("  completion on jrxe1: %s%n", rc == null ? "none within 5 s" : receiver.describe(rc));
             ok &= rc != null && rc.status() == WcStatus.SUCCESS && rc.opcode() == recvOpcode;
             if (rc != null) {
                 lastRecvImm = rc.immData();

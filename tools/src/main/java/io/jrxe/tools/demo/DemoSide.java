@@ -18,6 +18,7 @@ import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -59,12 +60,14 @@ final class DemoSide {
         BackoffIdle idle = new BackoffIdle();
         for (int looks = 1; !idle.idle(looks, start, timeoutNanos); looks++) {
             if (cq.poll(wc) == 1) {
-                WorkCompletion copy = new WorkCompletion();
-                copy.set(wc[0].wrId(), wc[0].status(), wc[0].opcode(), wc[0].vendorErr(), wc[0].byteLen(), wc[0].immData(),
-                        wc[0].qpNum(), wc[0].srcQp(), wc[0].wcFlags(), wc[0].pkeyIndex());
-                return copy;
+                return new WorkCompletion(wc[0]);
             }
         }
         return null;
+    }
+
+    /** A completion of this side's, with what its vendor_err means on a jrxe NIC. */
+    String describe(WorkCompletion completion) {
+        return EmulatedExtension.of(device).orElseThrow().describe(completion);
     }
 }

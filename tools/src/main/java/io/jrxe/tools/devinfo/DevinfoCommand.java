@@ -18,6 +18,7 @@ import io.jrxe.verbs.Device;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 import io.jrxe.wire.capture.CaptureException;
 import io.jrxe.wire.capture.PcapngWriter;
 import io.jrxe.wire.framing.LinkType;
@@ -267,7 +268,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf("\t\tudp_transport:\t\t%s%n", UdpTransport.best().describe());
         out.printf("\t\t%s%n", transmit.describe());
         out.printf("\t\tinterface_mtu:\t\t%d%n", dev.rnic().port().interfaceMtu());
-        out.printf("\t\tmtt_entries:\t\t%d%n", ctx.queryDevice().mttEntries());
+        out.printf("\t\tmtt_entries:\t\t%d%n", EmulatedExtension.of(dev).orElseThrow().mttEntries());
         out.printf("\t\tcounters:%n");
         for (Map.Entry<String, Long> c : ctx.counters().entrySet()) {
             out.printf("\t\t\t%-32s%d%n", c.getKey() + ":", c.getValue());

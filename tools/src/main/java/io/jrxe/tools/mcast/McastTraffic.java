@@ -74,7 +74,7 @@ final class McastTraffic {
         }
         if (one[0].status() != WcStatus.SUCCESS) {
             throw new UserError("datagram " + number + " to " + Gids.ip(group) + " failed: "
-                    + WcStatusText.of(one[0].status()) + " (vendor_err " + one[0].vendorErr() + ")");
+                    + WcStatusText.of(one[0].status()) + " (" + WcStatusText.vendorErr(ep.sendCq, one[0]) + ")");
         }
         out.printf("sent %d/%d: %d bytes to %s, QP 0xffffff%n", number, total, size, Gids.ip(group));
         out.flush();
@@ -115,7 +115,8 @@ final class McastTraffic {
 
     private void handle(WorkCompletion wc) throws VerbsException {
         if (wc.status() != WcStatus.SUCCESS) {
-            throw new UserError("a receive failed: " + WcStatusText.of(wc.status()) + " (vendor_err " + wc.vendorErr() + ")");
+            throw new UserError("a receive failed: " + WcStatusText.of(wc.status()) + " (" + WcStatusText.vendorErr(ep.recvCq, wc)
+                    + ")");
         }
         received++;
         int slot = (int) wc.wrId();

@@ -2,14 +2,13 @@ package io.jrxe.tools.mistakes;
 
 import io.jrxe.rnic.engine.TraceListener;
 import io.jrxe.rnic.engine.TraceEvent;
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.SendWr;
-import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -42,7 +41,7 @@ final class MemoryMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "the requester checks the SGE against the lkey's MPT entry before it builds a packet");
-            s.result("completion on jrxe0: " + Scene.completion(wc));
+            s.result("completion on jrxe0: " + scene.completion(wc));
             s.result("QP state: jrxe0 " + Scene.state(scene.a));
             s.rule = "every SGE must lie inside the region of its L_Key, with the access it needs; a WQE that fails the "
                     + "check completes LOC_PROT_ERR and the QP goes to ERR (IBTA 10.6, memory regions; rxe: the range check "
@@ -65,8 +64,8 @@ final class MemoryMistakes {
                 buffer.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 3 + 1));
             }
             Mr mr = scene.a.pd.regMr(buffer, Access.LOCAL_WRITE);
-            Translation first = mr.translate(mr.iova());
-            Translation last = mr.translate(mr.iova() + length - 1);
+            Translation first = scene.a.jrxe.translate(mr, mr.iova());
+            Translation last = scene.a.jrxe.translate(mr, mr.iova() + length - 1);
             long entries = last.mttIndex() - first.mttIndex() + 1;
             s.did(String.format("jrxe0 registered %d bytes at 0x%x, 100 bytes into a page (lkey 0x%08x), and wrote them to "
                     + "jrxe1 in one RDMA_WRITE", length, buffer.address(), mr.lkey()));
@@ -82,7 +81,7 @@ final class MemoryMistakes {
             scene.a.device.nic().trace(null);
             scene.packets(s, "");
             boolean arrived = scene.b.memory.asSlice(0, length).mismatch(buffer) == -1;
-            s.result("completion on jrxe0: " + Scene.completion(wc) + (arrived ? "; all " + length + " bytes arrived" : ""));
+            s.result("completion on jrxe0: " + scene.completion(wc) + (arrived ? "; all " + length + " bytes arrived" : ""));
             s.result(String.format("cost: %d MTT entries where a page-aligned buffer of %d bytes takes %d, and the DMA "
                     + "engine copied %d pieces (each packet of 4096 bytes straddles two pages) where it would copy %d",
                     entries, length, length / 4096, pageCopies[0], length / 4096));
@@ -101,8 +100,7 @@ final class MemoryMistakes {
 
     static Section tooLarge() throws VerbsException {
         Section s = new Section("mtt-too-small", "Registration larger than the translation table");
-        DeviceAttributes small = DeviceAttributes.builder().mttEntries(SMALL_MTT).build();
-        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().attributes(small))) {
+        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().mttEntries(SMALL_MTT))) {
             long size = 1 << 20;
             MemorySegment big = scene.pair.arena().allocate(size, 4096);
             s.did(String.format("jrxe0 was made with an MTT of %d entries (%d KiB of memory at 4 KiB a page); its 64 KiB "
@@ -151,7 +149,7 @@ final class MemoryMistakes {
                     + "(ibv_dereg_mr) before the NIC had read the WQE", wr.wrId, lkey));
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "(a) ", "the requester found the lkey stale before it built a packet");
-            s.result("(a) completion on jrxe0: " + Scene.completion(wc) + "; QP state " + Scene.state(scene.a));
+            s.result("(a) completion on jrxe0: " + scene.completion(wc) + "; QP state " + Scene.state(scene.a));
             s.expect(wc != null && wc.status() == WcStatus.LOC_PROT_ERR && wc.vendorErr() == 2,
                     "(a) LOC_PROT_ERR with vendor_err 2 (stale key)");
         }
@@ -184,7 +182,7 @@ final class MemoryMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "(b) ", "");
-            s.result("(b) completion on jrxe0: " + Scene.completion(wc) + "; QP states: jrxe0 " + Scene.state(scene.a)
+            s.result("(b) completion on jrxe0: " + scene.completion(wc) + "; QP states: jrxe0 " + Scene.state(scene.a)
                     + ", jrxe1 " + Scene.state(scene.b));
             Scene.asyncEvents(scene.b).forEach(e -> s.result("(b) " + e));
             s.result(String.format("(b) jrxe1's counters: jrxe_engine_errors=%d", Scene.counter(scene.b, "jrxe_engine_errors")));

@@ -27,7 +27,7 @@ final class QueueMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "");
-            s.result("completion on jrxe0: " + Scene.completion(wc));
+            s.result("completion on jrxe0: " + scene.completion(wc));
             s.result("QP states: jrxe0 " + Scene.state(scene.a) + ", jrxe1 " + Scene.state(scene.b));
             Scene.asyncEvents(scene.b).forEach(s::result);
             s.rule = "the responder checks the RETH's R_Key against its MPT (key found, variant current, same PD, REMOTE_WRITE "
@@ -62,7 +62,7 @@ final class QueueMistakes {
             scene.packets(s, "post_send refused the WR, so it never reached the send queue");
             s.result(refused == null ? "post_send accepted the WR" : "post_send failed: errno " + refused.errno() + " ("
                     + refused.errno().value() + "): " + refused.getMessage());
-            s.result("completion on jrxe0: " + Scene.completion(scene.pair.pollNow(scene.a)) + "; QP state "
+            s.result("completion on jrxe0: " + scene.completion(scene.pair.pollNow(scene.a)) + "; QP state "
                     + Scene.state(scene.a) + " (a refused post changes nothing)");
             s.rule = "post_send checks each WR against the QP's capabilities before it takes a slot: num_sge above "
                     + "max_send_sge is EINVAL and the WR is bad_wr (rxe: validate_send_wr)";
@@ -124,7 +124,7 @@ final class QueueMistakes {
             scene.a.qp.postSend(wr);
             WorkCompletion wc = scene.pair.pollOne(scene.a);
             scene.packets(s, "");
-            s.result("completion on jrxe0: " + Scene.completion(wc));
+            s.result("completion on jrxe0: " + scene.completion(wc));
             s.result(String.format("counters: jrxe0 rcvd_rnr_err=%d, jrxe1 send_rnr_err=%d; QP states: jrxe0 %s, jrxe1 %s",
                     Scene.counter(scene.a, "rcvd_rnr_err"), Scene.counter(scene.b, "send_rnr_err"), Scene.state(scene.a),
                     Scene.state(scene.b)));

@@ -90,8 +90,9 @@ final class Scene implements AutoCloseable {
         return packets.size();
     }
 
-    static String completion(WorkCompletion wc) {
-        return wc == null ? "none" : wc.toString();
+    /** A completion of jrxe0's, with its vendor_err's meaning ("none" for null). */
+    String completion(WorkCompletion wc) {
+        return wc == null ? "none" : a.jrxe.describe(wc);
     }
 
     static QpState state(Nic nic) {

@@ -4,6 +4,7 @@ import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.wire.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
+import io.jrxe.tools.common.CqSleeper;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
@@ -150,7 +151,7 @@ final class BandwidthTest extends MeasuringTest {
                 "the next message from the client (is it still running?)");
         long first = 0;
         SampleWindow window = null;
-        BackoffIdle receiveIdle = new BackoffIdle(recvCq::sleepUntilCompletion);
+        BackoffIdle receiveIdle = new BackoffIdle(CqSleeper.of(recvCq));
         int idleSpins = 0;
         long idleSince = 0;
         long total = receives.total();

@@ -1,10 +1,10 @@
 package io.jrxe.tools.trace;
 
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.tools.common.SimulatedPair.Nic;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
-import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -100,7 +100,7 @@ final class Trip {
         WorkCompletion wc = pair.pollNow(nic);
         if (wc != null) {
             into[0] = wc;
-            recorder.add(Stage.POLL, "ibv_poll_cq finds 1 completion: " + wc, TripRecorder.fields("wr_id", wc.wrId(),
+            recorder.add(Stage.POLL, "ibv_poll_cq finds 1 completion: " + nic.jrxe.describe(wc), TripRecorder.fields("wr_id", wc.wrId(),
                     "status", wc.status().name(), "opcode", wc.opcode().name(), "byte_len", wc.byteLen(), "vendor_err",
                     wc.vendorErr(), "qpn", wc.qpNum()));
         }
@@ -137,7 +137,7 @@ final class Trip {
     /** The MR's first translation, as the NIC holds it: the key's MPT entry and its first MTT entry. */
     private static String mrText(Nic nic) {
         try {
-            Translation t = nic.mr.translate(nic.mr.iova());
+            Translation t = nic.jrxe.translate(nic.mr, nic.mr.iova());
             return String.format("iova 0x%x length %d, %d page(s) from MTT[%d]", t.entryIova(), t.entryLength(),
                     (t.entryLength() + t.pageOffset() + 4095) / 4096, t.mttIndex());
         } catch (VerbsException e) {

@@ -3,6 +3,7 @@ package io.jrxe.tools.common;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Cq;
+import io.jrxe.wire.idle.BackoffIdle;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.locks.LockSupport;
@@ -11,8 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CompletionWaiterTest {
-    /** A CQ whose polls find one completion once {@code readyInNanos} have passed, or never when negative. */
-    private static final class ScriptedCq implements Cq {
+    /**
+     * A CQ whose polls find one completion once {@code readyInNanos} have passed, or never when negative; and its
+     * sleeper, which counts the sleeps when the CQ can wake one (as a jrxe NIC's can).
+     */
+    private static final class ScriptedCq implements Cq, BackoffIdle.Sleeper {
         private final long readyAt;
         private final boolean never;
         int polls;
@@ -31,7 +35,7 @@ class CompletionWaiterTest {
         }
 
         @Override
-        public boolean sleepUntilCompletion(long nanos) {
+        public boolean sleep(long nanos) {
             if (canSleep) {
                 sleeps++;
             }
@@ -106,7 +110,7 @@ class CompletionWaiterTest {
     void aWaiterSleepsOnACqThatCanWakeIt() {
         ScriptedCq cq = new ScriptedCq(-1);
         cq.canSleep = true;
-        CompletionWaiter waiter = new CompletionWaiter(cq, null, 50, "a test completion");
+        CompletionWaiter waiter = new CompletionWaiter(cq, cq, null, 50, "a test completion", false);
 
         assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
         assertThat(cq.sleeps).as("its parks were sleeps on the CQ").isPositive();
@@ -116,7 +120,7 @@ class CompletionWaiterTest {
     void aLatencyWaiterNeverSleeps() {
         ScriptedCq cq = new ScriptedCq(-1);
         cq.canSleep = true;
-        CompletionWaiter waiter = CompletionWaiter.forLatency(cq, null, 50, "a test completion");
+        CompletionWaiter waiter = new CompletionWaiter(cq, cq, null, 50, "a test completion", true);
 
         assertThatThrownBy(() -> waiter.await(wcs)).isInstanceOf(UserError.class);
         assertThat(cq.sleeps).isZero();

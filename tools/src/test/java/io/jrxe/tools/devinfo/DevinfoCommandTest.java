@@ -51,7 +51,8 @@ class DevinfoCommandTest {
                 "\tdevice_cap_flags:\t\t0x01223c76", "\t\t\t\t\tMEM_WINDOW_TYPE_2B",
                 "\t\t\tGID[  0]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0151, RoCE v1",
                 "\t\t\tGID[  1]:\t\t::ffff:127.0.1.81, RoCE v2",
-                "\t\t\tmax_msg_sz:\t\t0x800000", "\t\t\tgid_tbl_len:\t\t2", "\t\taddress:\t\t127.0.1.81");
+                "\t\t\tmax_msg_sz:\t\t0x800000", "\t\t\tgid_tbl_len:\t\t2", "\t\taddress:\t\t127.0.1.81",
+                "\t\tmtt_entries:\t\t2097152");
         assertThat(lines).anyMatch(l -> l.matches("\t\tudp_transport:\t\t(epoll \\(recvmmsg\\)|NIO.*)"));
         TransmitPath expected = TransmitPath.probe(false, RawSocketOpener.system());
         assertThat(lines).contains("\t\t" + expected.describe());

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.spi.WorkCompletionFiller;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -91,12 +92,12 @@ class MemoryWindowsTest {
         Operation op = new Operation(7, null, OperationKind.MW_INVALIDATE);
         op.length = 100;
         op.windowKey = 0x1234_5601;
-        WorkCompletion right = new WorkCompletion().set(op.recvWrId(), WcStatus.SUCCESS, WcOpcode.RECV, 0, 100,
-                op.windowKey, 0x11, 0, WorkCompletion.WITH_INV, 0);
-        WorkCompletion otherKey = new WorkCompletion().set(op.recvWrId(), WcStatus.SUCCESS, WcOpcode.RECV, 0, 100,
-                0x1234_5600, 0x11, 0, WorkCompletion.WITH_INV, 0);
-        WorkCompletion noInvalidate = new WorkCompletion().set(op.recvWrId(), WcStatus.SUCCESS, WcOpcode.RECV, 0, 100,
-                0, 0x11, 0, 0, 0);
+        WorkCompletion right = WorkCompletionFiller.fill(new WorkCompletion(), op.recvWrId(), WcStatus.SUCCESS,
+                WcOpcode.RECV, 0, 100, op.windowKey, 0x11, 0, WorkCompletion.WITH_INV, 0);
+        WorkCompletion otherKey = WorkCompletionFiller.fill(new WorkCompletion(), op.recvWrId(), WcStatus.SUCCESS,
+                WcOpcode.RECV, 0, 100, 0x1234_5600, 0x11, 0, WorkCompletion.WITH_INV, 0);
+        WorkCompletion noInvalidate = WorkCompletionFiller.fill(new WorkCompletion(), op.recvWrId(), WcStatus.SUCCESS,
+                WcOpcode.RECV, 0, 100, 0, 0x11, 0, 0, 0);
 
         assertThat(op.receiveProblem(right, 0)).isNull();
         assertThat(op.receiveProblem(otherKey, 0)).contains("invalidating 0x12345601");

@@ -24,6 +24,10 @@ final class EmulatedCq implements Cq {
         return cq;
     }
 
+    EmulatedDevice device() {
+        return device;
+    }
+
     @Override
     public int poll(WorkCompletion[] wcs) {
         int n = cq.poll(wcs, wcs.length);
@@ -33,8 +37,8 @@ final class EmulatedCq implements Cq {
         return n;
     }
 
-    @Override
-    public boolean sleepUntilCompletion(long nanos) {
+    /** See {@link EmulatedExtension#sleepUntilCompletion}. */
+    boolean sleepUntilCompletion(long nanos) {
         if (device.progressMode() == Progress.INVOKER) {
             return false; // the poller's thread runs this NIC: asleep, it would complete nothing
         }

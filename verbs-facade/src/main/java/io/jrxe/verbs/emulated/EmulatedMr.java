@@ -2,7 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.memory.MptEntry;
-import io.jrxe.verbs.Translation;
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.VerbsException;
@@ -60,8 +60,13 @@ final class EmulatedMr implements Mr {
         rkey = entry.rkey();
     }
 
-    @Override
-    public Translation translate(long iova) throws VerbsException {
+    /** Whether this MR is one of {@code nic}'s. */
+    boolean belongsTo(NicResources nic) {
+        return rnic == nic;
+    }
+
+    /** The MTT walk of {@code iova} through this MR's L_Key, as a command on the NIC thread. */
+    Translation translate(long iova) throws VerbsException {
         return Commands.call(rnic, () -> rnic.memory().inspect(lkey, iova));
     }
 

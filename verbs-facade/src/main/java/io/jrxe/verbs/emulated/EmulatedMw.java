@@ -1,8 +1,8 @@
 package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicResources;
+import io.jrxe.rnic.memory.KeyKind;
 import io.jrxe.rnic.memory.MptEntry;
-import io.jrxe.verbs.KeyKind;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.VerbsException;

@@ -24,6 +24,8 @@ import java.util.Map;
  * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries,
  * jrxe0.max_mcast_grp = 2       #   max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach
  * </pre>
+ * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
+ * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
  * Every mistake is reported with its line number.
  */
 public final class DeviceConfigFile {
@@ -69,6 +71,7 @@ public final class DeviceConfigFile {
     private static DeviceConfig toConfig(Path file, String name, Map<String, String> keys, Map<String, Integer> lineOf) {
         List<InetAddress> addresses = new ArrayList<>();
         int mtu = 1500;
+        long mttEntries = DeviceConfig.DEFAULT_MTT_ENTRIES;
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -91,7 +94,7 @@ public final class DeviceConfigFile {
                     case "max_mcast_grp" -> a.maxMcastGrp(Integer.parseInt(value));
                     case "max_mcast_qp_attach" -> a.maxMcastQpAttach(Integer.parseInt(value));
                     case "max_total_mcast_qp_attach" -> a.maxTotalMcastQpAttach(Integer.parseInt(value));
-                    case "mtt_entries" -> a.mttEntries(Long.parseLong(value));
+                    case "mtt_entries" -> mttEntries = Long.parseLong(value);
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
                             + "max_mcast_qp_attach, max_total_mcast_qp_attach)");
@@ -105,6 +108,6 @@ public final class DeviceConfigFile {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
-        return new DeviceConfig(name, addresses, mtu, a.build());
+        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries);
     }
 }

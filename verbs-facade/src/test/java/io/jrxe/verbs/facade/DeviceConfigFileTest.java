@@ -34,7 +34,8 @@ class DeviceConfigFileTest {
         assertThat(configs.get(0).interfaceMtu()).isEqualTo(4200);
         assertThat(configs.get(0).attributes().maxQp()).isEqualTo(4);
         assertThat(configs.get(1).addresses()).hasSize(2);
-        assertThat(configs.get(1).attributes().mttEntries()).isEqualTo(1024);
+        assertThat(configs.get(1).mttEntries()).isEqualTo(1024);
+        assertThat(configs.get(0).mttEntries()).isEqualTo(DeviceConfig.DEFAULT_MTT_ENTRIES);
     }
 
     @Test

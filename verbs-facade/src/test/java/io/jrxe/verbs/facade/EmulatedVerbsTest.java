@@ -4,7 +4,9 @@ import io.jrxe.verbs.*;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
+import io.jrxe.rnic.memory.Translation;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.EmulatedExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,7 +107,7 @@ class EmulatedVerbsTest {
         MemorySegment memory = arena.allocate(3 * 4096 + 100, 4096).asSlice(100);
         Mr mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         assertThat(mr.rkey()).isEqualTo(mr.lkey());
-        Translation t = mr.translate(memory.address() + 5000);
+        Translation t = EmulatedExtension.of(ctx).orElseThrow().translate(mr, memory.address() + 5000);
         assertThat(t.address()).isEqualTo(memory.address() + 5000);
         assertThat(t.pageAddress() % 4096).isZero();
         assertThat(t.pageOffset()).isEqualTo((memory.address() + 5000) % 4096);

@@ -1,10 +1,8 @@
 package io.jrxe.verbs.nativ;
 
 import io.jrxe.verbs.Access;
-import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
-import io.jrxe.verbs.Translation;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvMr;
 
@@ -87,12 +85,6 @@ final class NativeMr implements Mr {
         if (newAccess != null) {
             access = newAccess;
         }
-    }
-
-    @Override
-    public Translation translate(long iova) throws VerbsException {
-        throw new VerbsException(Errno.EOPNOTSUPP, "a kernel device's translation tables are not visible"
-                + " to user space: translate works on jrxe's emulated devices");
     }
 
     @Override

@@ -49,7 +49,7 @@ public final class NativeMw implements Mw {
 
     @Override
     public int bind(Mr mr, long addr, long length, int access) throws VerbsException {
-        throw new VerbsException(Errno.EINVAL, "a kernel device binds a type 1 window through a QP's"
+        throw new VerbsException(Errno.EOPNOTSUPP, "a kernel device binds a type 1 window through a QP's"
                 + " send queue: use NativeMw.bind(qp, mr, addr, length, access, wrId, sendFlags)");
     }
 

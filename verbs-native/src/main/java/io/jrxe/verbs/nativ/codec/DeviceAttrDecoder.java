@@ -21,8 +21,8 @@ public final class DeviceAttrDecoder {
     }
 
     /**
-     * Two of jrxe's attributes have no field in ibv_device_attr and read as 0: max_inline_data
-     * (a QP's creation tells what it got) and the MTT's capacity (the kernel's is not visible).
+     * One of jrxe's attributes has no field in ibv_device_attr and reads as 0: max_inline_data
+     * (a QP's creation tells what it got).
      */
     public static DeviceAttributes decode(MemorySegment a) {
         int caps = a.get(JAVA_INT, IbvDeviceAttr.DEVICE_CAP_FLAGS);
@@ -59,8 +59,7 @@ public final class DeviceAttrDecoder {
                 a.get(JAVA_SHORT, IbvDeviceAttr.MAX_PKEYS) & 0xFFFF,
                 a.get(JAVA_BYTE, IbvDeviceAttr.LOCAL_CA_ACK_DELAY) & 0xFF,
                 (caps & MEM_WINDOW) != 0,
-                (caps & (MEM_WINDOW_TYPE_2A | MEM_WINDOW_TYPE_2B)) != 0,
-                0);
+                (caps & (MEM_WINDOW_TYPE_2A | MEM_WINDOW_TYPE_2B)) != 0);
     }
 
     /** The node GUID (__be64) as a number. */

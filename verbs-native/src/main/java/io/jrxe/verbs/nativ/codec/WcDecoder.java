@@ -4,6 +4,7 @@ import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.nativ.abi.IbvWc;
+import io.jrxe.verbs.spi.WorkCompletionFiller;
 
 import java.lang.foreign.MemorySegment;
 
@@ -34,7 +35,7 @@ public final class WcDecoder {
         // imm_data is __be32 (jrxe's int is the wire value); invalidated_rkey is a host-order key.
         int imm = (flags & WorkCompletion.WITH_IMM) != 0 ? wc.get(NativeOrder.BE32, IbvWc.IMM_DATA)
                 : wc.get(JAVA_INT, IbvWc.INVALIDATED_RKEY);
-        out.set(wc.get(JAVA_LONG, IbvWc.WR_ID), status, opcode(wc.get(JAVA_INT, IbvWc.OPCODE), status),
+        WorkCompletionFiller.fill(out, wc.get(JAVA_LONG, IbvWc.WR_ID), status, opcode(wc.get(JAVA_INT, IbvWc.OPCODE), status),
                 wc.get(JAVA_INT, IbvWc.VENDOR_ERR), wc.get(JAVA_INT, IbvWc.BYTE_LEN), imm,
                 wc.get(JAVA_INT, IbvWc.QP_NUM), wc.get(JAVA_INT, IbvWc.SRC_QP), flags,
                 wc.get(JAVA_SHORT, IbvWc.PKEY_INDEX) & 0xFFFF);

@@ -1,8 +1,9 @@
-package io.jrxe.verbs;
+package io.jrxe.rnic.memory;
 
 /**
  * One address translation made visible, for teaching: the key's MPT entry, the iova asked for,
- * the MTT entry of its page, the page's address and the offset in that page.
+ * the MTT entry of its page, the page's address and the offset in that page ({@link MemoryTables#inspect};
+ * a program gets one through the emulated provider's EmulatedExtension.translate).
  */
 public record Translation(
         int key,

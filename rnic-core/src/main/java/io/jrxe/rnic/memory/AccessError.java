@@ -1,9 +1,11 @@
-package io.jrxe.verbs;
+package io.jrxe.rnic.memory;
 
 /**
- * Why a jrxe NIC refused a memory access through a key. The data path turns these into NAKs and
- * completion statuses; a local refusal's {@link #code()} is the completion's vendor_err, and the
- * text names the rule, for traces and for {@link WorkCompletion#vendorErrMeaning()}.
+ * Why a jrxe NIC refused a memory access through a key: the reason codes of {@link MemoryTables}' checks, which
+ * the engines turn into NAKs and completion statuses. A local refusal's {@link #code()} is the completion's
+ * vendor_err (docs/architecture.md's table), and {@link #description()} names the rule, for traces and for the
+ * emulated provider's EmulatedExtension.vendorErrMeaning. jrxe's alone: a kernel device's vendor_err means
+ * whatever its vendor says.
  */
 public enum AccessError {
     /** The access is allowed. */

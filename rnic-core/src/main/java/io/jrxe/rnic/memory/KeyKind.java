@@ -1,6 +1,6 @@
-package io.jrxe.verbs;
+package io.jrxe.rnic.memory;
 
-/** What a memory key (an L_Key or R_Key) names: a memory region, or a memory window of type 1 or 2. */
+/** What a memory key (an L_Key or R_Key) names in the MPT: a memory region, or a memory window of type 1 or 2. */
 public enum KeyKind {
     /** A memory region (ibv_mr). */
     MR,
