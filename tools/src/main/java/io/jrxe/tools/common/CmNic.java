@@ -48,7 +48,7 @@ public final class CmNic implements AutoCloseable {
 
     /** The jrxe NIC's address, or null for the native provider. */
     public InetAddress nicAddress() {
-        return nic == null ? null : nic.device().rnic().config().addresses().getFirst();
+        return nic == null ? null : nic.device().nic().resources().config().addresses().getFirst();
     }
 
     /** What the command tells on stderr as it ends: with --counters, the NIC's counters that moved. */

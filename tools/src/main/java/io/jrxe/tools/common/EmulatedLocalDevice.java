@@ -110,7 +110,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
     /** The RoCE v2 GID of --addr. */
     @Override
     public int defaultGidIndex() {
-        return device.rnic().port().defaultGidIndex();
+        return device.nic().resources().port().defaultGidIndex();
     }
 
     /** Also tells that the capture reached its bounds and left packets out. */

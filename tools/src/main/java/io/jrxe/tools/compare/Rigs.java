@@ -39,7 +39,7 @@ final class Rigs {
             Context ctxB = devB.open();
             Node a = new Node("A", ctxA, defaultGid(devA, ctxA), arena);
             Node b = new Node("B", ctxB, defaultGid(devB, ctxB), arena);
-            Mtu mtu = smaller(devA.rnic().port().activeMtu(), devB.rnic().port().activeMtu());
+            Mtu mtu = smaller(devA.nic().resources().port().activeMtu(), devB.nic().resources().port().activeMtu());
             return new Rig("jrxe", "jrxe: " + nameA + " at " + addressA.getHostAddress() + " (A) and " + nameB + " at "
                     + addressB.getHostAddress() + " (B)", a, b, List.of(ctxA, ctxB), mtu, PacketSource.tap(made), arena,
                     () -> made.forEach(Verbs.emulated()::remove));
@@ -61,7 +61,7 @@ final class Rigs {
             Node a = new Node("A", ctx, gid, arena);
             Node b = new Node("B", ctx, gid, arena);
             return new Rig(name, "jrxe: " + name + " at " + address.getHostAddress() + ", A and B on it", a, b,
-                    List.of(ctx), dev.rnic().port().activeMtu(), PacketSource.tap(made), arena,
+                    List.of(ctx), dev.nic().resources().port().activeMtu(), PacketSource.tap(made), arena,
                     () -> made.forEach(Verbs.emulated()::remove));
         } catch (VerbsException | RuntimeException e) {
             arena.close();
@@ -114,7 +114,7 @@ final class Rigs {
     }
 
     private static GidEntry defaultGid(EmulatedDevice dev, Context ctx) throws VerbsException {
-        return ctx.queryGid(1, dev.rnic().port().defaultGidIndex());
+        return ctx.queryGid(1, dev.nic().resources().port().defaultGidIndex());
     }
 
     private static Mtu smaller(Mtu x, Mtu y) {

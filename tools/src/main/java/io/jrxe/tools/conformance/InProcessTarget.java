@@ -71,7 +71,7 @@ final class InProcessTarget implements Target {
             int sendPsn = nextSendPsn;
             nextSendPsn = (nextSendPsn + 0x1000) & 0xFFFFFF;
             RcOpsDest tester = new RcOpsDest(testerQpn, startPsn, testerGid, 0, 0, CaseTable.MTU);
-            setup.connect(tester, sendPsn, device.rnic().port().defaultGidIndex(), 1, mtu);
+            setup.connect(tester, sendPsn, device.nic().resources().port().defaultGidIndex(), 1, mtu);
             udCq = context.createCq(8, null);
             ud = setup.pd.createQp(new QpInitAttributes(QpType.UD, udCq, udCq, null, new QpCapabilities(1, 4, 1, 1, 0), false));
             ud.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(TargetLayout.UD_QKEY));

@@ -64,7 +64,7 @@ final class Demo {
             out.printf("  jrxe0 at %s, jrxe1 at %s, transport %s, path MTU %d%n", addressA.getHostAddress(),
                     addressB.getHostAddress(), devA.nic().port().getClass().getSimpleName().equals("UdpPort")
                             ? ((io.jrxe.wire.port.udp.UdpPort) devA.nic().port()).transport().describe() : "?",
-                    devA.rnic().port().activeMtu().bytes());
+                    devA.nic().resources().port().activeMtu().bytes());
             io.jrxe.wire.port.raw.TransmitPath transmit = io.jrxe.tools.common.TransmitNotice.of(devA);
             if (transmit != null) {
                 // Both devices are jrxe, so the demo works either way; the line tells what a kernel rxe peer would see.
@@ -112,7 +112,7 @@ final class Demo {
     }
 
     private void install(EmulatedDevice dev, String name, EmulatedDevice peer, String peerName, CaptureTap capture) {
-        PacketTap logTap = log.tap(name, PeerAddress.of(peer.rnic().config().addresses().getFirst()), peerName);
+        PacketTap logTap = log.tap(name, PeerAddress.of(peer.nic().resources().config().addresses().getFirst()), peerName);
         dev.nic().port().tap(capture == null ? logTap : PacketTap.both(capture.forPort(name), logTap));
     }
 
@@ -194,7 +194,7 @@ final class Demo {
     }
 
     private void multiPacket(DemoSide a, DemoSide b) throws VerbsException {
-        int length = 3 * a.device.rnic().port().activeMtu().bytes() + 100;
+        int length = 3 * a.device.nic().resources().port().activeMtu().bytes() + 100;
         for (int i = 0; i < length; i++) {
             a.memory.set(ValueLayout.JAVA_BYTE, 32768 + i, (byte) (i * 7));
         }

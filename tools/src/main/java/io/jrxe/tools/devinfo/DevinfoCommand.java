@@ -267,7 +267,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf("\t\tudp_port:\t\t%d%n", 4791);
         out.printf("\t\tudp_transport:\t\t%s%n", UdpTransport.best().describe());
         out.printf("\t\t%s%n", transmit.describe());
-        out.printf("\t\tinterface_mtu:\t\t%d%n", dev.rnic().port().interfaceMtu());
+        out.printf("\t\tinterface_mtu:\t\t%d%n", dev.nic().resources().port().interfaceMtu());
         out.printf("\t\tmtt_entries:\t\t%d%n", EmulatedExtension.of(dev).orElseThrow().mttEntries());
         out.printf("\t\tcounters:%n");
         for (Map.Entry<String, Long> c : ctx.counters().entrySet()) {

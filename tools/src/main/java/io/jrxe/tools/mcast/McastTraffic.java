@@ -4,7 +4,7 @@ import io.jrxe.wire.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
-import io.jrxe.tools.common.WcStatusText;
+import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
@@ -74,7 +74,7 @@ final class McastTraffic {
         }
         if (one[0].status() != WcStatus.SUCCESS) {
             throw new UserError("datagram " + number + " to " + Gids.ip(group) + " failed: "
-                    + WcStatusText.of(one[0].status()) + " (" + WcStatusText.vendorErr(ep.sendCq, one[0]) + ")");
+                    + one[0].status().description() + " (" + VendorErrText.vendorErr(ep.sendCq, one[0]) + ")");
         }
         out.printf("sent %d/%d: %d bytes to %s, QP 0xffffff%n", number, total, size, Gids.ip(group));
         out.flush();
@@ -115,7 +115,7 @@ final class McastTraffic {
 
     private void handle(WorkCompletion wc) throws VerbsException {
         if (wc.status() != WcStatus.SUCCESS) {
-            throw new UserError("a receive failed: " + WcStatusText.of(wc.status()) + " (" + WcStatusText.vendorErr(ep.recvCq, wc)
+            throw new UserError("a receive failed: " + wc.status().description() + " (" + VendorErrText.vendorErr(ep.recvCq, wc)
                     + ")");
         }
         received++;

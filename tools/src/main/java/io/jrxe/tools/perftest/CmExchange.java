@@ -4,7 +4,7 @@ import io.jrxe.wire.idle.BackoffIdle;
 import io.jrxe.wire.idle.LatencyIdle;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CqSleeper;
-import io.jrxe.tools.common.WcStatusText;
+import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
@@ -230,7 +230,7 @@ final class CmExchange implements ExchangeChannel {
         }
         if (wc.status() != WcStatus.SUCCESS) {
             throw new UserError("rdma_cm exchange, " + doing + " " + what + ": completion with error " + wc.status() + " ("
-                    + WcStatusText.of(wc.status()) + ")");
+                    + wc.status().description() + ")");
         }
     }
 

@@ -13,7 +13,7 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.LocalDevice;
-import io.jrxe.tools.common.WcStatusText;
+import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
@@ -280,7 +280,7 @@ final class PerftestResources implements AutoCloseable {
     static void check(WorkCompletion c, String what, long scnt, long ccnt) {
         if (c.status() != WcStatus.SUCCESS) {
             throw new UserError(String.format(Locale.ROOT, "Completion with error at %s: status %s (%d, %s), vendor error %d "
-                    + "(after %d posted, %d completed)", what, c.status(), c.status().verbsValue(), WcStatusText.of(c.status()),
+                    + "(after %d posted, %d completed)", what, c.status(), c.status().verbsValue(), c.status().description(),
                     c.vendorErr(), scnt, ccnt));
         }
     }

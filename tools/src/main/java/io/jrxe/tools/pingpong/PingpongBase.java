@@ -9,7 +9,7 @@ import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.OobSocket;
-import io.jrxe.tools.common.WcStatusText;
+import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Qp;
@@ -367,7 +367,7 @@ abstract class PingpongBase implements Callable<Integer> {
                 WorkCompletion c = wc[i];
                 if (c.status() != io.jrxe.verbs.WcStatus.SUCCESS) {
                     throw new UserError(String.format("Failed status %s (%d) for wr_id %d (after %d sends and %d receives; %s)",
-                            WcStatusText.of(c.status()), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, dev.movedCounters()));
+                            c.status().description(), c.status().verbsValue(), (int) c.wrId(), scnt, rcnt, dev.movedCounters()));
                 }
                 int qpn = c.qpNum();
                 int j = 0;

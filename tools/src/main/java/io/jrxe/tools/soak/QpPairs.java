@@ -39,7 +39,7 @@ final class QpPairs {
             qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY));
             qp.modify(new QpAttributes().state(QpState.RTR));
             qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(startPsn(random)));
-            byte[] dgid = GidEntry.gidOf(lane.to.device.rnic().config().addresses().getFirst());
+            byte[] dgid = GidEntry.gidOf(lane.to.device.nic().resources().config().addresses().getFirst());
             lane.ahHandle = lane.from.pd.createAh(AddressVector.to(dgid, 1)).handle();
         }
     }
@@ -67,7 +67,7 @@ final class QpPairs {
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(rc
                 ? Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.FLUSH_GLOBAL
                 : Access.REMOTE_WRITE));
-        byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
+        byte[] dgid = GidEntry.gidOf(peer.device.nic().resources().config().addresses().getFirst());
         QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(mtu)
                 .destQpn(peer.qps[i].qpNum()).rqPsn(rqPsn);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(sqPsn);

@@ -26,7 +26,7 @@ class CompareRunTest {
         Node a = new Node("A", ctx, ctx.queryGid(1, 1), arena);
         Node b = new Node("B", ctx, ctx.queryGid(1, 1), arena);
         PacketSource golden = PacketSource.file(GoldenCaptures.file("guest_pingpong.pcap"));
-        try (Rig rig = new Rig("jrxe", "one NIC", a, b, List.of(ctx), dev.rnic().port().activeMtu(), golden, arena,
+        try (Rig rig = new Rig("jrxe", "one NIC", a, b, List.of(ctx), dev.nic().resources().port().activeMtu(), golden, arena,
                 () -> Verbs.emulated().remove(dev))) {
             CompareRun run = new CompareRun(rig, rig.activeMtu(), TimeUnit.SECONDS.toNanos(5), null);
             List<Observation> seen = run.run(DemoSteps.all().subList(0, 2));

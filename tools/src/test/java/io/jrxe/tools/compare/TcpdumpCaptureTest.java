@@ -41,7 +41,7 @@ class TcpdumpCaptureTest {
         Context ctxB = devB.open();
         Node a = new Node("A", ctxA, ctxA.queryGid(1, 1), arena);
         Node b = new Node("B", ctxB, ctxB.queryGid(1, 1), arena);
-        try (Rig rig = new Rig("tcpdump", "two NICs", a, b, List.of(ctxA, ctxB), devA.rnic().port().activeMtu(), tcpdump,
+        try (Rig rig = new Rig("tcpdump", "two NICs", a, b, List.of(ctxA, ctxB), devA.nic().resources().port().activeMtu(), tcpdump,
                 arena, () -> {
                     Verbs.emulated().remove(devA);
                     Verbs.emulated().remove(devB);

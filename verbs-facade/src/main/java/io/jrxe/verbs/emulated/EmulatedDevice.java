@@ -123,13 +123,17 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         shutdown();
     }
 
-    /** The NIC behind the device: its parts, its tables, its counters, its QPs' lives. */
+    /**
+     * The NIC behind the device, for what only an emulated NIC can show or do: its parts, its tables, its counters,
+     * its trace, its port's capture tap, its CM engine. A program that uses it is tied to jrxe; the verbs API's
+     * own objects, and {@link EmulatedExtension}, are enough for everything else.
+     */
     public Nic nic() {
         return nic;
     }
 
     /** The NIC's tables (PDs, MRs, CQs, QPs, ...), attributes and port. */
-    public NicResources rnic() {
+    NicResources rnic() {
         return nic.resources();
     }
 
@@ -137,7 +141,7 @@ public final class EmulatedDevice implements Device, AutoCloseable {
      * The device's communication manager, or null without a network port. Its methods run on the
      * NIC thread (on the simulated network, the caller's).
      */
-    public ConnectionManager cm() {
+    ConnectionManager cm() {
         return nic.cm();
     }
 

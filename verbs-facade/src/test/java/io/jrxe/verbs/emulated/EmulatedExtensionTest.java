@@ -74,7 +74,7 @@ class EmulatedExtensionTest {
     @Test
     void theMttsSizeIsTheDevicesConfigurationNotAnAttribute() throws Exception {
         assertThat(jrxe.mttEntries()).isEqualTo(DeviceConfig.DEFAULT_MTT_ENTRIES);
-        assertThat(jrxe.config()).isSameAs(device.rnic().config());
+        assertThat(jrxe.config()).isSameAs(device.nic().resources().config());
         EmulatedDevice small = Verbs.emulated().create(DeviceConfig.of("jrxe-ext-small" + System.nanoTime(),
                 InetAddress.getByName("127.0.0.3")).withMttEntries(64), NicExecutor.INLINE);
         try (Context c = small.open(); Arena arena = Arena.ofConfined()) {

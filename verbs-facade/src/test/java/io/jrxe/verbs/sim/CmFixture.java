@@ -68,15 +68,15 @@ final class CmFixture implements AutoCloseable {
         }
 
         ConnectionManager cm() {
-            return device.cm();
+            return device.nic().cm();
         }
 
         GsiCounters gsi() {
-            return device.cm().gsi().counters();
+            return device.nic().cm().gsi().counters();
         }
 
         long counter(Counter c) {
-            return device.rnic().counters().get(c);
+            return device.nic().resources().counters().get(c);
         }
 
         Qp newQp() throws Exception {
@@ -84,7 +84,7 @@ final class CmFixture implements AutoCloseable {
         }
 
         QueuePair queuePair(Qp qp) {
-            return device.rnic().qp(qp.qpNum());
+            return device.nic().resources().qp(qp.qpNum());
         }
 
         /** Moves the queue's new events into {@link #events}. */

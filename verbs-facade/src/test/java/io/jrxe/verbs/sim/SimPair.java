@@ -169,7 +169,7 @@ public final class SimPair implements AutoCloseable {
         }
         self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(c.type == QpType.UC
                 ? Access.REMOTE_WRITE : c.qpAccess));
-        byte[] dgid = GidEntry.gidOf(peer.device.rnic().config().addresses().getFirst());
+        byte[] dgid = GidEntry.gidOf(peer.device.nic().resources().config().addresses().getFirst());
         QpAttributes rtr = new QpAttributes().state(QpState.RTR).av(AddressVector.to(dgid, 1)).pathMtu(c.mtu)
                 .destQpn(peer.qp.qpNum()).rqPsn(c.psn);
         if (c.type == QpType.RC) {
@@ -223,7 +223,7 @@ public final class SimPair implements AutoCloseable {
 
     /** A counter of a side's device, by rxe's (or jrxe's) name. */
     public long counter(Side s, Counter c) {
-        return s.device.rnic().counters().get(c);
+        return s.device.nic().resources().counters().get(c);
     }
 
     /**
@@ -233,7 +233,7 @@ public final class SimPair implements AutoCloseable {
      */
     public static int ahHandle(Side s, Ah ah) {
         for (int h = 0; h < 1 << 16; h++) {
-            AddressHandle found = s.device.rnic().ah(h);
+            AddressHandle found = s.device.nic().resources().ah(h);
             if (found != null && found.av() == ah.av()) {
                 return h;
             }

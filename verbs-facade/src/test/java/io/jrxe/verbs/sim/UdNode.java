@@ -124,7 +124,7 @@ public final class UdNode {
     }
 
     public long counter(Counter c) {
-        return device.rnic().counters().get(c);
+        return device.nic().resources().counters().get(c);
     }
 
     /**
