@@ -78,13 +78,21 @@ class ViewCommandTest {
         int frames = CaptureReader.readAll(capture).size();
 
         PageData page = view(capture);
-        // The demo writes each packet as sent by one port and as received by the other.
-        assertThat(page.packets()).hasSize(frames / 2);
-        assertThat(number(page.data(), "copies")).isEqualTo(frames / 2);
+        // The demo writes each packet as sent by one port and as received by the other (and, when a busy machine
+        // delays an ACK past its timeout, a packet sent again, and a late ACK the requester drops as a ghost):
+        // every frame is a packet of the ladder or a copy folded into one, and every packet that was not sent
+        // again arrived, on the other NIC.
+        assertThat(page.packets().size() + number(page.data(), "copies")).isEqualTo(frames);
+        assertThat(page.packets().size()).isGreaterThanOrEqualTo(frames / 3);
         assertThat(page.connections()).hasSize(1);
-        for (Map<String, Object> p : page.packets()) {
-            assertThat(number(p, "a")).as("arrival of packet %s", p.get("i")).isGreaterThanOrEqualTo(number(p, "t"));
+        List<Map<String, Object>> packets = page.packets();
+        for (int i = 0; i < packets.size(); i++) {
+            Map<String, Object> p = packets.get(i);
             assertThat(p.get("on")).isIn("jrxe0", "jrxe1");
+            if (number(p, "a") < 0 && sentAgainLater(packets, i)) {
+                continue;
+            }
+            assertThat(number(p, "a")).as("arrival of packet %s", p.get("i")).isGreaterThanOrEqualTo(number(p, "t"));
             assertThat(p.get("aon")).isIn("jrxe0", "jrxe1").isNotEqualTo(p.get("on"));
         }
         List<Map<String, Object>> naks = page.packets().stream().filter(p -> page.flags(p).contains("nak")).toList();
@@ -96,6 +104,18 @@ class ViewCommandTest {
                 "SEND 16 B", "SEND 8 B + imm", "RDMA_READ_REQUEST 15 B", "RDMA_READ_RESPONSE 15 B", "COMPARE_SWAP 8 B",
                 "FETCH_ADD 8 B");
         assertSelfContained(page.html());
+    }
+
+    /** Whether the packet at {@code index} was sent again later: the same PSN, opcode and sender. */
+    private static boolean sentAgainLater(List<Map<String, Object>> packets, int index) {
+        Map<String, Object> p = packets.get(index);
+        for (int j = index + 1; j < packets.size(); j++) {
+            Map<String, Object> q = packets.get(j);
+            if (q.get("psn").equals(p.get("psn")) && q.get("op").equals(p.get("op")) && q.get("on").equals(p.get("on"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
