@@ -112,11 +112,6 @@ public final class Nic implements AutoCloseable {
         }
     }
 
-    /** The engines, for the parts of this package that drive them (the CM's QP moves go through {@link #modifyQp}). */
-    DataPath dataPath() {
-        return dataPath;
-    }
-
     /** Creates a QP in RESET with its engines attached (ibv_create_qp). */
     public QpHandle createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
                              SharedReceiveQueue srq, QpCapabilities caps, boolean sqSigAll) throws RnicException {
@@ -164,10 +159,6 @@ public final class Nic implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             transport.close();
         }
-    }
-
-    public boolean isClosed() {
-        return closed.get();
     }
 
     @Override

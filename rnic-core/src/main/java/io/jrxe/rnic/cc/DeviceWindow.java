@@ -43,15 +43,6 @@ public final class DeviceWindow implements CongestionControl {
         return "none";
     }
 
-    public int limit() {
-        return limit;
-    }
-
-    /** The device's packets in flight now. */
-    public int inFlight() {
-        return inFlight;
-    }
-
     @Override
     public Flow attach(int qpn, Runnable wake) {
         return new QpFlow(wake);

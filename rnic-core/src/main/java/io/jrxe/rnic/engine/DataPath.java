@@ -92,18 +92,9 @@ public final class DataPath implements PacketSink, QpControl {
         tracer.trace(event, qpn, wrId, psn, opcode, value);
     }
 
-    public NicTime time() {
-        return time;
-    }
-
     /** The port's GSI QP (QP1), where management agents (the CM) register and send. */
     public GsiQp gsi() {
         return gsi;
-    }
-
-    /** The congestion control part the NIC was built with. */
-    public CongestionControl congestionControl() {
-        return congestionControl;
     }
 
     // ---- a QP's life, driven by the Nic ----
