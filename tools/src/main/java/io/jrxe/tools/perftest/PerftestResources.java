@@ -104,6 +104,11 @@ final class PerftestResources implements AutoCloseable {
      * The PD, buffer, MR, CQs (and SRQ) on {@code on}: the device's context, or with -R the context of the
      * connection manager's identifier, which the QPs must share ({@link CmTestQps}).
      */
+    /** Entries for a CQ that serves {@code qps} queues of {@code depth}: all of them, at least 16, at most max_cqe. */
+    static int cqEntries(int depth, int qps, int maxCqe) {
+        return (int) Math.min(maxCqe, Math.max(16L, (long) depth * qps));
+    }
+
     void allocateMemory(Context on) throws VerbsException {
         context = on;
         pd = on.allocPd();
@@ -114,8 +119,11 @@ final class PerftestResources implements AutoCloseable {
             sendChannel = on.createCompChannel();
             recvChannel = on.createCompChannel();
         }
-        sendCq = on.createCq(Math.max(16, s.txDepth * s.qps), sendChannel);
-        recvCq = on.createCq(Math.max(16, s.rxDepth * s.qps), recvChannel);
+        // As perftest: a CQ for every QP's whole queue, but never more than the device's max_cqe (-q 10000 would
+        // need 1,280,000 entries); the test polls far more often than so many completions could come.
+        int maxCqe = on.queryDevice().maxCqe();
+        sendCq = on.createCq(cqEntries(s.txDepth, s.qps, maxCqe), sendChannel);
+        recvCq = on.createCq(cqEntries(s.rxDepth, s.qps, maxCqe), recvChannel);
         mine = new PerftestDest[s.qps];
         remote = new PerftestDest[s.qps];
         ahs = new Ah[s.qps];
