@@ -6,6 +6,7 @@ import io.jrxe.verbs.facade.Verbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.util.concurrent.TimeUnit;
 
 /** One signaled RDMA WRITE from one emulated NIC to another over UDP on loopback. */
 public class FirstWrite {
@@ -41,8 +42,8 @@ public class FirstWrite {
             qpA.postSend(wr);
 
             WorkCompletion[] wc = {new WorkCompletion()};
-            while (cqA.poll(wc) == 0) {
-                Thread.onSpinWait();
+            if (cqA.poll(wc, 5, TimeUnit.SECONDS) == 0) { // spins briefly, then yields, then parks; never for ever
+                throw new IllegalStateException("no completion within 5 s");
             }
             System.out.println("completion: " + wc[0].status() + " " + wc[0].opcode());
             System.out.println("peer memory: " + dst.getString(0));

@@ -78,11 +78,13 @@ public final class QpConnect {
         return this;
     }
 
+    /** The source GID index: which of the port's GIDs the QP's packets come from. */
     public QpConnect sgidIndex(int index) {
         sgidIndex = index;
         return this;
     }
 
+    /** The path MTU: the largest payload of the QP's packets. */
     public QpConnect pathMtu(Mtu mtu) {
         pathMtu = mtu;
         return this;
@@ -100,6 +102,7 @@ public final class QpConnect {
         return this;
     }
 
+    /** Retransmissions before a work request fails with RETRY_EXC_ERR (retry_cnt, 0..7). */
     public QpConnect retryCount(int count) {
         retryCount = count;
         return this;

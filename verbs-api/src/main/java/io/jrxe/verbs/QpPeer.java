@@ -13,6 +13,7 @@ import java.util.HexFormat;
  * @param gid the peer's 16-byte GID (a RoCE v2 GID holds its IP address)
  */
 public record QpPeer(int qpn, int psn, byte[] gid) {
+    /** Checks the ranges (24-bit QPN and PSN, a 16-byte GID) and keeps a copy of the GID. */
     public QpPeer {
         if (qpn < 0 || qpn > 0xFFFFFF) {
             throw new IllegalArgumentException("a QP number is 24 bits, not 0x" + Integer.toHexString(qpn));
@@ -26,6 +27,7 @@ public record QpPeer(int qpn, int psn, byte[] gid) {
         gid = gid.clone();
     }
 
+    /** A copy of the peer's GID. */
     @Override
     public byte[] gid() {
         return gid.clone();

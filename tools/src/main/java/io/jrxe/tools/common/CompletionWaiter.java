@@ -1,9 +1,10 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.wire.idle.BackoffIdle;
-import io.jrxe.wire.idle.IdleStrategy;
-import io.jrxe.wire.idle.LatencyIdle;
-import io.jrxe.wire.idle.Nap;
+import io.jrxe.verbs.idle.BackoffIdle;
+import io.jrxe.verbs.idle.CompletionPoll;
+import io.jrxe.verbs.idle.IdleStrategy;
+import io.jrxe.verbs.idle.LatencyIdle;
+import io.jrxe.verbs.idle.Nap;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.CompChannel;
@@ -32,7 +33,7 @@ public final class CompletionWaiter {
      * @param what    what is being waited for, for the timeout message ("the echo of message 12", ...)
      */
     public CompletionWaiter(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        this(cq, CqSleeper.of(cq), channel, timeoutMillis, what, false);
+        this(cq, CqParker.of(cq), channel, timeoutMillis, what, false);
     }
 
     /**
@@ -40,11 +41,11 @@ public final class CompletionWaiter {
      * since a park of tens of microseconds would be most of a round trip.
      */
     public static CompletionWaiter forLatency(Cq cq, CompChannel channel, int timeoutMillis, String what) {
-        return new CompletionWaiter(cq, CqSleeper.NONE, channel, timeoutMillis, what, true);
+        return new CompletionWaiter(cq, CqParker.NONE, channel, timeoutMillis, what, true);
     }
 
-    /** @param sleeper how a backing-off wait's parks sleep on the CQ ({@link CqSleeper#of}, or a test's) */
-    CompletionWaiter(Cq cq, BackoffIdle.Sleeper sleeper, CompChannel channel, int timeoutMillis, String what,
+    /** @param sleeper how a backing-off wait's parks sleep on the CQ ({@link CqParker#of}, or a test's) */
+    CompletionWaiter(Cq cq, BackoffIdle.Parker sleeper, CompChannel channel, int timeoutMillis, String what,
                      boolean latency) {
         this.latency = latency;
         this.idle = latency ? new LatencyIdle() : new BackoffIdle(sleeper);
@@ -62,20 +63,15 @@ public final class CompletionWaiter {
         if (channel != null) {
             return awaitEvent(wcs);
         }
-        int n = cq.poll(wcs);
-        if (n > 0) {
-            return n;
-        }
-        long start = System.nanoTime();
-        int looks = 0;
-        while (true) {
-            n = cq.poll(wcs);
-            if (n > 0) {
-                return n;
-            }
-            if (idle.idle(++looks, start, timeoutNanos)) {
+        try {
+            int n = CompletionPoll.poll(cq, wcs, timeoutNanos, idle);
+            if (n == 0) {
                 throw timeout();
             }
+            return n;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserError("interrupted while waiting for " + what);
         }
     }
 
@@ -89,7 +85,7 @@ public final class CompletionWaiter {
             if (n > 0) {
                 return n;
             }
-            Nap.sleep(napNanos);
+            Nap.forNanos(napNanos);
         }
         return await(wcs);
     }

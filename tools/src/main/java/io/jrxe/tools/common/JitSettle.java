@@ -1,6 +1,6 @@
 package io.jrxe.tools.common;
 
-import io.jrxe.wire.idle.Nap;
+import io.jrxe.verbs.idle.Nap;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -29,7 +29,7 @@ public final class JitSettle {
         long quietSince = start;
         long now = start;
         while (now - quietSince < QUIET_NANOS && now - start < LIMIT_NANOS) {
-            Nap.sleep(TimeUnit.MILLISECONDS.toNanos(2));
+            Nap.forNanos(TimeUnit.MILLISECONDS.toNanos(2));
             now = System.nanoTime();
             long t = jit.getAsLong();
             if (t != total) {

@@ -1,6 +1,6 @@
 package io.jrxe.tools.compare;
 
-import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;

@@ -2,7 +2,7 @@ package io.jrxe.tools.demo;
 
 import io.jrxe.verbs.QpConnect;
 import io.jrxe.verbs.QpPeer;
-import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.QpAttributes;

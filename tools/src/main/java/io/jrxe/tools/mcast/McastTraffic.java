@@ -1,6 +1,6 @@
 package io.jrxe.tools.mcast;
 
-import io.jrxe.wire.idle.Nap;
+import io.jrxe.verbs.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.LocalDevice;
@@ -162,6 +162,6 @@ final class McastTraffic {
 
     /** The NIC that makes the completions is a thread of this machine too: let go of the CPU between looks. */
     private static void idle() {
-        Nap.sleep(IDLE_PARK_NANOS);
+        Nap.forNanos(IDLE_PARK_NANOS);
     }
 }

@@ -1,10 +1,10 @@
 package io.jrxe.tools.perftest;
 
-import io.jrxe.wire.idle.BackoffIdle;
-import io.jrxe.wire.idle.Nap;
+import io.jrxe.verbs.idle.BackoffIdle;
+import io.jrxe.verbs.idle.Nap;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
-import io.jrxe.tools.common.CqSleeper;
+import io.jrxe.tools.common.CqParker;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
@@ -151,7 +151,7 @@ final class BandwidthTest extends MeasuringTest {
                 "the next message from the client (is it still running?)");
         long first = 0;
         SampleWindow window = null;
-        BackoffIdle receiveIdle = new BackoffIdle(CqSleeper.of(recvCq));
+        BackoffIdle receiveIdle = new BackoffIdle(CqParker.of(recvCq));
         int idleSpins = 0;
         long idleSince = 0;
         long total = receives.total();
@@ -169,7 +169,7 @@ final class BandwidthTest extends MeasuringTest {
                     if (idleSpins++ == 0) {
                         long nap = ReceivePace.napNanos(receives.waiting());
                         if (nap > 0) {
-                            Nap.sleep(nap);
+                            Nap.forNanos(nap);
                         }
                         idleSince = System.nanoTime(); // the yields that follow count from the nap's end
                     }

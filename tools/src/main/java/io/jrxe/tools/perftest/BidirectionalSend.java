@@ -1,6 +1,6 @@
 package io.jrxe.tools.perftest;
 
-import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.OobSocket;

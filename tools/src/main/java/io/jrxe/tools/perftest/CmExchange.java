@@ -1,9 +1,9 @@
 package io.jrxe.tools.perftest;
 
-import io.jrxe.wire.idle.BackoffIdle;
-import io.jrxe.wire.idle.LatencyIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
+import io.jrxe.verbs.idle.LatencyIdle;
 import io.jrxe.tools.UserError;
-import io.jrxe.tools.common.CqSleeper;
+import io.jrxe.tools.common.CqParker;
 import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
@@ -215,7 +215,7 @@ final class CmExchange implements ExchangeChannel {
     private void await(Cq cq, String what, boolean unbounded, String doing) {
         long start = System.nanoTime();
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        BackoffIdle idle = new BackoffIdle(CqSleeper.of(cq));
+        BackoffIdle idle = new BackoffIdle(CqParker.of(cq));
         WorkCompletion[] one = {wc};
         for (int looks = 1; cq.poll(one) == 0; looks++) {
             boolean late = idle.idle(looks, start, timeoutNanos);

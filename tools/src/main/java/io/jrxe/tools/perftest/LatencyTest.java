@@ -3,7 +3,7 @@ package io.jrxe.tools.perftest;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.tools.UserError;
-import io.jrxe.wire.idle.LatencyIdle;
+import io.jrxe.verbs.idle.LatencyIdle;
 import io.jrxe.tools.common.CompletionWaiter;
 import io.jrxe.tools.common.JitSettle;
 import io.jrxe.tools.common.LatencyBreakdown;

@@ -1,6 +1,6 @@
 package io.jrxe.tools.rdmacm;
 
-import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.WorkCompletion;
 

@@ -3,7 +3,7 @@ package io.jrxe.tools.common;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Cq;
-import io.jrxe.wire.idle.BackoffIdle;
+import io.jrxe.verbs.idle.BackoffIdle;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.locks.LockSupport;
@@ -16,7 +16,7 @@ class CompletionWaiterTest {
      * A CQ whose polls find one completion once {@code readyInNanos} have passed, or never when negative; and its
      * sleeper, which counts the sleeps when the CQ can wake one (as a jrxe NIC's can).
      */
-    private static final class ScriptedCq implements Cq, BackoffIdle.Sleeper {
+    private static final class ScriptedCq implements Cq, BackoffIdle.Parker {
         private final long readyAt;
         private final boolean never;
         int polls;
@@ -35,7 +35,7 @@ class CompletionWaiterTest {
         }
 
         @Override
-        public boolean sleep(long nanos) {
+        public boolean park(long nanos) {
             if (canSleep) {
                 sleeps++;
             }

@@ -1,5 +1,9 @@
 package io.jrxe.verbs.emulated;
 
+import io.jrxe.verbs.idle.BackoffIdle;
+import io.jrxe.verbs.idle.CompletionPoll;
+import java.util.concurrent.TimeUnit;
+
 import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.queue.CompletionQueue;
 import io.jrxe.verbs.WorkCompletion;
@@ -10,6 +14,8 @@ final class EmulatedCq implements Cq {
     private final NicResources rnic;
     private final CompletionQueue cq;
     private final EmulatedDevice device;
+    /** How poll with a timeout waits: its parks sleep on this CQ, which a completion ends at once. */
+    private final BackoffIdle idle = new BackoffIdle(this::sleepUntilCompletion);
 
     EmulatedCq(EmulatedDevice device, CompletionQueue cq, EmulatedCompChannel channel) {
         this.device = device;
@@ -35,6 +41,11 @@ final class EmulatedCq implements Cq {
             n = cq.poll(wcs, wcs.length); // an invoked NIC ran on this thread just now and may have completed work
         }
         return n;
+    }
+
+    @Override
+    public int poll(WorkCompletion[] wcs, long timeout, TimeUnit unit) throws InterruptedException {
+        return CompletionPoll.poll(this, wcs, unit.toNanos(timeout), idle);
     }
 
     /** See {@link EmulatedExtension#sleepUntilCompletion}. */

@@ -4,7 +4,7 @@ import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
-import io.jrxe.wire.idle.LatencyIdle;
+import io.jrxe.verbs.idle.LatencyIdle;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,6 +1,6 @@
 package io.jrxe.wire.sim;
 
-import io.jrxe.wire.idle.TimerQueue;
+import io.jrxe.verbs.idle.TimerQueue;
 import io.jrxe.wire.time.NicTime;
 
 import java.util.function.BooleanSupplier;

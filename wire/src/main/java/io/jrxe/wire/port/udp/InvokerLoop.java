@@ -1,7 +1,7 @@
 package io.jrxe.wire.port.udp;
 
-import io.jrxe.wire.idle.PollWindow;
-import io.jrxe.wire.idle.TimerQueue;
+import io.jrxe.verbs.idle.PollWindow;
+import io.jrxe.verbs.idle.TimerQueue;
 import io.jrxe.wire.time.NicTime;
 import io.netty.util.internal.PlatformDependent;
 

@@ -1,6 +1,6 @@
 package io.jrxe.wire.port.udp;
 
-import io.jrxe.wire.idle.PollWindow;
+import io.jrxe.verbs.idle.PollWindow;
 import io.netty.channel.SelectStrategy;
 import io.netty.util.IntSupplier;
 

@@ -36,7 +36,7 @@ public enum UdpTransport {
 
     /** A single-threaded event loop: the NIC thread of one device. */
     public EventLoopGroup newNicThread(String deviceName) {
-        SelectStrategyFactory waiting = () -> new SpinThenBlockStrategy(io.jrxe.wire.idle.PollWindow.NIC_THREAD_NANOS);
+        SelectStrategyFactory waiting = () -> new SpinThenBlockStrategy(io.jrxe.verbs.idle.PollWindow.NIC_THREAD_NANOS);
         IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory(0, waiting)
                 : NioIoHandler.newFactory(SelectorProvider.provider(), waiting);
         ThreadFactory threads = r -> {

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 import org.junit.jupiter.api.Test;
 
@@ -9,11 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class BackoffIdleTest {
     /** Counts the sleeps it is asked for, and sleeps none of them. */
-    private static final class CountingSleeper implements BackoffIdle.Sleeper {
+    private static final class CountingSleeper implements BackoffIdle.Parker {
         final List<Long> sleeps = new ArrayList<>();
 
         @Override
-        public boolean sleep(long nanos) {
+        public boolean park(long nanos) {
             sleeps.add(nanos);
             return true;
         }

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 /**
  * How a thread that runs a NIC waits for work: after its last work it keeps polling (yielding the CPU
@@ -29,6 +29,7 @@ public final class PollWindow {
     private long idleSince;
     private boolean idle;
 
+    /** A window of {@code windowNanos} after the last work (0: block at once). */
     public PollWindow(long windowNanos) {
         this.windowNanos = windowNanos;
     }

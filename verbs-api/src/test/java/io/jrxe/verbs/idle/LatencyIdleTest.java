@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -12,7 +12,7 @@ public final class Nap {
      * unpark of this thread left its permit (a future completed just after its waiter gave up), and may return
      * early for no reason at all.
      */
-    public static void sleep(long nanos) {
+    public static void forNanos(long nanos) {
         long wakeAt = System.nanoTime() + nanos;
         for (long left = nanos; left > 0 && !Thread.currentThread().isInterrupted(); left = wakeAt - System.nanoTime()) {
             LockSupport.parkNanos(left);

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
  * it spins as long as a latency wait first, then yields for up to {@link #YIELD_NANOS}, then parks for a few
  * microseconds at a time, longer as the wait goes on. The NIC that makes the completions is a thread of this
  * machine too, and must not be starved of a CPU by the very loop that waits for it. A park may sleep on what
- * is awaited instead ({@link Sleeper}): a jrxe CQ ends it as soon as it holds a completion, where a timed park
+ * is awaited instead ({@link Parker}): a jrxe CQ ends it as soon as it holds a completion, where a timed park
  * oversleeps by the kernel's timer slack (50 µs), long enough for a bandwidth test's send queue to run dry.
  * One per waiting loop; stateless, so one may serve a thread's every wait.
  */
@@ -26,25 +26,29 @@ public final class BackoffIdle implements IdleStrategy {
     private static final long PARK_DOUBLING_NANOS = 160_000;
     private static final int MAX_PARK_DOUBLINGS = 2;
 
-    /** Sleeps until what is awaited may have come, or for at most the given time; false when it cannot sleep so. */
+    /** A park that what is awaited ends early (a jrxe CQ ends it as a completion comes). */
     @FunctionalInterface
-    public interface Sleeper {
-        boolean sleep(long nanos);
+    public interface Parker {
+        /** Parks until what is awaited may have come, or for at most {@code nanos}; false when it cannot park so. */
+        boolean park(long nanos);
     }
 
-    private static final Sleeper PARK_ONLY = nanos -> false;
-    private final Sleeper sleeper;
+    private static final Parker PARK_ONLY = nanos -> false;
+    /** One that parks with a timer only; it keeps no state, so every waiter may share it. */
+    public static final BackoffIdle PARK_ONLY_WAIT = new BackoffIdle();
+    private final Parker parker;
 
     /** Parks with a timer only. */
     public BackoffIdle() {
         this(PARK_ONLY);
     }
 
-    /** Parks by {@code sleeper} where it can (e.g. on a CQ), else with a timer. */
-    public BackoffIdle(Sleeper sleeper) {
-        this.sleeper = sleeper;
+    /** Parks by {@code parker} where it can (e.g. on a CQ), else with a timer. */
+    public BackoffIdle(Parker parker) {
+        this.parker = parker;
     }
 
+    /** Spins, yields or parks, as long as the wait has lasted says. */
     @Override
     public boolean idle(int looks, long startNanos, long timeoutNanos) {
         if (looks < LatencyIdle.SPINS_BEFORE_YIELD) {
@@ -58,7 +62,7 @@ public final class BackoffIdle implements IdleStrategy {
             // Parks grow from 20 to 80 µs: a long wait then costs a few wake-ups instead of tens of thousands, and
             // leaves the CPU to the NIC threads that end it.
             long nanos = PARK_NANOS << Math.min((waited - YIELD_NANOS) / PARK_DOUBLING_NANOS, MAX_PARK_DOUBLINGS);
-            if (!sleeper.sleep(nanos)) {
+            if (!parker.park(nanos)) {
                 LockSupport.parkNanos(nanos);
             }
         }

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 /**
  * How a latency loop waits between two looks at what it waits for, without ever sleeping: it spins, then
@@ -20,6 +20,7 @@ package io.jrxe.wire.idle;
  * the CPU.
  */
 public class LatencyIdle implements IdleStrategy {
+    /** Looks a wait spins before it yields, when the CPU is its own. */
     public static final int SPINS_BEFORE_YIELD = 64;
     static final int SHARED_SPINS = 4;
     /** Longer than a yield with the CPU to itself, shorter than a turn of another thread and two context switches. */
@@ -36,6 +37,11 @@ public class LatencyIdle implements IdleStrategy {
     private int spinsBeforeYield = SPINS_BEFORE_YIELD;
     private int peerTurnsInARow;
 
+    /** A wait that starts out spinning {@link #SPINS_BEFORE_YIELD} looks before each yield. */
+    public LatencyIdle() {
+    }
+
+    /** Spins, or yields and learns from how long the yield took whether the CPU is shared. */
     @Override
     public boolean idle(int looks, long startNanos, long timeoutNanos) {
         if (looks < spinsBeforeYield) {

@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 import java.util.PriorityQueue;
 
@@ -18,6 +18,10 @@ public final class TimerQueue {
 
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private long sequence;
+
+    /** A queue with no timer. */
+    public TimerQueue() {
+    }
 
     /** Adds a task due at {@code deadline} (a nanoTime). */
     public void add(long deadline, Runnable task) {
@@ -40,6 +44,7 @@ public final class TimerQueue {
         return t == null ? Long.MAX_VALUE : t.deadline;
     }
 
+    /** Whether no timer is set. */
     public boolean isEmpty() {
         return timers.isEmpty();
     }

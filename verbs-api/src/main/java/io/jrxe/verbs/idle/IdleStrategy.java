@@ -1,4 +1,4 @@
-package io.jrxe.wire.idle;
+package io.jrxe.verbs.idle;
 
 /**
  * One idle step of a loop that polls for something (a completion, a flag) and found nothing. Stateful:
