@@ -9,6 +9,7 @@ import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.rnic.queue.CompletionQueue;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.rnic.transport.NicTransport;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.QpAttributes;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpState;
@@ -38,12 +39,24 @@ public final class Nic implements AutoCloseable {
     private final DataPath dataPath;
     private final ConnectionManager cm;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The transport's executor, which refuses every command once the NIC is closed. */
+    private final NicExecutor executor;
 
     Nic(NicContext context) {
         this.config = context.config();
         this.transport = context.transport();
         this.counters = context.counters();
-        this.resources = new NicResources(config, transport.executor(), context.pageFaults());
+        NicExecutor commands = transport.executor();
+        this.executor = new NicExecutor() {
+            @Override
+            public <T> T call(Command<T> command) throws RnicException {
+                if (closed.get()) {
+                    throw new RnicException(Errno.ENODEV, "device " + config.name() + " is closed");
+                }
+                return commands.call(command);
+            }
+        };
+        this.resources = new NicResources(config, executor, context.pageFaults(), transport.nicRunsElsewhere());
         resources.counters().registerIn(counters);
         PacketPort port = transport.port();
         if (port == null) {
@@ -54,9 +67,9 @@ public final class Nic implements AutoCloseable {
         NicTime clock = context.clock();
         try {
             // The engines are made on the NIC's thread: it owns them from their first field on.
-            this.dataPath = transport.executor().call(() -> new DataPath(resources, port, clock,
+            this.dataPath = executor.call(() -> new DataPath(resources, port, clock,
                     context.congestionControl().create(clock, counters), counters));
-            this.cm = transport.executor().call(() -> new ConnectionManager(this, dataPath.gsi(), clock));
+            this.cm = executor.call(() -> new ConnectionManager(this, dataPath.gsi(), clock));
         } catch (RnicException e) {
             transport.close();
             throw new IllegalStateException("the NIC thread of " + config.name() + " refused to build the engines: "
@@ -77,8 +90,9 @@ public final class Nic implements AutoCloseable {
         return resources;
     }
 
+    /** Where control verbs run: on the NIC's thread, the caller waiting; refused with ENODEV once the NIC is closed. */
     public NicExecutor executor() {
-        return transport.executor();
+        return executor;
     }
 
     public NicTransport transport() {

@@ -54,12 +54,12 @@ public final class NicResources {
     private int nextHandle = 1;
     private int nextQpn = FIRST_QPN;
 
-    NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults) {
+    NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults, boolean nicRunsElsewhere) {
         this.config = config;
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults);
+        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere);
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,
                 config.addresses().getFirst() instanceof java.net.Inet6Address);

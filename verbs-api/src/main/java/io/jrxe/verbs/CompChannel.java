@@ -1,5 +1,7 @@
 package io.jrxe.verbs;
 
+import io.jrxe.verbs.idle.CompletionPoll;
+
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,22 +29,7 @@ public interface CompChannel extends AutoCloseable {
      * @return how many completions were filled in; 0 when the time passed
      */
     default int poll(Cq cq, WorkCompletion[] wcs, long timeout, TimeUnit unit) throws VerbsException, InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (true) {
-            int n = cq.poll(wcs);
-            if (n > 0) {
-                return n;
-            }
-            cq.requestNotify(false);
-            n = cq.poll(wcs);
-            if (n > 0) {
-                return n;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || awaitEvent(left, TimeUnit.NANOSECONDS) == null) {
-                return cq.poll(wcs);
-            }
-        }
+        return CompletionPoll.byEvents(this, cq, wcs, unit.toNanos(timeout));
     }
 
     @Override

@@ -27,7 +27,11 @@ public final class SendWr {
     public byte[] inlineData;
     /** How many bytes of {@link #inlineData} to send. */
     public int inlineLength;
-    /** Immediate data for SEND_WITH_IMM and RDMA_WRITE_WITH_IMM. */
+    /**
+     * Immediate data for SEND_WITH_IMM and RDMA_WRITE_WITH_IMM, as a number: its four bytes travel big-endian (network
+     * order), so the receiver's {@link WorkCompletion#immData()} is the same number, and a C peer reads it from
+     * libibverbs' imm_data (a __be32) with ntohl; a C sender of htonl(x) delivers x.
+     */
     public int immData;
     /** The key SEND_WITH_INV and LOCAL_INV invalidate. */
     public int invalidateRkey;

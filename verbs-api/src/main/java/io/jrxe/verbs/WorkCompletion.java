@@ -71,7 +71,11 @@ public final class WorkCompletion {
         return byteLen;
     }
 
-    /** The immediate data (with WITH_IMM), or the invalidated R_Key (with WITH_INV). */
+    /**
+     * The immediate data (with WITH_IMM), as the number the sender put in {@link SendWr#immData} (its four bytes
+     * travelled big-endian: libibverbs' imm_data holds the same bytes as a __be32), or the invalidated R_Key (with
+     * WITH_INV).
+     */
     public int immData() {
         return immData;
     }

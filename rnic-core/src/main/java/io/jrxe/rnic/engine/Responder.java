@@ -95,9 +95,9 @@ final class Responder {
         if (!inSequence) {
             return;
         }
-        NakCode broken = sequenceAndLength(e, op, p.payloadLength);
+        String broken = sequenceAndLength(e, op, p.payloadLength);
         if (broken != null) {
-            reject(e, p, broken, null);
+            reject(e, p, NakCode.INVALID_REQUEST, null, broken);
             return;
         }
         switch (op.operation()) {
@@ -107,7 +107,7 @@ final class Responder {
             case COMPARE_SWAP, FETCH_ADD -> atomic(e, p);
             case FLUSH -> flush(e, p);
             case ATOMIC_WRITE -> atomicWrite(e, p);
-            default -> reject(e, p, NakCode.INVALID_REQUEST, null);
+            default -> reject(e, p, NakCode.INVALID_REQUEST, null, op.displayName() + " is not a request a responder executes");
         }
     }
 
@@ -167,19 +167,28 @@ final class Responder {
         return true;
     }
 
-    /** The opcode sequence (no MIDDLE/LAST without a FIRST, no new message inside one), the payload lengths and the QP's rights. */
-    private static NakCode sequenceAndLength(QpEngine e, Opcode op, int payloadLength) {
+    /**
+     * The opcode sequence (no MIDDLE/LAST without a FIRST, no new message inside one), the payload lengths and the
+     * QP's rights: null when the request keeps them, else the rule it broke, in words (built on the error path only).
+     */
+    private static String sequenceAndLength(QpEngine e, Opcode op, int payloadLength) {
         MessagePosition pos = op.position();
         MessageInProgress inMessage = e.resp.inMessage;
-        if (pos.starts() == (inMessage != MessageInProgress.NONE)) {
-            return NakCode.INVALID_REQUEST;
+        if (pos.starts() && inMessage != MessageInProgress.NONE) {
+            return op.displayName() + " starts a message inside a " + inMessage + " that has not ended";
+        }
+        if (!pos.starts() && inMessage == MessageInProgress.NONE) {
+            return op.displayName() + " continues a message that never started";
         }
         if (inMessage != MessageInProgress.NONE && !inMessage.continuedBy(op.operation())) {
-            return NakCode.INVALID_REQUEST;
+            return op.displayName() + " does not continue the " + inMessage + " in progress";
         }
         int mtu = Requester.mtu(e.qp);
-        if ((pos == MessagePosition.FIRST || pos == MessagePosition.MIDDLE) && payloadLength != mtu || payloadLength > mtu) {
-            return NakCode.INVALID_REQUEST;
+        if ((pos == MessagePosition.FIRST || pos == MessagePosition.MIDDLE) && payloadLength != mtu) {
+            return "a FIRST or MIDDLE packet carries the path MTU's " + mtu + " bytes, this one " + payloadLength;
+        }
+        if (payloadLength > mtu) {
+            return "a payload of " + payloadLength + " bytes exceeds the path MTU's " + mtu;
         }
         int needed = switch (op.operation()) {
             case RDMA_WRITE, ATOMIC_WRITE -> Access.REMOTE_WRITE;
@@ -188,11 +197,11 @@ final class Responder {
             default -> 0;
         };
         if ((e.qp.accessFlags() & needed) != needed) {
-            return NakCode.INVALID_REQUEST;
+            return "the QP does not allow it: its access flags lack " + Access.names(needed);
         }
         // A FLUSH needs the QP to allow one of the two placement types (as rxe's check_op_valid).
         if (op.operation() == Operation.FLUSH && (e.qp.accessFlags() & (Access.FLUSH_GLOBAL | Access.FLUSH_PERSISTENT)) == 0) {
-            return NakCode.INVALID_REQUEST;
+            return "the QP does not allow a FLUSH: its access flags lack FLUSH_GLOBAL and FLUSH_PERSISTENT";
         }
         return null;
     }
@@ -204,11 +213,14 @@ final class Responder {
             return;
         }
         if (!receives.fits(e, p.payloadLength)) {
-            reject(e, p, NakCode.INVALID_REQUEST, WcStatus.LOC_LEN_ERR);
+            reject(e, p, NakCode.INVALID_REQUEST, WcStatus.LOC_LEN_ERR, "the message is longer than the receive's "
+                    + e.resp.recvWqe.sgl().totalLength() + " bytes");
             return;
         }
-        if (receives.scatter(e, p.buffer, p.payloadOffset, p.payloadLength) != AccessError.NONE) {
-            reject(e, p, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
+        AccessError scattered = receives.scatter(e, p.buffer, p.payloadOffset, p.payloadLength);
+        if (scattered != AccessError.NONE) {
+            reject(e, p, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR, "the receive's memory: "
+                    + scattered.description());
             return;
         }
         advance(e, op, p.psn);
@@ -263,7 +275,8 @@ final class Responder {
         }
         int payloadLength = p.payloadLength;
         if (payloadLength > resp.writeRemaining || op.position().ends() && payloadLength != resp.writeRemaining) {
-            reject(e, p, NakCode.INVALID_REQUEST, null);
+            reject(e, p, NakCode.INVALID_REQUEST, null, "the WRITE's packets carry more or fewer bytes than its RETH's "
+                    + resp.writeLength);
             return;
         }
         if (op.hasImmediate() && !receives.takeForImmediate(e)) {
@@ -377,7 +390,7 @@ final class Responder {
         if (p.payloadLength != Long.BYTES) {
             // An ATOMIC WRITE carries exactly the 8 bytes it places; with fewer, the copy below would read past the
             // payload.
-            reject(e, p, NakCode.INVALID_REQUEST, null);
+            reject(e, p, NakCode.INVALID_REQUEST, null, "an ATOMIC WRITE carries 8 bytes, this one " + p.payloadLength);
             return;
         }
         reth.wrap(p.buffer, p.at(ExtensionHeader.RETH));
@@ -449,15 +462,10 @@ final class Responder {
     }
 
     /**
-     * A request that breaks a rule. RC: a class C error (IBTA 9.9.3): NAK it and move the QP to the
-     * error state. UC, which has no NAK: drop it and the rest of its message. A receive it was
-     * filling completes with receiveStatus (on RC, by default, REM_INV_REQ_ERR).
+     * A request that breaks a rule, named by {@code detail} in the NAK's capture comment and the async event. RC: a
+     * class C error (IBTA 9.9.3): NAK it and move the QP to the error state. UC, which has no NAK: drop it and the rest
+     * of its message. A receive it was filling completes with receiveStatus (on RC, by default, REM_INV_REQ_ERR).
      */
-    private void reject(QpEngine e, RxPacket p, NakCode code, WcStatus receiveStatus) {
-        reject(e, p, code, receiveStatus, null);
-    }
-
-    /** As {@link #reject(QpEngine, RxPacket, NakCode, WcStatus)}, with the precise reason for the NAK's comment and the event. */
     private void reject(QpEngine e, RxPacket p, NakCode code, WcStatus receiveStatus, String detail) {
         QueuePair qp = e.qp;
         if (qp.type() == QpType.UC) {

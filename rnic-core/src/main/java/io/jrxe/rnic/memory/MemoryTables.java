@@ -30,14 +30,23 @@ public final class MemoryTables {
     private final PageFaultHook pageFaults;
 
     /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
+    /** Whether registered memory must be reachable from any thread: the NIC may run on another one. */
+    private final boolean sharedMemoryOnly;
+    /** A thread that is nobody's: memory it may reach is reachable from every thread (not confined to one). */
+    private static final Thread ANY_OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
     public MemoryTables(DeviceAttributes attributes, long mttEntries) {
-        this(attributes, mttEntries, PageFaultHook.PINNED);
+        this(attributes, mttEntries, PageFaultHook.PINNED, false);
     }
 
-    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults) {
+    /**
+     * @param sharedMemoryOnly refuse memory confined to one thread (Arena.ofConfined): the NIC runs on another
+     */
+    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults, boolean sharedMemoryOnly) {
         this.attributes = attributes;
         this.mtt = new TranslationTable(mttEntries);
         this.pageFaults = pageFaults;
+        this.sharedMemoryOnly = sharedMemoryOnly;
     }
 
     public TranslationTable mtt() {
@@ -420,6 +429,14 @@ public final class MemoryTables {
         }
         if (segment.byteSize() == 0) {
             throw RnicException.invalid("register MR: the memory is empty (0 bytes)");
+        }
+        if (!segment.scope().isAlive()) {
+            throw RnicException.invalid("register MR: the memory is freed (its Arena was closed)");
+        }
+        if (sharedMemoryOnly && !segment.isAccessibleBy(ANY_OTHER_THREAD)) {
+            throw RnicException.invalid("register MR: the memory is confined to the thread that made it "
+                    + "(Arena.ofConfined): the NIC reads and writes it from a thread of its own. Register memory of "
+                    + "Arena.ofShared(), Arena.ofAuto() or Arena.global()");
         }
         if (attributes.maxMrSize() > 0 && Long.compareUnsigned(segment.byteSize(), attributes.maxMrSize()) > 0) {
             throw RnicException.invalid(String.format("register MR: %d bytes exceed the device's max_mr_size %d",

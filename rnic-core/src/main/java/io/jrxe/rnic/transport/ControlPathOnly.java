@@ -41,6 +41,11 @@ public final class ControlPathOnly implements NicTransport {
     }
 
     @Override
+    public boolean nicRunsElsewhere() {
+        return false;
+    }
+
+    @Override
     public void close() {
     }
 

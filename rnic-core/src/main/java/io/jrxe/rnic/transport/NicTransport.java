@@ -24,6 +24,15 @@ public interface NicTransport extends AutoCloseable {
     /** Where control verbs run: on the NIC's thread, the caller waiting. */
     NicExecutor executor();
 
+    /**
+     * Whether the NIC may run on another thread than the one that makes a verbs call (a NIC thread, an invoker's
+     * standby thread): then the memory it is given must be reachable from any thread. False for a NIC that only
+     * the caller's thread runs (a simulated network, a control path only).
+     */
+    default boolean nicRunsElsewhere() {
+        return true;
+    }
+
     /** The loop a program's thread runs the NIC through, or null when something else runs it. */
     default InvokerLoop invoker() {
         return null;

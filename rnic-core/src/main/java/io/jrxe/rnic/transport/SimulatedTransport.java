@@ -44,6 +44,11 @@ public final class SimulatedTransport implements NicTransport {
     }
 
     @Override
+    public boolean nicRunsElsewhere() {
+        return false;
+    }
+
+    @Override
     public void close() {
         port.close();
     }

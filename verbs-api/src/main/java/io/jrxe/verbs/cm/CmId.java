@@ -40,7 +40,10 @@ public interface CmId extends AutoCloseable {
     /**
      * rdma_resolve_addr: finds the local device that reaches {@code destination} (from {@code source}
      * when given, else the identifier's bound address, else any suitable device) and binds to it;
-     * ADDR_RESOLVED or ADDR_ERROR follows.
+     * ADDR_RESOLVED follows, or ADDR_ERROR when the resolution fails later.
+     *
+     * @throws VerbsException at once, without an event, when no device can reach the destination (ENETUNREACH, as
+     *                        rdma_resolve_addr when the kernel has no route)
      */
     void resolveAddr(InetSocketAddress source, InetSocketAddress destination, int timeoutMillis) throws VerbsException;
 

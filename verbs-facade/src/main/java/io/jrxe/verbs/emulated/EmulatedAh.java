@@ -6,12 +6,15 @@ import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.VerbsException;
 
-final class EmulatedAh implements Ah {
+final class EmulatedAh implements Ah, OwnedByContext {
+    private final EmulatedDevice device;
     private final NicResources rnic;
     private final AddressHandle ah;
+    private final CloseOnce closing = new CloseOnce();
 
-    EmulatedAh(NicResources rnic, AddressHandle ah) {
-        this.rnic = rnic;
+    EmulatedAh(EmulatedDevice device, AddressHandle ah) {
+        this.device = device;
+        this.rnic = device.rnic();
         this.ah = ah;
     }
 
@@ -30,7 +33,12 @@ final class EmulatedAh implements Ah {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.destroyAh(ah));
+        closing.close(device, rnic, () -> rnic.destroyAh(ah));
     }
 }

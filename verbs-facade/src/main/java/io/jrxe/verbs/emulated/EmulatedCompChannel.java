@@ -10,12 +10,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-final class EmulatedCompChannel implements CompChannel {
+final class EmulatedCompChannel implements CompChannel, OwnedByContext {
     private final EmulatedDevice device;
     private final CompletionChannel channel;
     private final Map<CompletionQueue, Cq> cqs = new ConcurrentHashMap<>();
     /** Made once: a method reference that captures the channel is a new object each time it is evaluated. */
     private final BooleanSupplier eventReady;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     EmulatedCompChannel(EmulatedDevice device, CompletionChannel channel) {
         this.device = device;
@@ -46,7 +47,20 @@ final class EmulatedCompChannel implements CompChannel {
     }
 
     @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Idempotent. */
+    @Override
     public void close() {
-        channel.close();
+        if (closed.compareAndSet(false, true)) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return channel.toString();
     }
 }

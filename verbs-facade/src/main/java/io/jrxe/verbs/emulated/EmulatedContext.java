@@ -14,7 +14,10 @@ import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
 
+import io.jrxe.verbs.Errno;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -22,6 +25,9 @@ import java.util.function.IntFunction;
 final class EmulatedContext implements Context {
     private final EmulatedDevice device;
     private final NicResources rnic;
+    /** The PDs, CQs and completion channels made from this context, until they are closed. */
+    private final Set<OwnedByContext> children = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     EmulatedContext(EmulatedDevice device) {
         this.device = device;
@@ -79,18 +85,22 @@ final class EmulatedContext implements Context {
 
     @Override
     public Pd allocPd() throws VerbsException {
-        return new EmulatedPd(device, Commands.call(rnic, rnic::allocatePd));
+        requireOpen();
+        return adopt(new EmulatedPd(device, Commands.call(rnic, rnic::allocatePd)));
     }
 
     @Override
-    public CompChannel createCompChannel() {
-        return new EmulatedCompChannel(device, rnic.createCompletionChannel());
+    public CompChannel createCompChannel() throws VerbsException {
+        requireOpen();
+        device.requireOpen();
+        return adopt(new EmulatedCompChannel(device, rnic.createCompletionChannel()));
     }
 
     @Override
     public Cq createCq(int entries, CompChannel channel) throws VerbsException {
+        requireOpen();
         EmulatedCompChannel ch = channel == null ? null : Commands.own(channel, EmulatedCompChannel.class, "completion channel");
-        return new EmulatedCq(device, Commands.call(rnic, () -> rnic.createCq(entries, ch == null ? null : ch.channel())), ch);
+        return adopt(new EmulatedCq(device, Commands.call(rnic, () -> rnic.createCq(entries, ch == null ? null : ch.channel())), ch));
     }
 
     @Override
@@ -108,8 +118,40 @@ final class EmulatedContext implements Context {
         return device.nic().counters().snapshot();
     }
 
+    /**
+     * Closes what was made from the context that is still open, children first (each PD with its QPs, SRQs, AHs,
+     * memory windows and MRs, then the CQs, then the completion channels), then the context: after it the context
+     * makes nothing more (ENODEV). A child that refuses to close (a QP still attached to a multicast group: EBUSY)
+     * stops it with that child's refusal; closing again goes on from there. Idempotent.
+     */
     @Override
-    public void close() {
-        // Resources are owned by their own handles; closing the context releases nothing else.
+    public void close() throws VerbsException {
+        if (closed) {
+            return;
+        }
+        for (Class<?> kind : new Class<?>[] {EmulatedPd.class, EmulatedCq.class, EmulatedCompChannel.class}) {
+            for (OwnedByContext child : children) {
+                if (kind.isInstance(child) && !child.isClosed()) {
+                    if (child instanceof EmulatedPd pd) {
+                        pd.closeWithChildren();
+                    } else {
+                        child.close();
+                    }
+                }
+            }
+        }
+        children.clear();
+        closed = true;
+    }
+
+    private void requireOpen() throws VerbsException {
+        if (closed) {
+            throw new VerbsException(Errno.ENODEV, "the context of " + device.name() + " is closed");
+        }
+    }
+
+    private <T extends OwnedByContext> T adopt(T child) {
+        children.add(child);
+        return child;
     }
 }

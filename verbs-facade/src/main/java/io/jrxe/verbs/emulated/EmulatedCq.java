@@ -10,10 +10,11 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
 
-final class EmulatedCq implements Cq {
+final class EmulatedCq implements Cq, OwnedByContext {
     private final NicResources rnic;
     private final CompletionQueue cq;
     private final EmulatedDevice device;
+    private final CloseOnce closing = new CloseOnce();
     /** How poll with a timeout waits: its parks sleep on this CQ, which a completion ends at once. */
     private final BackoffIdle idle = new BackoffIdle(this::sleepUntilCompletion);
 
@@ -73,8 +74,13 @@ final class EmulatedCq implements Cq {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.destroyCq(cq));
+        closing.close(device, rnic, () -> rnic.destroyCq(cq));
     }
 
     @Override

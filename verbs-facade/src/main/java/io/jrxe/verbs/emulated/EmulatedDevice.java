@@ -5,6 +5,8 @@ import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.cm.ConnectionManager;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
+import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.wire.port.udp.InvokerLoop;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -113,7 +115,26 @@ public final class EmulatedDevice implements Device, AutoCloseable {
         provider = p;
     }
 
-    /** Unlists the device from its provider and releases its port and NIC thread (not from the NIC thread). */
+    /**
+     * Whether the device was closed: then every verb on it and on every object made from it is refused with ENODEV,
+     * and their close() does nothing.
+     */
+    public boolean isClosed() {
+        return shutDown.get();
+    }
+
+    /** A data verb's check (the control verbs' is the NIC's executor): ENODEV once the device is closed. */
+    void requireOpen() throws VerbsException {
+        if (shutDown.get()) {
+            throw new VerbsException(Errno.ENODEV, "device " + name() + " is closed");
+        }
+    }
+
+    /**
+     * Unlists the device from its provider and releases its port and NIC thread (not from the NIC thread). It takes
+     * every object made from it along: after it, every verb on them is refused with ENODEV ("the device is closed")
+     * and their close() does nothing. Idempotent.
+     */
     @Override
     public void close() {
         EmulatedProvider p = provider;

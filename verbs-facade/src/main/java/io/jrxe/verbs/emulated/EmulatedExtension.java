@@ -51,6 +51,7 @@ public final class EmulatedExtension {
     private static final String[] NAK_CODES = {"PSN sequence error", "invalid request", "remote access error",
         "remote operational error", "invalid RD request"};
     private static final AccessError[] ACCESS_ERRORS = AccessError.values();
+    private static final String REMOTE_RULE = "; the responder's async event names the rule";
 
     private final EmulatedDevice device;
 
@@ -128,8 +129,9 @@ public final class EmulatedExtension {
             return "";
         }
         return switch (wc.status()) {
+            // A NAK carries its code alone: the rule the request broke is named by the responder's async event.
             case REM_INV_REQ_ERR, REM_ACCESS_ERR, REM_OP_ERR, REM_INV_RD_REQ_ERR -> vendorErr < NAK_CODES.length
-                    ? "NAK " + NAK_CODES[vendorErr] : "NAK code " + vendorErr + " (reserved)";
+                    ? "NAK " + NAK_CODES[vendorErr] + REMOTE_RULE : "NAK code " + vendorErr + " (reserved)";
             case LOC_PROT_ERR, LOC_QP_OP_ERR, LOC_ACCESS_ERR, MW_BIND_ERR -> vendorErr < ACCESS_ERRORS.length
                     ? ACCESS_ERRORS[vendorErr].description() : "rule " + vendorErr;
             case BAD_RESP_ERR -> String.format("unexpected response 0x%02x", vendorErr);

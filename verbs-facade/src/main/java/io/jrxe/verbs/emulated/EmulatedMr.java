@@ -9,14 +9,17 @@ import io.jrxe.verbs.VerbsException;
 
 import java.lang.foreign.MemorySegment;
 
-final class EmulatedMr implements Mr {
+final class EmulatedMr implements Mr, OwnedByContext {
+    private final EmulatedDevice device;
     private final NicResources rnic;
     private final MptEntry entry;
+    private final CloseOnce closing = new CloseOnce();
     private volatile int lkey;
     private volatile int rkey;
 
-    EmulatedMr(NicResources rnic, MptEntry entry) {
-        this.rnic = rnic;
+    EmulatedMr(EmulatedDevice device, MptEntry entry) {
+        this.device = device;
+        this.rnic = device.rnic();
         this.entry = entry;
         this.lkey = entry.key();
         this.rkey = entry.rkey();
@@ -71,8 +74,13 @@ final class EmulatedMr implements Mr {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.memory().deregisterMr(lkey));
+        closing.close(device, rnic, () -> rnic.memory().deregisterMr(lkey));
     }
 
     @Override

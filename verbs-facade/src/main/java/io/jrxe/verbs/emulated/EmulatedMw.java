@@ -7,13 +7,16 @@ import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
 import io.jrxe.verbs.VerbsException;
 
-final class EmulatedMw implements Mw {
+final class EmulatedMw implements Mw, OwnedByContext {
+    private final EmulatedDevice device;
     private final NicResources rnic;
     private final MptEntry entry;
+    private final CloseOnce closing = new CloseOnce();
     private volatile int rkey;
 
-    EmulatedMw(NicResources rnic, MptEntry entry) {
-        this.rnic = rnic;
+    EmulatedMw(EmulatedDevice device, MptEntry entry) {
+        this.device = device;
+        this.rnic = device.rnic();
         this.entry = entry;
         this.rkey = entry.key();
     }
@@ -40,8 +43,13 @@ final class EmulatedMw implements Mw {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.memory().deallocateMw(rkey));
+        closing.close(device, rnic, () -> rnic.memory().deallocateMw(rkey));
     }
 
     @Override

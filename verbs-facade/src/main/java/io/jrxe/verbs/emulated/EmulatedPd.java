@@ -13,11 +13,16 @@ import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-final class EmulatedPd implements Pd {
+final class EmulatedPd implements Pd, OwnedByContext {
     private final EmulatedDevice device;
     private final NicResources rnic;
     private final ProtectionDomain pd;
+    private final CloseOnce closing = new CloseOnce();
+    /** The QPs, SRQs, AHs, memory windows and MRs made on this PD, until they are closed. */
+    private final Set<OwnedByContext> children = ConcurrentHashMap.newKeySet();
 
     EmulatedPd(EmulatedDevice device, ProtectionDomain pd) {
         this.device = device;
@@ -35,12 +40,12 @@ final class EmulatedPd implements Pd {
 
     @Override
     public Mr regMr(MemorySegment memory, long iova, int access) throws VerbsException {
-        return new EmulatedMr(rnic, Commands.call(rnic, () -> rnic.memory().registerMr(pd, memory, iova, access)));
+        return adopt(new EmulatedMr(device, Commands.call(rnic, () -> rnic.memory().registerMr(pd, memory, iova, access))));
     }
 
     @Override
     public Mw allocMw(int type) throws VerbsException {
-        return new EmulatedMw(rnic, Commands.call(rnic, () -> rnic.memory().allocateMw(pd, type)));
+        return adopt(new EmulatedMw(device, Commands.call(rnic, () -> rnic.memory().allocateMw(pd, type))));
     }
 
     @Override
@@ -48,25 +53,49 @@ final class EmulatedPd implements Pd {
         EmulatedCq send = Commands.own(init.sendCq(), EmulatedCq.class, "send CQ");
         EmulatedCq recv = Commands.own(init.recvCq(), EmulatedCq.class, "receive CQ");
         EmulatedSrq srq = init.srq() == null ? null : Commands.own(init.srq(), EmulatedSrq.class, "SRQ");
-        EmulatedQp qp = new EmulatedQp(device, Commands.call(rnic, () -> device.nic().createQp(pd, init.type(), send.cq(),
-                recv.cq(), srq == null ? null : srq.srq(), init.caps(), init.sqSigAll())));
+        EmulatedQp qp = adopt(new EmulatedQp(device, Commands.call(rnic, () -> device.nic().createQp(pd, init.type(), send.cq(),
+                recv.cq(), srq == null ? null : srq.srq(), init.caps(), init.sqSigAll()))));
         qp.publish();
         return qp;
     }
 
     @Override
     public Srq createSrq(int maxWr, int maxSge) throws VerbsException {
-        return new EmulatedSrq(device, Commands.call(rnic, () -> rnic.createSrq(pd, maxWr, maxSge)));
+        return adopt(new EmulatedSrq(device, Commands.call(rnic, () -> rnic.createSrq(pd, maxWr, maxSge))));
     }
 
     @Override
     public Ah createAh(AddressVector av) throws VerbsException {
-        return new EmulatedAh(rnic, Commands.call(rnic, () -> rnic.createAh(pd, av)));
+        return adopt(new EmulatedAh(device, Commands.call(rnic, () -> rnic.createAh(pd, av))));
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    /** Closes what was made on this PD and is still open, QPs first (they use the rest), then the PD. */
+    void closeWithChildren() throws VerbsException {
+        for (Class<?> kind : new Class<?>[] {EmulatedQp.class, EmulatedSrq.class, EmulatedAh.class, EmulatedMw.class,
+            EmulatedMr.class}) {
+            for (OwnedByContext child : children) {
+                if (kind.isInstance(child) && !child.isClosed()) {
+                    child.close();
+                }
+            }
+        }
+        children.clear();
+        close();
+    }
+
+    private <T extends OwnedByContext> T adopt(T child) {
+        children.add(child);
+        return child;
     }
 
     @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.deallocatePd(pd));
+        closing.close(device, rnic, () -> rnic.deallocatePd(pd));
     }
 
     @Override

@@ -16,12 +16,13 @@ import io.jrxe.verbs.VerbsException;
 import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PeerAddress;
 
-final class EmulatedQp implements Qp {
+final class EmulatedQp implements Qp, OwnedByContext {
     private final Nic nic;
     private final NicResources rnic;
     private final QueuePair qp;
     private final QpHandle handle;
     private final EmulatedDevice device;
+    private final CloseOnce closing = new CloseOnce();
     /** The device's published name when this QP's MBean is registered, else null. */
     private volatile String publishedUnder;
 
@@ -68,6 +69,7 @@ final class EmulatedQp implements Qp {
 
     @Override
     public void postSend(SendWr wr) throws VerbsException {
+        device.requireOpen();
         try {
             handle.postSend(wr);
         } catch (PostException e) {
@@ -77,6 +79,7 @@ final class EmulatedQp implements Qp {
 
     @Override
     public void postRecv(RecvWr wr) throws VerbsException {
+        device.requireOpen();
         try {
             handle.postRecv(wr);
         } catch (PostException e) {
@@ -128,8 +131,13 @@ final class EmulatedQp implements Qp {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> nic.destroyQp(handle));
+        closing.close(device, rnic, () -> nic.destroyQp(handle));
         String deviceName = publishedUnder;
         if (deviceName != null) {
             publishedUnder = null;

@@ -6,17 +6,21 @@ import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 
-final class EmulatedSrq implements Srq {
+final class EmulatedSrq implements Srq, OwnedByContext {
+    private final EmulatedDevice device;
     private final NicResources rnic;
     private final SharedReceiveQueue srq;
+    private final CloseOnce closing = new CloseOnce();
 
     EmulatedSrq(EmulatedDevice device, SharedReceiveQueue srq) {
+        this.device = device;
         this.rnic = device.rnic();
         this.srq = srq;
     }
 
     @Override
     public void postRecv(io.jrxe.verbs.RecvWr wr) throws VerbsException {
+        device.requireOpen();
         try {
             io.jrxe.rnic.engine.WorkPoster.postSrqRecv(srq, wr);
         } catch (io.jrxe.rnic.queue.PostException e) {
@@ -50,8 +54,13 @@ final class EmulatedSrq implements Srq {
     }
 
     @Override
+    public boolean isClosed() {
+        return closing.isClosed();
+    }
+
+    @Override
     public void close() throws VerbsException {
-        Commands.run(rnic, () -> rnic.destroySrq(srq));
+        closing.close(device, rnic, () -> rnic.destroySrq(srq));
     }
 
     @Override

@@ -124,7 +124,7 @@ class EmulatedExtensionTest {
 
     @Test
     void aRemoteErrorsVendorErrNamesTheNakCode() {
-        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_ACCESS_ERR, 2))).isEqualTo("NAK remote access error");
+        assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_ACCESS_ERR, 2))).isEqualTo("NAK remote access error; the responder's async event names the rule");
         assertThat(jrxe.vendorErrMeaning(wc(WcStatus.REM_OP_ERR, 31))).isEqualTo("NAK code 31 (reserved)");
     }
 
@@ -138,7 +138,7 @@ class EmulatedExtensionTest {
     @Test
     void aCompletionPrintsItsVendorErrAsANumberAndTheExtensionAddsTheMeaning() {
         assertThat(wc(WcStatus.REM_ACCESS_ERR, 2).toString()).endsWith(" vendor_err=2");
-        assertThat(jrxe.describe(wc(WcStatus.REM_ACCESS_ERR, 2))).endsWith(" vendor_err=2 (NAK remote access error)");
+        assertThat(jrxe.describe(wc(WcStatus.REM_ACCESS_ERR, 2))).endsWith(" vendor_err=2 (NAK remote access error; the responder's async event names the rule)");
         assertThat(jrxe.describe(wc(WcStatus.SUCCESS, 0))).doesNotContain("vendor_err").isEqualTo(wc(WcStatus.SUCCESS, 0).toString());
         assertThat(jrxe.vendorErrMeaning(wc(WcStatus.SUCCESS, 0))).isEmpty();
     }

@@ -11,6 +11,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /** An address handle of a kernel device (struct ibv_ah); UD work requests name it by its handle. */
 final class NativeAh implements Ah {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeContext context;
     private final MemorySegment ah;
     private final AddressVector av;
@@ -38,7 +39,9 @@ final class NativeAh implements Ah {
 
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_destroy_ah", ah);
-        context.forget(this);
+        closing.close(() -> {
+            context.lib.check("ibv_destroy_ah", ah);
+            context.forget(this);
+        });
     }
 }

@@ -1,5 +1,7 @@
 package io.jrxe.verbs.nativ;
 
+import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.verbs.idle.CompletionPoll;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
@@ -17,6 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * each event acknowledged at once (ibv_ack_cq_events), so that destroying a CQ never waits.
  */
 final class NativeCompChannel implements CompChannel {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeContext context;
     private final MemorySegment channel;
 
@@ -44,8 +47,16 @@ final class NativeCompChannel implements CompChannel {
         }
     }
 
+    /** Arms the CQ, polls, and sleeps on the kernel's event, as the API's contract says. */
+    @Override
+    public int poll(Cq cq, WorkCompletion[] wcs, long timeout, TimeUnit unit) throws VerbsException, InterruptedException {
+        return CompletionPoll.byEvents(this, cq, wcs, unit.toNanos(timeout));
+    }
+
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_destroy_comp_channel", channel);
+        closing.close(() -> {
+            context.lib.check("ibv_destroy_comp_channel", channel);
+        });
     }
 }

@@ -45,6 +45,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * librdmacm opened (an identifier's id->verbs) is borrowed: closing it leaves it open.
  */
 final class NativeContext implements Context, Handles {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeDevice device;
     final Ibverbs lib;
     final MemorySegment ctx;
@@ -201,9 +202,11 @@ final class NativeContext implements Context, Handles {
     /** ibv_close_device; nothing for a context librdmacm opened (it closes that one itself). */
     @Override
     public void close() throws VerbsException {
-        if (owned) {
-            lib.check("ibv_close_device", ctx);
-        }
+        closing.close(() -> {
+            if (owned) {
+                lib.check("ibv_close_device", ctx);
+            }
+        });
     }
 
     NativeCq cq(long address) {

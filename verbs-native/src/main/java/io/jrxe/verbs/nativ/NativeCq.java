@@ -1,5 +1,8 @@
 package io.jrxe.verbs.nativ;
 
+import java.util.concurrent.TimeUnit;
+import io.jrxe.verbs.idle.CompletionPoll;
+import io.jrxe.verbs.idle.BackoffIdle;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.Cq;
 import io.jrxe.verbs.VerbsException;
@@ -18,6 +21,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * allocation per completion.
  */
 final class NativeCq implements Cq {
+    private final CloseOnce closing = new CloseOnce();
     /** ibv_wc entries one poll_cq call fills at most; a longer poll loops. */
     static final int BATCH = 32;
 
@@ -82,11 +86,19 @@ final class NativeCq implements Cq {
         context.lib.check("ibv_resize_cq", cq, entries);
     }
 
+    /** Polls with the library's backing-off wait; its parks are timed, since a kernel CQ ends none early. */
+    @Override
+    public int poll(WorkCompletion[] wcs, long timeout, TimeUnit unit) throws InterruptedException {
+        return CompletionPoll.poll(this, wcs, unit.toNanos(timeout), BackoffIdle.PARK_ONLY_WAIT);
+    }
+
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_destroy_cq", cq);
-        context.forget(this);
-        arena.close();
+        closing.close(() -> {
+            context.lib.check("ibv_destroy_cq", cq);
+            context.forget(this);
+            arena.close();
+        });
     }
 
     @Override

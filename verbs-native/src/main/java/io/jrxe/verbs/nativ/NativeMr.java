@@ -15,6 +15,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * from the struct, which ibv_rereg_mr updates in place.
  */
 final class NativeMr implements Mr {
+    private final CloseOnce closing = new CloseOnce();
     /** enum ibv_rereg_mr_flags. */
     static final int CHANGE_TRANSLATION = 1;
     static final int CHANGE_PD = 1 << 1;
@@ -89,8 +90,10 @@ final class NativeMr implements Mr {
 
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_dereg_mr", mr);
-        context.forget(this);
+        closing.close(() -> {
+            context.lib.check("ibv_dereg_mr", mr);
+            context.forget(this);
+        });
     }
 
     @Override

@@ -22,6 +22,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * CQ), so the binding verb here takes the QP; {@link #bind(Mr, long, long, int)} says so.
  */
 public final class NativeMw implements Mw {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeContext context;
     private final NativePd pd;
     private final MemorySegment mw;
@@ -94,11 +95,13 @@ public final class NativeMw implements Mw {
 
     @Override
     public void close() throws VerbsException {
-        int rc = (int) context.lib.callPointer(context.deallocMw, OpsCalls.DEALLOC_MW, mw).value();
-        if (rc != 0) {
-            throw NativeVerbsException.of("ibv_dealloc_mw", Math.abs(rc));
-        }
-        context.forget(this);
+        closing.close(() -> {
+            int rc = (int) context.lib.callPointer(context.deallocMw, OpsCalls.DEALLOC_MW, mw).value();
+            if (rc != 0) {
+                throw NativeVerbsException.of("ibv_dealloc_mw", Math.abs(rc));
+            }
+            context.forget(this);
+        });
     }
 
     @Override

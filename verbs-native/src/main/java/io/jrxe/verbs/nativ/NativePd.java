@@ -27,6 +27,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** A protection domain (struct ibv_pd) of a kernel device. */
 final class NativePd implements Pd {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeContext context;
     private final MemorySegment pd;
     /** librdmacm's own PD of a device, which its program may use but not free. */
@@ -152,11 +153,13 @@ final class NativePd implements Pd {
 
     @Override
     public void close() throws VerbsException {
-        if (borrowed) {
-            throw new VerbsException(Errno.EINVAL, "this PD is librdmacm's own for " + context.name()
-                    + ": librdmacm frees it, not the program");
-        }
-        context.lib.check("ibv_dealloc_pd", pd);
+        closing.close(() -> {
+            if (borrowed) {
+                throw new VerbsException(Errno.EINVAL, "this PD is librdmacm's own for " + context.name()
+                        + ": librdmacm frees it, not the program");
+            }
+            context.lib.check("ibv_dealloc_pd", pd);
+        });
     }
 
     @Override

@@ -23,6 +23,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * work requests allocated once per QP.
  */
 final class NativeQp implements Qp {
+    private final CloseOnce closing = new CloseOnce();
     private final NativeContext context;
     private final MemorySegment qp;
     private final QpType type;
@@ -145,8 +146,10 @@ final class NativeQp implements Qp {
 
     @Override
     public void close() throws VerbsException {
-        destroyer.destroy(qp);
-        arena.close();
+        closing.close(() -> {
+            destroyer.destroy(qp);
+            arena.close();
+        });
     }
 
     @Override

@@ -13,6 +13,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /** A shared receive queue of a kernel device (struct ibv_srq); receives go through the provider's post_srq_recv. */
 final class NativeSrq implements Srq {
+    private final CloseOnce closing = new CloseOnce();
     /** IBV_SRQ_LIMIT (enum ibv_srq_attr_mask). */
     static final int LIMIT = 1 << 1;
 
@@ -61,8 +62,10 @@ final class NativeSrq implements Srq {
 
     @Override
     public void close() throws VerbsException {
-        context.lib.check("ibv_destroy_srq", srq);
-        arena.close();
+        closing.close(() -> {
+            context.lib.check("ibv_destroy_srq", srq);
+            arena.close();
+        });
     }
 
     @Override

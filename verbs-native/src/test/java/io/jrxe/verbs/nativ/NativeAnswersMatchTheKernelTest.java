@@ -221,6 +221,27 @@ class NativeAnswersMatchTheKernelTest {
             assertThat(l.channel.awaitEvent(5, TimeUnit.SECONDS)).as("the armed CQ's event").isSameAs(l.cq);
             l.completions(2);
         });
+        p.put("io.jrxe.verbs.Cq.poll(WorkCompletion[],long,TimeUnit)", l -> {
+            WorkCompletion[] one = {new WorkCompletion()};
+            assertThat(l.cq.poll(one, 10, TimeUnit.MILLISECONDS)).as("nothing posted").isZero();
+            l.qpB.postRecv(recv(5, l.mr, 8192));
+            l.qpA.postSend(send(6, l.mr, 8));
+            int got = 0;
+            for (int i = 0; i < 2; i++) {
+                got += l.cq.poll(one, 5, TimeUnit.SECONDS);
+            }
+            assertThat(got).as("the SEND's and the receive's completions").isEqualTo(2);
+        });
+        p.put("io.jrxe.verbs.CompChannel.poll(Cq,WorkCompletion[],long,TimeUnit)", l -> {
+            WorkCompletion[] one = {new WorkCompletion()};
+            l.qpB.postRecv(recv(7, l.mr, 8192));
+            l.qpA.postSend(send(8, l.mr, 8));
+            int got = 0;
+            for (int i = 0; i < 2; i++) {
+                got += l.channel.poll(l.cq, one, 5, TimeUnit.SECONDS);
+            }
+            assertThat(got).as("both completions, each after its event").isEqualTo(2);
+        });
         p.put("io.jrxe.verbs.Cq.capacity()", l -> assertThat(l.cq.capacity()).isGreaterThanOrEqualTo(16));
         p.put("io.jrxe.verbs.Cq.resize(int)", l -> refusedOr(() -> {
             l.cq.resize(64);
