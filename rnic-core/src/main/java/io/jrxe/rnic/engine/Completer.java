@@ -87,10 +87,17 @@ final class Completer {
         if (op.has(ExtensionHeader.AETH)) {
             syndrome = aeth.wrap(p.buffer, p.at(ExtensionHeader.AETH)).syndrome();
         }
-        // A response for a PSN never sent, or for one already acknowledged, changes nothing.
         if (!Psn.before(psn, e.req.psn)) {
-            drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
-            return;
+            if (!answersBeforeRewind(e, op, psn, syndrome)) {
+                // A response for a PSN never sent changes nothing.
+                drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
+                return;
+            }
+            // An ACK for packets sent before a go-back-N rewind, late rather than lost: the responder has
+            // everything through psn, so what the requester has sent again since is acknowledged. Dropped, it
+            // would leave the QP to time out again while the responder answers only duplicates: under load
+            // (a queue longer than the timeout) every QP would retry until retry_cnt runs out.
+            psn = Psn.add(e.req.psn, -1);
         }
         if (op.operation() == Operation.RDMA_READ_RESPONSE && answersPlacement(e, op, psn, p.payloadLength)) {
             ack(e, psn, syndrome); // a FLUSH's or ATOMIC WRITE's response acknowledges it as an ACK would
@@ -126,6 +133,12 @@ final class Completer {
             }
         }
         return null;
+    }
+
+    /** A plain ACK at or beyond the requester's PSN, for a PSN it sent before it went back. */
+    private static boolean answersBeforeRewind(QpEngine e, Opcode op, int psn, int syndrome) {
+        return op == Opcode.RC_ACKNOWLEDGE && AethSyndrome.type(syndrome) == AethSyndrome.TYPE_ACK
+                && Psn.before(psn, e.req.sentHighWater) && Psn.after(e.req.psn, e.comp.compPsn);
     }
 
     /**
