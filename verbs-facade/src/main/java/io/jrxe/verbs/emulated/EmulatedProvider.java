@@ -111,11 +111,32 @@ public final class EmulatedProvider implements Provider {
      * the device (or {@link #remove} it) to release its socket and NIC thread.
      *
      * @throws VerbsException EADDRINUSE when the address cannot be bound (taken by another RoCE
-     *                        device, or not an address of this host); EINVAL when the name is blank or taken
+     *                        device, or not an address of this host); EINVAL when the name is blank or taken,
+     *                        or the address is null
      */
     public EmulatedDevice createUdp(String name, InetAddress address) throws VerbsException {
+        return createUdp(name, address, Progress.NIC_THREAD);
+    }
+
+    /**
+     * Makes a device as {@link #createUdp(String, InetAddress)} does, whose engines run as {@code progress}
+     * says: {@link Progress#NIC_THREAD} on a thread of its own, {@link Progress#INVOKER} on the program's thread
+     * whenever it polls a CQ or posts (and on a standby thread while it does neither).
+     *
+     * @throws VerbsException EADDRINUSE when the address cannot be bound (taken by another RoCE
+     *                        device, or not an address of this host); EINVAL when the name is blank or taken,
+     *                        or the address or {@code progress} is null
+     */
+    public EmulatedDevice createUdp(String name, InetAddress address, Progress progress) throws VerbsException {
+        if (address == null) {
+            throw new VerbsException(Errno.EINVAL, "device " + name + " needs an address to bind");
+        }
+        if (progress == null) {
+            throw new VerbsException(Errno.EINVAL, "device " + name + " needs a progress mode: "
+                    + Progress.NIC_THREAD + " or " + Progress.INVOKER);
+        }
         try {
-            return createUdp(DeviceConfig.of(name, address));
+            return createUdp(DeviceConfig.of(name, address), progress);
         } catch (PortInUseException e) {
             throw new VerbsException(Errno.EADDRINUSE, e);
         } catch (IllegalArgumentException e) {
