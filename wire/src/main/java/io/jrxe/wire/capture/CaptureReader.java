@@ -63,7 +63,7 @@ public final class CaptureReader implements AutoCloseable {
         return path;
     }
 
-    /** The capture's LINKTYPE_ (the first interface's, for pcapng), see {@link LinkType}. */
+    /** The capture's LINKTYPE_ (the first interface's, for pcapng), see {@link io.jrxe.wire.framing.LinkType}. */
     public int linkType() {
         return linkType;
     }

@@ -12,7 +12,7 @@ import java.util.HexFormat;
  * @param originalLength length of the frame on the wire, which is more than {@code data.length}
  *                       when the capture's snapshot length cut it
  * @param data           the captured bytes; the array belongs to the caller
- * @param linkType       the LINKTYPE_ of the capture, see {@link LinkType}
+ * @param linkType       the LINKTYPE_ of the capture, see {@link io.jrxe.wire.framing.LinkType}
  */
 public record CapturedFrame(long frameNumber, long timestampNanos, int originalLength, byte[] data, int linkType) {
 

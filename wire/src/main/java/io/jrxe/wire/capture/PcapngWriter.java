@@ -147,7 +147,7 @@ public final class PcapngWriter implements AutoCloseable {
      * Declares an interface (one per emulated port) whose packets are timestamped in nanoseconds.
      *
      * @param name     the interface's name as Wireshark shows it, or null for none
-     * @param linkType a LINKTYPE_ number, see {@link LinkType}
+     * @param linkType a LINKTYPE_ number, see {@link io.jrxe.wire.framing.LinkType}
      * @param snapLen  the most bytes of a frame to keep; longer frames are cut. 0 means no limit
      * @return the interface id to pass to {@code write}: 0 for the first interface, then 1, 2, ...
      */
