@@ -21,10 +21,15 @@ public final class Verbs {
     private Verbs() {
     }
 
+    /**
+     * jrxe's own NICs: {@code createUdp(name, address)} makes one on a UDP socket of this machine, and it is
+     * listed from then on until it is closed.
+     */
     public static EmulatedProvider emulated() {
         return EMULATED;
     }
 
+    /** The kernel's RDMA devices (rxe0, a real RNIC) through libibverbs, and librdmacm's connection manager. */
     public static NativeProvider nativeProvider() {
         return NATIVE;
     }
