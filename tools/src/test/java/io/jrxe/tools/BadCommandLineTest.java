@@ -2,6 +2,7 @@ package io.jrxe.tools;
 
 import io.jrxe.tools.common.BadOptionAnswer;
 import io.jrxe.tools.common.InProcess;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
@@ -10,9 +11,12 @@ import picocli.CommandLine.Model.OptionSpec;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * One rule for every command's bad command line: exit 1, nothing on stdout, one line on stderr that names the
- * option and points to the command's --help. The commands are taken from `jrxe` itself, so a new one is covered.
+ * option and points to the command's --help; and that --help, on every command, prints the usage and exits 0. The
+ * commands are taken from `jrxe` itself, so a new one is covered.
  */
 class BadCommandLineTest {
     static List<String> commands() {
@@ -40,6 +44,27 @@ class BadCommandLineTest {
         return t == int.class || t == long.class || t == double.class || t == Integer.class || t == Long.class;
     }
 
+    /** Every command line that names a command, subcommands of commands included (and `help` itself). */
+    static Stream<List<String>> commandPaths() {
+        return paths(List.of(), new CommandLine(new JrxeMain()));
+    }
+
+    private static Stream<List<String>> paths(List<String> above, CommandLine command) {
+        return command.getSubcommands().entrySet().stream().flatMap(sub -> {
+            List<String> path = Stream.concat(above.stream(), Stream.of(sub.getKey())).toList();
+            return Stream.concat(Stream.of(path), paths(path, sub.getValue()));
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandPaths")
+    void helpPrintsTheUsageAndExitsZero(List<String> command) {
+        InProcess run = InProcess.run(Stream.concat(command.stream(), Stream.of("--help")).toArray(String[]::new));
+        assertThat(run.status()).as("%s", run).isZero();
+        assertThat(run.lines()).as("%s", run).anyMatch(line -> line.startsWith("Usage: jrxe " + String.join(" ", command) + " "));
+        assertThat(run.err()).as("%s", run).isEmpty();
+    }
+
     @ParameterizedTest
     @MethodSource("commands")
     void anUnknownOptionIsOneLineNamingIt(String command) {
@@ -58,11 +83,11 @@ class BadCommandLineTest {
         BadOptionAnswer.check(InProcess.run(command, "-p", "0"), command, "-p", "1..65535");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void everyCommandIsCoveredAndSomeHaveAPort() {
-        org.assertj.core.api.Assertions.assertThat(commands()).contains("pingpong", "write-bw", "view", "soak", "rc-ops");
-        org.assertj.core.api.Assertions.assertThat(numericOptions().count()).isGreaterThan(commands().size() / 2);
-        org.assertj.core.api.Assertions.assertThat(commandsWithATcpPort()).contains("pingpong", "ud-pingpong", "write-bw", "rc-ops",
-                "rping", "ucmatose");
+        assertThat(commands()).contains("pingpong", "write-bw", "view", "soak", "rc-ops");
+        assertThat(commandPaths()).contains(List.of("decode"), List.of("help")).hasSizeGreaterThan(commands().size());
+        assertThat(numericOptions().count()).isGreaterThan(commands().size() / 2);
+        assertThat(commandsWithATcpPort()).contains("pingpong", "ud-pingpong", "write-bw", "rc-ops", "rping", "ucmatose");
     }
 }

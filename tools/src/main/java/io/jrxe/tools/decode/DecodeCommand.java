@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** `jrxe decode FILE`: dissects every packet of a pcap or pcapng capture and checks each RoCEv2 ICRC. */
-@Command(name = "decode", mixinStandardHelpOptions = true,
+@Command(name = "decode",
         description = "Dissects a pcap or pcapng capture (from jrxe, tcpdump, Wireshark, ...): one summary line per "
                 + "packet, then one line 'packets=N roce=N icrc_ok=N icrc_bad=N other=N'. RoCEv2 packets are those sent "
                 + "to UDP port 4791; every one has its ICRC checked.",
@@ -43,6 +43,11 @@ public final class DecodeCommand implements Callable<Integer> {
 
     @Option(names = "-V", description = "the detail view: every field of every header")
     boolean detail;
+
+    // Declared here, not by mixinStandardHelpOptions: picocli leaves that mixin out altogether when a command has
+    // an option of its names, and -V is tshark's detail view here, not --version.
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
 
     @Override
     public Integer call() {
