@@ -52,8 +52,8 @@
  * <h2>Running</h2>
  *
  * A program that uses jrxe runs with {@code --enable-native-access=ALL-UNNAMED} (Netty's epoll, and libibverbs
- * through {@code java.lang.foreign}). jrxe's libraries choose no logging binding for it: only reading a capture
- * file (jrxe-wire's {@code CaptureReader}, through Pcap4J) logs, through SLF4J 1.7, which prints a warning once
- * when the program has no binding of its own.
+ * through {@code java.lang.foreign}). jrxe's libraries bring no logging library or binding: reading capture files
+ * (jrxe-wire's {@code CaptureReader}) needs Pcap4J, an optional dependency that a program adds when it reads them,
+ * and with it SLF4J 1.7, for which the program then chooses a binding.
  */
 package io.jrxe.verbs.facade;

@@ -12,6 +12,8 @@ import org.pcap4j.core.Pcaps;
  */
 final class PcapLibrary {
     static final String MISSING = "reading captures needs libpcap: install the Debian package libpcap0.8";
+    static final String NO_PCAP4J = "reading captures needs Pcap4J on the class path: org.pcap4j:pcap4j-core "
+            + "(an optional dependency of jrxe-wire)";
     static final String NATIVE_ACCESS_DENIED =
             "reading captures needs native access: run Java with --enable-native-access=ALL-UNNAMED";
 
@@ -24,6 +26,7 @@ final class PcapLibrary {
     static String version() {
         String known = version;
         if (known == null) {
+            requirePcap4j();
             try {
                 known = Pcaps.libVersion();
             } catch (LinkageError e) {
@@ -32,6 +35,15 @@ final class PcapLibrary {
             version = known;
         }
         return known;
+    }
+
+    /** Throws {@link CaptureException} when Pcap4J's classes are not there (it is an optional dependency). */
+    private static void requirePcap4j() {
+        try {
+            Class.forName("org.pcap4j.core.Pcaps", false, PcapLibrary.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new CaptureException(NO_PCAP4J, e);
+        }
     }
 
     /** The user-facing failure for an error thrown while Pcap4J, JNA or libpcap was being loaded. */

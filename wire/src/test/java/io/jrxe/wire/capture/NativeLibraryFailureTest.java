@@ -2,6 +2,7 @@ package io.jrxe.wire.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,13 +10,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * When Pcap4J cannot load libpcap, the user reads what to install, not a stack trace. Each case
- * runs in its own JVM because a native library that failed to load stays failed for the JVM's life.
+ * When captures cannot be read (no Pcap4J on the class path, Pcap4J unable to load libpcap, native access
+ * denied), the user reads what to add, install or allow, not a stack trace. Each case runs in its own JVM
+ * because a native library that failed to load stays failed for the JVM's life.
  */
 class NativeLibraryFailureTest {
     @TempDir
@@ -38,6 +42,17 @@ class NativeLibraryFailureTest {
     }
 
     @Test
+    void missingPcap4jSaysWhichDependencyToAdd() throws Exception {
+        String withoutPcap4j = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.contains("pcap4j")).collect(Collectors.joining(File.pathSeparator));
+        assertThat(withoutPcap4j).isNotEqualTo(System.getProperty("java.class.path"));
+        ChildRun run = runChild(List.of("--enable-native-access=ALL-UNNAMED"), withoutPcap4j);
+        assertThat(run.stdout()).isEqualTo("reading captures needs Pcap4J on the class path: org.pcap4j:pcap4j-core "
+                + "(an optional dependency of jrxe-wire)");
+        assertThat(run.stderr()).isEmpty();
+    }
+
+    @Test
     void deniedNativeAccessSaysHowToAllowIt() throws Exception {
         ChildRun run = runChild(List.of("--illegal-native-access=deny"));
         assertThat(run.stdout())
@@ -49,11 +64,15 @@ class NativeLibraryFailureTest {
     }
 
     private ChildRun runChild(List<String> jvmOptions) throws IOException, InterruptedException {
+        return runChild(jvmOptions, System.getProperty("java.class.path"));
+    }
+
+    private ChildRun runChild(List<String> jvmOptions, String classPath) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(OpenCaptureMain.class.getName());
         command.add(GoldenCaptures.file("guest_atomic_fadd.pcap").toString());
         Path out = temp.resolve("child.out");
