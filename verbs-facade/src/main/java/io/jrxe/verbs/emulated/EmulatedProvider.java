@@ -15,6 +15,7 @@ import io.jrxe.verbs.Device;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Provider;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.verbs.cm.RdmaCm;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ public final class EmulatedProvider implements Provider {
 
     /** The connection manager over the jrxe NICs of this JVM. */
     @Override
-    public EmulatedRdmaCm rdmaCm() {
+    public RdmaCm rdmaCm() {
         return rdmaCm;
     }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * are this JVM's ({@link CmPortTable}). Every identifier bound to a device shares one context and
  * one default PD of that device, as librdmacm shares one ibv_context per device.
  */
-public final class EmulatedRdmaCm implements RdmaCm {
+final class EmulatedRdmaCm implements RdmaCm {
     private final EmulatedProvider provider;
     final CmPortTable ports = new CmPortTable();
     private final Map<EmulatedDevice, EmulatedContext> contexts = new ConcurrentHashMap<>();
