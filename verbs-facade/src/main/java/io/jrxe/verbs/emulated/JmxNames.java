@@ -35,7 +35,7 @@ public final class JmxNames {
     }
 
     /** A device name as a JMX key value: the characters JMX reserves ({@code , = : " * ?} and line ends) become '_'. */
-    public static String keyValue(String deviceName) {
+    static String keyValue(String deviceName) {
         return deviceName.replaceAll("[,=:\"*?\\n\\r]", "_");
     }
 
