@@ -68,6 +68,19 @@ class NicPartsTest {
                 }
 
                 @Override
+                public boolean refusesNext() {
+                    return budget <= 0;
+                }
+
+                @Override
+                public void turnEnded() {
+                }
+
+                @Override
+                public void acknowledged(int packets) {
+                }
+
+                @Override
                 public void inFlight(int packets) {
                 }
 

@@ -43,6 +43,24 @@ public interface CongestionControl {
          */
         boolean nearLimit();
 
+        /**
+         * True when the part will refuse the QP's next packet once the one being built is on the wire
+         * (it was allowed). The requester then asks for an ACK on it: a QP held in the middle of a
+         * message would otherwise wait for room with its ACK timer running while its responder, seeing
+         * no message end and no AckReq, has no reason to answer, and the timer would fire on a network
+         * that lost nothing.
+         */
+        boolean refusesNext();
+
+        /** The peer acknowledged this many of the QP's packets (the requester's PSN went back is not one). */
+        void acknowledged(int packets);
+
+        /**
+         * The QP's task ended its turn: what the part let it send and it did not (it ran out of work, out of
+         * budget, or went to ERR) is the others' again.
+         */
+        void turnEnded();
+
         /** The QP's unacknowledged packets now (it sent, was acknowledged, went back or was flushed). */
         void inFlight(int packets);
 

@@ -2,6 +2,7 @@ package io.jrxe.rnic.cc;
 
 import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.stats.SingleWriterCounter;
+import io.jrxe.wire.time.NicTime;
 
 import java.util.ArrayDeque;
 
@@ -9,33 +10,78 @@ import java.util.ArrayDeque;
  * The default congestion control, {@code none}: no rate control, only a cap on the RC packets a
  * device has in flight (sent, not yet acknowledged) across all its QPs. Without it, a thousand QPs
  * that post at once send a burst no receive socket buffer holds; the losses time out together, are
- * resent together and are lost again. With it, QPs beyond the cap wait their turn and are woken as
- * acknowledgements arrive. rxe leans on the kernel's queues for this; a user-space NIC behind a UDP
- * socket must do it itself. Congestion signals are counted and otherwise ignored, as rxe ignores
- * them.
+ * resent together and are lost again. With it, QPs beyond the cap wait their turn, in order, and are
+ * woken as acknowledgements make room. rxe leans on the kernel's queues for this; a user-space NIC
+ * behind a UDP socket must do it itself. Congestion signals are counted and otherwise ignored, as rxe
+ * ignores them.
+ * <p>
+ * The cap follows the peer's pace. A peer that answers slowly (a loaded machine, a thousand QPs to
+ * serve) would otherwise hold the whole window in its socket queue for longer than an ACK timeout:
+ * every QP would time out on a network that lost nothing, and its resent packets would join the
+ * queue. So while the window holds QPs back, the cap follows the round trips it measures (a packet
+ * of each QP at a time) and the rate of acknowledgements: what the peer answers within the shortest
+ * round trip seen plus {@link #QUEUE_TARGET_NANOS}, between {@link #MIN_PACKETS} and the configured
+ * most.
  */
 public final class DeviceWindow implements CongestionControl {
-    /** Packets in flight per device: about 4 MiB of 8 KiB socket buffers at the largest MTU. */
+    /** The most packets in flight per device: about 4 MiB of 8 KiB socket buffers at the largest MTU. */
     public static final int DEFAULT_PACKETS = 512;
+    /**
+     * The packets a QP woken from the queue may send before it is asked to wait again. Woken for one
+     * packet, a QP would send it, ask for its ACK and wait again: with many QPs sharing a full window,
+     * every packet would cost an ACK and a turn of the QP's task.
+     */
+    static final int TURN_PACKETS = 16;
+    /**
+     * The cap before the first measurement: a burst of the most, sent before the peer has shown its pace,
+     * could be answered too late by a peer that has just started (its code not yet compiled).
+     */
+    static final int START_PACKETS = 32;
+    /** The fewest packets the cap goes down to. */
+    static final int MIN_PACKETS = 16;
+    /**
+     * The queueing delay the cap aims for: far below the ACK timeouts programs use (perftest's 14 is
+     * 67 ms, the tools' and rping's the same or longer), so that waiting in a queue is never a timeout.
+     */
+    static final long QUEUE_TARGET_NANOS = 4_000_000L;
+    /** How long the acknowledgements of one measurement are counted at least (and at least a round trip). */
+    static final long SAMPLE_NANOS = 2_000_000L;
 
-    private final int limit;
+    private final NicTime time;
+    private final int most;
+    private int limit;
+    /** QPs held back, served in the order they came. */
     private final ArrayDeque<QpFlow> waiting = new ArrayDeque<>();
     private int inFlight;
+    /** Room promised to woken QPs whose tasks have not used it yet. */
+    private int granted;
+    private long sampleStart;
+    private long ackedInSample;
+    private boolean heldInSample;
+    /** The shortest round trip measured: the path and the peer's work, with the least queue seen in it. */
+    private long minRttNanos = Long.MAX_VALUE;
+    /** The round trip now, smoothed (a weight of 1/8 for each new measurement, as TCP's SRTT). */
+    private long smoothedRttNanos;
     private final SingleWriterCounter cnpsIgnored = new SingleWriterCounter();
     private final SingleWriterCounter marksIgnored = new SingleWriterCounter();
+    private final SingleWriterCounter resized = new SingleWriterCounter();
 
-    public DeviceWindow(int limit, CounterRegistry counters) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("a device window of " + limit + " packets: it needs at least 1");
+    public DeviceWindow(int most, NicTime time, CounterRegistry counters) {
+        if (most < 1) {
+            throw new IllegalArgumentException("a device window of " + most + " packets: it needs at least 1");
         }
-        this.limit = limit;
+        this.most = most;
+        this.limit = Math.min(most, START_PACKETS);
+        this.time = time;
+        this.sampleStart = time.nanoTime();
         counters.register("jrxe_cc_cnp_ignored", cnpsIgnored);
         counters.register("jrxe_cc_ecn_ce_ignored", marksIgnored);
+        counters.register("jrxe_cc_window_resized", resized);
     }
 
     /** The factory of a window of {@code limit} packets. */
-    public static Factory of(int limit) {
-        return (time, counters) -> new DeviceWindow(limit, counters);
+    public static Factory of(int most) {
+        return (time, counters) -> new DeviceWindow(most, time, counters);
     }
 
     @Override
@@ -48,10 +94,56 @@ public final class DeviceWindow implements CongestionControl {
         return new QpFlow(wake);
     }
 
+    private int room() {
+        return limit - inFlight - granted;
+    }
+
+    /** A packet's round trip, from its sending to the ACK that covered it. */
+    private void roundTrip(long nanos) {
+        minRttNanos = Math.min(minRttNanos, nanos);
+        smoothedRttNanos = smoothedRttNanos == 0 ? nanos : smoothedRttNanos + (nanos - smoothedRttNanos) / 8;
+    }
+
+    /**
+     * The peer acknowledged packets: the cap is set again once a round trip (so that its last change
+     * shows in what is measured), from the acknowledgements of that time. With no queue building (the
+     * round trip near the shortest seen) it doubles: a long path with room finds it in a few round
+     * trips. Otherwise it is what the peer answers within the shortest round trip plus the queueing
+     * target.
+     */
+    private void acknowledged(int packets) {
+        ackedInSample += packets;
+        long now = time.nanoTime();
+        long elapsed = now - sampleStart;
+        if (elapsed < Math.max(SAMPLE_NANOS, smoothedRttNanos)) {
+            return;
+        }
+        if (heldInSample && smoothedRttNanos > 0) { // the cap, not the programs' work, decided what went out
+            double perNano = (double) ackedInSample / elapsed;
+            long next = smoothedRttNanos - minRttNanos < QUEUE_TARGET_NANOS / 4 ? 2L * limit
+                    : Math.max(limit / 2, (long) (perNano * (minRttNanos + QUEUE_TARGET_NANOS)));
+            int capped = (int) Math.max(Math.min(most, next), Math.min(MIN_PACKETS, most));
+            if (capped != limit) {
+                limit = capped;
+                resized.increment();
+            }
+        }
+        sampleStart = now;
+        ackedInSample = 0;
+        heldInSample = !waiting.isEmpty();
+    }
+
+    /**
+     * Wakes the QPs at the head of the queue that the room freed can take, each with a turn of its own:
+     * waking them all for one free packet would run every waiting QP's task to let one of them send,
+     * for each ACK, and the rest would queue again (with ten thousand QPs, ten thousand tasks per ACK).
+     */
     private void wakeWaiting() {
-        while (inFlight < limit && !waiting.isEmpty()) {
+        while (room() > 0 && !waiting.isEmpty()) {
             QpFlow next = waiting.pollFirst();
-            next.waiting = false;
+            next.queued = false;
+            next.grant = Math.min(TURN_PACKETS, room());
+            granted += next.grant;
             next.wake.run();
         }
     }
@@ -59,7 +151,14 @@ public final class DeviceWindow implements CongestionControl {
     private final class QpFlow implements Flow {
         private final Runnable wake;
         private int counted;
-        private boolean waiting;
+        private int grant;
+        private boolean queued;
+        /** Packets sent and acknowledged since the QP was made, and the one whose round trip is being timed. */
+        private long sent;
+        private long acked;
+        private long probe;
+        private long probeSentAt;
+        private boolean probing;
 
         QpFlow(Runnable wake) {
             this.wake = wake;
@@ -67,12 +166,18 @@ public final class DeviceWindow implements CongestionControl {
 
         @Override
         public boolean mayTransmit() {
-            if (inFlight < limit || counted == 0) {
-                return true; // a QP with nothing in flight always gets one packet: no QP starves
+            if (grant > 0) {
+                grant--;
+                granted--;
+                return true;
             }
-            if (!waiting) {
-                waiting = true;
-                DeviceWindow.this.waiting.addLast(this);
+            if (room() > 0 && waiting.isEmpty()) {
+                return true; // nobody queued first: the queue is served in order, so no QP starves
+            }
+            heldInSample = true;
+            if (!queued) {
+                queued = true;
+                waiting.addLast(this);
             }
             return false;
         }
@@ -83,10 +188,45 @@ public final class DeviceWindow implements CongestionControl {
         }
 
         @Override
+        public boolean refusesNext() {
+            return grant == 0 && (room() <= 1 || !waiting.isEmpty());
+        }
+
+        @Override
         public void inFlight(int packets) {
-            inFlight += packets - counted;
+            int more = packets - counted;
+            inFlight += more;
             counted = packets;
+            if (more > 0) {
+                sent += more;
+                if (!probing) {
+                    probing = true;
+                    probe = sent;
+                    probeSentAt = time.nanoTime();
+                }
+            } else if (packets == 0) {
+                probing = false; // nothing left that an ACK could answer
+            }
             wakeWaiting();
+        }
+
+        @Override
+        public void acknowledged(int packets) {
+            acked += packets;
+            if (probing && acked >= probe) {
+                probing = false;
+                roundTrip(time.nanoTime() - probeSentAt);
+            }
+            DeviceWindow.this.acknowledged(packets);
+        }
+
+        @Override
+        public void turnEnded() {
+            if (grant > 0) {
+                granted -= grant;
+                grant = 0;
+                wakeWaiting();
+            }
         }
 
         @Override
@@ -101,10 +241,11 @@ public final class DeviceWindow implements CongestionControl {
 
         @Override
         public void detach() {
+            turnEnded();
             inFlight(0);
-            if (waiting) {
-                waiting = false;
-                DeviceWindow.this.waiting.remove(this);
+            if (queued) {
+                queued = false;
+                waiting.remove(this);
             }
         }
     }

@@ -253,7 +253,7 @@ final class Completer {
         }
         CompleterState comp = e.comp;
         if (Psn.after(Psn.add(through, 1), comp.compPsn)) {
-            comp.compPsn = Psn.add(through, 1);
+            advanceTo(e, Psn.add(through, 1));
             e.recountInFlight();
             progress = true;
         }
@@ -303,7 +303,7 @@ final class Completer {
                 return;
             }
         }
-        comp.compPsn = Psn.next(psn);
+        advanceTo(e, Psn.next(psn));
         e.recountInFlight();
         if (last) {
             w.state = WqeState.DONE;
@@ -332,7 +332,7 @@ final class Completer {
             failFront(e, WcStatus.LOC_PROT_ERR, err.code());
             return;
         }
-        comp.compPsn = Psn.next(psn);
+        advanceTo(e, Psn.next(psn));
         e.recountInFlight();
         w.state = WqeState.DONE;
         madeProgress(e);
@@ -354,7 +354,7 @@ final class Completer {
                 return false;
             }
         }
-        e.comp.compPsn = psn;
+        advanceTo(e, psn);
         return true;
     }
 
@@ -381,6 +381,12 @@ final class Completer {
         if (e.qp.state() != QpState.ERR) {
             control.error(e, AsyncEventType.QP_FATAL, null);
         }
+    }
+
+    /** The peer has every packet before nextPsn: the congestion-control part hears how many that was. */
+    private static void advanceTo(QpEngine e, int nextPsn) {
+        e.flow.acknowledged(Psn.distance(e.comp.compPsn, nextPsn));
+        e.comp.compPsn = nextPsn;
     }
 
     /** Something was acknowledged: retries counted afresh, the ACK timer restarted. */

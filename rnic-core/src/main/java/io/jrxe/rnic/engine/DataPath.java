@@ -212,6 +212,8 @@ public final class DataPath implements PacketSink, QpControl {
             }
         } catch (RuntimeException ex) {
             engineError("running QP " + e.qp.qpn(), ex);
+        } finally {
+            e.flow.turnEnded();
         }
     }
 

@@ -2,6 +2,7 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.psn.Psn;
@@ -54,9 +55,15 @@ final class QpEngine {
         return req.psn != comp.compPsn;
     }
 
-    /** Tells congestion control how many of the QP's packets are unacknowledged now (RC only: nothing acknowledges UC or UD). */
+    /**
+     * Tells congestion control how many of the QP's packets are unacknowledged now (RC only: nothing
+     * acknowledges UC or UD). A QP that went back still has what it sent before in flight, up to its
+     * highest PSN sent: those packets are in the network or the peer's queue until acknowledged or
+     * lost, and sending them again takes no more room. A QP in ERR has nothing in flight.
+     */
     void recountInFlight() {
-        flow.inFlight(qp.type() == QpType.RC ? Psn.distance(comp.compPsn, req.psn) : 0);
+        boolean counts = qp.type() == QpType.RC && (qp.state() == QpState.RTS || qp.state() == QpState.SQD);
+        flow.inFlight(counts ? Psn.distance(comp.compPsn, req.sentHighWater) : 0);
     }
 
     /** The send queue's oldest WQE is done: the completer has a completion to write. */

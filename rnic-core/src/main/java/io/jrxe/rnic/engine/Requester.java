@@ -121,8 +121,8 @@ final class Requester {
             if (rc && Psn.distance(comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
                 break;
             }
-            if (rc && !e.flow.mayTransmit()) {
-                break; // congestion control wakes the QP when it may send again
+            if (rc && !Psn.before(req.psn, req.sentHighWater) && !e.flow.mayTransmit()) {
+                break; // congestion control wakes the QP when it may send again; a resend is counted already
             }
             if (!sendPacket(e, w)) {
                 break; // a send-side error: the completer fails the WQE and the QP
@@ -238,7 +238,8 @@ final class Requester {
         int payload = info.carriesPayload() ? (int) Math.min(mtu, remaining) : 0;
         Opcode op = opcodeFor(qp.type(), w.opcode, first, last);
         boolean ackRequest = qp.type() == QpType.RC
-                && (readRequest || (last && askAtMessageEnd(e, w)) || ++req.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
+                && (readRequest || (last ? askAtMessageEnd(e, w) : e.flow.refusesNext())
+                    || ++req.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
         if (ackRequest) {
             req.packetsSinceAckRequest = 0;
         }

@@ -1,0 +1,187 @@
+package io.jrxe.rnic.cc;
+
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.time.NicTime;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The device window alone, with a clock the test moves: who may send, who is woken and when, and
+ * how the cap follows the pace at which the peer acknowledges.
+ */
+class DeviceWindowTest {
+    private long now = 1_000_000_000L;
+    private final NicTime clock = new NicTime() {
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void schedule(long delayNanos, Runnable task) {
+            throw new AssertionError("the window sets no timers");
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            throw new AssertionError("the window runs no tasks");
+        }
+    };
+    private final CounterRegistry counters = new CounterRegistry();
+
+    /** A QP as the requester drives it: packets sent are counted in flight, wakes are recorded. */
+    private final class Qp {
+        final CongestionControl.Flow flow;
+        int inFlight;
+        int wakes;
+
+        Qp(CongestionControl window) {
+            flow = window.attach(0, () -> wakes++);
+        }
+
+        /** Sends until the window says no; returns how many went. */
+        int sendAll() {
+            int sent = 0;
+            while (flow.mayTransmit()) {
+                flow.inFlight(++inFlight);
+                sent++;
+            }
+            flow.turnEnded();
+            return sent;
+        }
+
+        /** Sends packets the window must allow, and asks for no more. */
+        void send(int packets) {
+            for (int i = 0; i < packets; i++) {
+                assertThat(flow.mayTransmit()).as("packet %d of %d", i + 1, packets).isTrue();
+                flow.inFlight(++inFlight);
+            }
+            flow.turnEnded();
+        }
+
+        void acknowledge(int packets) {
+            flow.acknowledged(packets);
+            inFlight -= packets;
+            flow.inFlight(inFlight);
+        }
+    }
+
+    private List<Qp> qps(CongestionControl window, int n) {
+        List<Qp> qps = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            qps.add(new Qp(window));
+        }
+        return qps;
+    }
+
+    @Test
+    void aFreedPacketWakesOneWaitingQpNotAllOfThem() {
+        DeviceWindow window = new DeviceWindow(64, clock, counters);
+        List<Qp> qps = qps(window, 100);
+        qps.getFirst().send(DeviceWindow.START_PACKETS);
+        assertThat(qps.getFirst().flow.refusesNext()).as("the cap before any measurement is reached").isTrue();
+        for (Qp q : qps.subList(1, qps.size())) {
+            assertThat(q.sendAll()).isZero();
+        }
+
+        qps.getFirst().acknowledge(1);
+
+        assertThat(qps.stream().mapToInt(q -> q.wakes).sum()).as("QPs woken for one free packet").isEqualTo(1);
+        assertThat(qps.get(1).wakes).as("the first that waited is the first woken").isEqualTo(1);
+        assertThat(qps.get(1).sendAll()).isEqualTo(1);
+    }
+
+    @Test
+    void aWokenQpGetsATurnOfPacketsAndWhatItLeavesGoesToTheNext() {
+        DeviceWindow window = new DeviceWindow(64, clock, counters);
+        List<Qp> qps = qps(window, 3);
+        qps.get(0).send(DeviceWindow.START_PACKETS);
+        qps.get(1).sendAll();
+        qps.get(2).sendAll();
+
+        qps.get(0).acknowledge(DeviceWindow.START_PACKETS);
+
+        assertThat(qps.get(1).wakes).isEqualTo(1);
+        assertThat(qps.get(2).wakes).as("32 free packets: a turn of 16 for each waiting QP").isEqualTo(1);
+        assertThat(qps.get(1).flow.mayTransmit()).isTrue();
+        qps.get(1).flow.inFlight(++qps.get(1).inFlight);
+        assertThat(qps.get(1).flow.refusesNext()).as("turn packets are left: no ACK needed yet").isFalse();
+        qps.get(1).flow.turnEnded(); // it had one packet to send: the other 15 are free again
+        assertThat(qps.get(2).sendAll()).isEqualTo(DeviceWindow.START_PACKETS - 1);
+    }
+
+    @Test
+    void aQpThatComesWhileOthersWaitQueuesBehindThem() {
+        DeviceWindow window = new DeviceWindow(64, clock, counters);
+        List<Qp> qps = qps(window, 3);
+        qps.get(0).send(DeviceWindow.START_PACKETS);
+        qps.get(1).sendAll();
+
+        qps.get(0).acknowledge(1);
+
+        Qp late = qps.get(2);
+        assertThat(late.flow.mayTransmit()).as("the free packet is promised to the QP that waited").isFalse();
+        assertThat(qps.get(1).sendAll()).isEqualTo(1);
+    }
+
+    @Test
+    void theLastPacketBeforeTheWindowClosesAsksForAnAck() {
+        DeviceWindow window = new DeviceWindow(64, clock, counters);
+        Qp qp = qps(window, 1).getFirst();
+        for (int i = 0; i < DeviceWindow.START_PACKETS - 1; i++) {
+            assertThat(qp.flow.mayTransmit()).isTrue();
+            assertThat(qp.flow.refusesNext()).isFalse();
+            qp.flow.inFlight(++qp.inFlight);
+        }
+        assertThat(qp.flow.mayTransmit()).isTrue();
+        assertThat(qp.flow.refusesNext()).as("a QP held mid-message would otherwise wait with nothing asked").isTrue();
+    }
+
+    @Test
+    void theCapFollowsTheRateThePeerAcknowledgesAt() {
+        DeviceWindow window = new DeviceWindow(512, clock, counters);
+        List<Qp> qps = qps(window, 8);
+        Qp sender = qps.getFirst();
+        // A slow peer: it answers the packets in the order they were sent, one every 100 µs, while the
+        // window holds QPs back.
+        ArrayDeque<Qp> peerQueue = new ArrayDeque<>();
+        for (int round = 0; round < 2000; round++) {
+            for (Qp q : qps) {
+                for (int n = q.sendAll(); n > 0; n--) {
+                    peerQueue.addLast(q);
+                }
+            }
+            now += 100_000;
+            peerQueue.pollFirst().acknowledge(1);
+        }
+        int inFlight = qps.stream().mapToInt(q -> q.inFlight).sum();
+        // 10 packets per ms answered: the most in flight (512) would wait 51 ms in the peer's queue, close to
+        // perftest's 67 ms ACK timeout. The cap keeps the round trip near the shortest seen plus the 4 ms
+        // queueing target: here under 10 ms, 100 packets.
+        assertThat(inFlight).isBetween(DeviceWindow.MIN_PACKETS, 100);
+        assertThat(counters.get("jrxe_cc_window_resized")).isPositive();
+
+        // A fast peer: everything in flight acknowledged every 20 µs; the cap grows back to the most.
+        for (int round = 0; round < 2000; round++) {
+            for (Qp q : qps) {
+                q.sendAll();
+            }
+            now += 20_000;
+            for (Qp q : qps) {
+                if (q.inFlight > 0) {
+                    q.acknowledge(q.inFlight);
+                }
+            }
+        }
+        for (Qp q : qps) {
+            q.sendAll();
+        }
+        assertThat(qps.stream().mapToInt(q -> q.inFlight).sum()).isEqualTo(512);
+        assertThat(sender.inFlight).isPositive();
+    }
+}

@@ -1,0 +1,27 @@
+package io.jrxe.tools.perftest;
+
+import io.jrxe.tools.perftest.PerftestPair.Run;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.jrxe.tools.perftest.PerftestPair.bwRowsPositive;
+import static io.jrxe.tools.perftest.PerftestPair.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A thousand RC QPs between two processes on real UDP, as a new user tries many QPs: every QP's writes
+ * complete (no retry counter exhausted), however slowly the machine lets the peer answer. The device's
+ * in-flight cap keeps the peer's queue shorter than the ACK timeout and wakes waiting QPs a turn at a
+ * time; a thousand QPs that all sent at once, or were all woken for each ACK, timed out together.
+ */
+class ManyQpsProcessTest {
+    @Test
+    void aThousandQpsWriteBetweenTwoProcessesAndEveryWriteCompletes() throws Exception {
+        Run r = PerftestPair.runWithNotices("write-bw", 19475, "-q", "1000", "-n", "10", "-s", "4096", "--counters");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        bwRowsPositive(c, 4096, 10_000);
+        String counters = String.join("\n", r.client()) + r.clientErr();
+        assertThat(counters).contains("counters of").doesNotContain("retry_exceeded_err");
+    }
+}
