@@ -21,6 +21,7 @@ import io.netty.channel.socket.DatagramPacket;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +56,12 @@ public final class UdpPort extends RoceUdpPort {
     private final TransmitPath transmitPath;
     private boolean rawToLoopback;
     private final Map<Integer, Channel> senders = new HashMap<>();
+    /**
+     * The sockets written to since the last flush, which are the ones to flush. A QP sends from a socket of
+     * its own source port: flushing every sender socket at the end of each turn cost the NIC thread more
+     * than ten thousand QPs' packets, and it read no ACKs meanwhile.
+     */
+    private final ArrayList<Channel> written = new ArrayList<>();
     /** The interface multicast leaves and is joined through, or null when no interface has the address. */
     private final NetworkInterface multicastIf;
     /** A socket per multicast group joined (written by the verb's thread, closed by any). */
@@ -320,6 +327,9 @@ public final class UdpPort extends RoceUdpPort {
                     ch.voidPromise());
         }
         batchCount = 0;
+        if (written.isEmpty() || written.getLast() != ch) {
+            written.add(ch);
+        }
     }
 
     private void flushNow() {
@@ -328,12 +338,13 @@ public final class UdpPort extends RoceUdpPort {
             raw.flush(); // both paths may have packets: loopback peers keep the UDP sockets
         }
         emitBatch();
-        receiver.flush();
-        for (Channel ch : senders.values()) {
-            if (ch != receiver && ch.isActive()) {
+        for (int i = 0; i < written.size(); i++) {
+            Channel ch = written.get(i);
+            if (ch.isActive()) {
                 ch.flush();
             }
         }
+        written.clear();
     }
 
     /** Until its socket is bound, a source port's packets would leave from 4791's: bind it before the first. */
