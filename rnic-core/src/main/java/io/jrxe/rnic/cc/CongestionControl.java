@@ -52,7 +52,7 @@ public interface CongestionControl {
          */
         boolean refusesNext();
 
-        /** The peer acknowledged this many of the QP's packets (the requester's PSN went back is not one). */
+        /** The peer acknowledged this many more of the QP's packets (a go-back-N rewind acknowledges none). */
         void acknowledged(int packets);
 
         /**

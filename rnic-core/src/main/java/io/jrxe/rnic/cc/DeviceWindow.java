@@ -79,7 +79,7 @@ public final class DeviceWindow implements CongestionControl {
         counters.register("jrxe_cc_window_resized", resized);
     }
 
-    /** The factory of a window of {@code limit} packets. */
+    /** The factory of a window of at most {@code most} packets. */
     public static Factory of(int most) {
         return (time, counters) -> new DeviceWindow(most, time, counters);
     }
