@@ -12,6 +12,8 @@ public abstract class AttachedPort implements PacketPort {
     protected volatile PacketTap tap;
     /** The comment for the next packet sent (NIC thread only), or null. */
     private String nextSentComment;
+    /** The bit the next packet sent has flipped after its ICRC (NIC thread only), or -1. */
+    private int nextSentCorruptBit = -1;
 
     protected AttachedPort(PeerAddress local) {
         this.local = local;
@@ -40,6 +42,27 @@ public abstract class AttachedPort implements PacketPort {
     @Override
     public final void annotateNextSent(String comment) {
         nextSentComment = comment;
+    }
+
+    @Override
+    public boolean corruptNextSent(int bit) {
+        nextSentCorruptBit = bit;
+        return true;
+    }
+
+    /** Whether the packet being sent is to be corrupted after its ICRC is written. */
+    protected final boolean corruptionPending() {
+        return nextSentCorruptBit >= 0;
+    }
+
+    /** Flips the bit asked for, if any, in packet[offset, offset+length) whose ICRC is written; once. */
+    protected final void corruptAfterIcrc(java.nio.ByteBuffer packet, int offset, int length) {
+        int bit = nextSentCorruptBit;
+        if (bit >= 0) {
+            nextSentCorruptBit = -1;
+            int at = offset + Math.min(bit >>> 3, length - 1);
+            packet.put(at, (byte) (packet.get(at) ^ (1 << (bit & 7))));
+        }
     }
 
     /** The comment set for the packet being sent, once. */

@@ -73,6 +73,14 @@ public interface PacketPort extends AutoCloseable {
     }
 
     /**
+     * The next packet sent has bit {@code bit} (from its first byte) flipped after its ICRC was written, as a link's
+     * error would: the receiving port drops it as corrupt (fault injection). False when this port cannot.
+     */
+    default boolean corruptNextSent(int bit) {
+        return false;
+    }
+
+    /**
      * The NIC dropped a packet this port delivered (unknown QP, bad Q_Key, ...): the tap, if any,
      * records it with the reason as its comment.
      */

@@ -36,6 +36,7 @@ public final class SimulatedPort extends AttachedPort {
         }
         int id = identification = (identification + 1) & 0xFFFF;
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, packet, offset, length));
+        corruptAfterIcrc(packet, offset, length);
         byte[] datagram = new byte[length];
         packet.get(offset, datagram);
         if (tap != null) {

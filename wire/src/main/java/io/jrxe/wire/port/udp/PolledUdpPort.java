@@ -248,7 +248,8 @@ public final class PolledUdpPort extends RoceUdpPort {
             multicastUnroutable.increment();
             return;
         }
-        if (leavesRaw(to)) {
+        // A packet to corrupt leaves through UDP, whose ICRC this port writes and can then spoil.
+        if (leavesRaw(to) && !corruptionPending()) {
             int identification = raw.stage(packet, offset, length, to, srcPort);
             tapSent(to, srcPort, identification, packet, offset, length);
             raw.flush();

@@ -90,6 +90,7 @@ public abstract class RoceUdpPort extends AttachedPort {
                 ? sendIcrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
                 : sendIcrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
+        corruptAfterIcrc(packet, offset, length);
     }
 
     protected final void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset,

@@ -247,7 +247,8 @@ public final class UdpPort extends RoceUdpPort {
             multicastUnroutable.increment();
             return;
         }
-        if (leavesRaw(to)) {
+        // A packet to corrupt leaves through UDP, whose ICRC this port writes and can then spoil.
+        if (leavesRaw(to) && !corruptionPending()) {
             int identification = raw.stage(packet, offset, length, to, srcPort);
             tapSent(to, srcPort, identification, packet, offset, length);
             scheduleFlush();
