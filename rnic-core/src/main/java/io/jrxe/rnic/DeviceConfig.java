@@ -1,6 +1,7 @@
 package io.jrxe.rnic;
 
 import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.wire.port.fault.FaultSpec;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -12,10 +13,11 @@ import java.util.List;
  * FLUSH packets carry the ICRC Linux's rxe computes for them instead of the IBTA's (rxe drops the
  * IBTA's; see the wire's IcrcCalculator.rxeFlush), and the capacity of its memory translation
  * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
- * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set).
+ * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
+ * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set).
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
 
@@ -27,10 +29,11 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
             throw new IllegalArgumentException("device " + name + " needs at least one address");
         }
         addresses = List.copyOf(addresses);
+        faults = faults == null ? FaultSpec.NONE : faults;
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
-        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES);
+        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES, FaultSpec.NONE);
     }
 
     public static DeviceConfig of(String name, InetAddress address) {
@@ -38,19 +41,27 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults);
+    }
+
+    /**
+     * The same device with its port doing {@code spec}'s faults to the packets it sends and receives on real UDP
+     * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
+     */
+    public DeviceConfig withFaults(FaultSpec spec) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec);
     }
 }

@@ -4,6 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.port.udp.EventLoopTime;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.port.udp.UdpPort;
@@ -17,19 +18,21 @@ import java.util.concurrent.TimeUnit;
 /** Real UDP run by a NIC thread of the device's own: a Netty event loop (epoll where it loads, NIO otherwise). */
 public final class NicThreadTransport implements NicTransport {
     private final EventLoopGroup group;
-    private final UdpPort port;
+    private final UdpPort udp;
+    private final PacketPort port;
     private final NicTime time;
     private final NicExecutor executor;
 
-    private NicThreadTransport(EventLoopGroup group, EventLoop loop, UdpPort port) {
+    private NicThreadTransport(EventLoopGroup group, EventLoop loop, UdpPort udp, DeviceConfig config) {
         this.group = group;
-        this.port = port;
+        this.udp = udp;
         this.time = new EventLoopTime(loop);
+        this.port = FaultyPort.wrap(udp, config.faults(), time);
         this.executor = new EventLoopExecutor(loop);
     }
 
     /**
-     * A NIC thread and a socket on the device's first address, port 4791.
+     * A NIC thread and a socket on the device's first address, port 4791, doing the configuration's faults.
      *
      * @throws PortInUseException when the address cannot be bound (taken, or not an address of this host)
      */
@@ -40,16 +43,22 @@ public final class NicThreadTransport implements NicTransport {
         try {
             UdpPort port = UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
             port.rxeFlushIcrc(config.rxeFlushIcrc());
-            return new NicThreadTransport(group, loop, port);
+            return new NicThreadTransport(group, loop, port, config);
         } catch (PortInUseException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
     }
 
+    /** The port: the socket's, or a {@link FaultyPort} over it when the configuration has faults. */
     @Override
-    public UdpPort port() {
+    public PacketPort port() {
         return port;
+    }
+
+    /** The socket's port beneath any faults. */
+    public UdpPort udpPort() {
+        return udp;
     }
 
     @Override

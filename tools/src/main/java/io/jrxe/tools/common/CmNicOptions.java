@@ -35,6 +35,11 @@ public final class CmNicOptions {
             description = "write every packet the jrxe NIC sends and receives, CM MADs included, to FILE (pcapng)")
     Path capture;
 
+    @Option(names = "--faults", paramLabel = "SPEC",
+            description = "the jrxe NIC does these faults to its own packets, CM MADs included (the grammar of the verbs "
+                    + "tools' --faults; docs/commands.md)")
+    String faults;
+
     @Option(names = "--counters", description = "print the jrxe NIC's counters that moved when the command ends")
     boolean counters;
 
@@ -43,8 +48,8 @@ public final class CmNicOptions {
         return switch (provider) {
             case EmulatedProvider.NAME -> false;
             case NativeProvider.NAME -> {
-                if (address != null || interfaceMtu != null || capture != null) {
-                    throw new BadOption("--addr, --if-mtu and --capture apply to a jrxe NIC only, not to --provider native");
+                if (address != null || interfaceMtu != null || capture != null || faults != null) {
+                    throw new BadOption("--addr, --if-mtu, --capture and --faults apply to a jrxe NIC only, not to --provider native");
                 }
                 yield true;
             }
@@ -66,6 +71,7 @@ public final class CmNicOptions {
         o.address = nicAddress.getHostAddress();
         o.interfaceMtu = interfaceMtu;
         o.capture = capture;
+        o.faults = faults;
         o.captureMaxPackets = 1_000_000;
         o.captureMaxMebibytes = 512;
         o.counters = counters;

@@ -2,6 +2,7 @@ package io.jrxe.tools.common;
 
 import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.emulated.Progress;
+import io.jrxe.wire.port.fault.FaultSpec;
 import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
@@ -60,6 +61,14 @@ public final class DeviceOptions {
             description = "keep at most BYTES of each captured frame, headers first (0: whole frames, the default; "
                     + "at full rate a whole-packet capture writes as many bytes as the device moves)")
     int captureSnapLength;
+
+    @Option(names = "--faults", paramLabel = "SPEC",
+            description = "a jrxe NIC does these faults to its own packets on send and on receive, seeded: rates "
+                    + "(loss=P,dup=P,reorder=P[:TIME],delay=TIME,corrupt=P,seed=N,dir=send|recv|both) and rules, one a "
+                    + "clause after ';' (drop|dup|corrupt|delay:TIME|truncate:BYTES|rnr[:TIMER] with nth=N,op=OPCODE,"
+                    + "qp=QPN,dir=send|recv,p=P,count=N); e.g. 'loss=0.01,seed=7;drop,nth=3;delay:5ms,op=ack'. "
+                    + "The capture says what each fault did (docs/commands.md, --faults)")
+    String faults;
 
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
@@ -126,6 +135,10 @@ public final class DeviceOptions {
         if (rxeFlushIcrc) {
             throw new BadOption("--rxe-flush-icrc applies to jrxe NICs only: " + name + " computes its own ICRCs");
         }
+        if (faults != null) {
+            throw new BadOption("--faults applies to jrxe NICs only: " + name + " sends from the kernel, where jrxe cannot "
+                    + "touch its packets; give the faults to the jrxe peer, or use tc netem on the interface");
+        }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
@@ -139,6 +152,7 @@ public final class DeviceOptions {
      */
     public void checkValues() {
         progress();
+        faults();
         interfaceMtu();
         captureMaxPackets();
         captureMaxBytes();
@@ -168,6 +182,18 @@ public final class DeviceOptions {
 
     public Path capture() {
         return capture;
+    }
+
+    /** The faults of --faults, none when it is not given; a one-line error for a bad specification. */
+    public FaultSpec faults() {
+        if (faults == null) {
+            return FaultSpec.NONE;
+        }
+        try {
+            return FaultSpec.parse(faults);
+        } catch (IllegalArgumentException e) {
+            throw new BadOption("--faults '" + faults + "': " + e.getMessage());
+        }
     }
 
     public long captureMaxPackets() {

@@ -45,7 +45,8 @@ public final class EmulatedLocalDevice extends LocalDevice {
         EmulatedDevice device;
         try {
             device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
-                    .withInterfaceMtu(options.interfaceMtu()).withRxeFlushIcrc(options.rxeFlushIcrc), options.progress());
+                    .withInterfaceMtu(options.interfaceMtu()).withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()),
+                    options.progress());
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
                     + e.getMessage(), e);

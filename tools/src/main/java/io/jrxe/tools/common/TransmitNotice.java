@@ -1,6 +1,8 @@
 package io.jrxe.tools.common;
 
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.port.raw.TransmitPath;
 import io.jrxe.wire.port.udp.RoceUdpPort;
 
@@ -17,7 +19,11 @@ public final class TransmitNotice {
 
     /** The device's transmit path, or null for a device that is not on real sockets. */
     public static TransmitPath of(EmulatedDevice device) {
-        return device.nic().hasNetwork() && device.nic().port() instanceof RoceUdpPort udp ? udp.transmitPath() : null;
+        if (!device.nic().hasNetwork()) {
+            return null;
+        }
+        PacketPort port = device.nic().port() instanceof FaultyPort faulty ? faulty.inner() : device.nic().port();
+        return port instanceof RoceUdpPort udp ? udp.transmitPath() : null;
     }
 
     /** Prints the warning when peers other than jrxe would drop this device's packets. */

@@ -23,6 +23,8 @@ import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.VerbsException;
 
+import io.jrxe.wire.port.fault.FaultyPort;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +89,21 @@ public final class Warmup {
      * @return the rounds in which every completion came (0 when the device could not warm up)
      */
     public static int run(EmulatedDevice device, Context ctx, Options options) {
+        FaultyPort faulty = device.nic().port() instanceof FaultyPort f ? f : null;
+        if (faulty != null) {
+            faulty.suspend(true);
+        }
+        try {
+            return rounds(device, ctx, options);
+        } finally {
+            if (faulty != null) {
+                faulty.suspend(false);
+            }
+        }
+    }
+
+    /** The rounds themselves, through the device's port with its faults stopped. */
+    private static int rounds(EmulatedDevice device, Context ctx, Options options) {
         int jitMillis = options.jitMillis();
         boolean untilQuiet = options.compilersBusy() != null;
         int completed = 0;

@@ -2,6 +2,7 @@ package io.jrxe.verbs.facade;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.wire.port.fault.FaultSpec;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,6 +24,7 @@ import java.util.Map;
  * jrxe0.max_qp = 16             # any limit: max_qp, max_mr, max_cq, max_cqe, max_pd,
  * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries,
  * jrxe0.max_mcast_grp = 2       #   max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach
+ * jrxe0.faults = loss=0.01,seed=7  # faults its port does to its packets on real UDP (FaultSpec's grammar)
  * </pre>
  * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
  * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
@@ -72,6 +74,7 @@ public final class DeviceConfigFile {
         List<InetAddress> addresses = new ArrayList<>();
         int mtu = 1500;
         long mttEntries = DeviceConfig.DEFAULT_MTT_ENTRIES;
+        FaultSpec faults = FaultSpec.NONE;
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -95,9 +98,10 @@ public final class DeviceConfigFile {
                     case "max_mcast_qp_attach" -> a.maxMcastQpAttach(Integer.parseInt(value));
                     case "max_total_mcast_qp_attach" -> a.maxTotalMcastQpAttach(Integer.parseInt(value));
                     case "mtt_entries" -> mttEntries = Long.parseLong(value);
+                    case "faults" -> faults = faults(value, where);
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
-                            + "max_mcast_qp_attach, max_total_mcast_qp_attach)");
+                            + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);
@@ -108,6 +112,14 @@ public final class DeviceConfigFile {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
-        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries);
+        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries).withFaults(faults);
+    }
+
+    private static FaultSpec faults(String value, String where) {
+        try {
+            return FaultSpec.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage());
+        }
     }
 }
