@@ -40,7 +40,9 @@ public final class FaultyPort implements PacketPort {
     private final boolean sendFaults;
     private final boolean receiveFaults;
     private final HeldPackets held;
-    private final ByteBuffer scratch = ByteBuffer.allocate(RoceUdpPort.MAX_DATAGRAM);
+    /** Where a packet sent is changed; not the received one's, which the NIC may still read while it sends. */
+    private final ByteBuffer sendScratch = ByteBuffer.allocate(RoceUdpPort.MAX_DATAGRAM);
+    private final ByteBuffer receiveScratch = ByteBuffer.allocate(RoceUdpPort.MAX_DATAGRAM);
     private final SingleWriterCounter heldOverflow = new SingleWriterCounter();
     private final Receiving receiving = new Receiving();
     private volatile PacketTap tap;
@@ -109,8 +111,8 @@ public final class FaultyPort implements PacketPort {
             }
             return;
         }
-        int changed = changedCopy(packet, offset, length, send);
-        ByteBuffer b = changed < 0 ? packet : scratch;
+        int changed = changedCopy(packet, offset, length, send, sendScratch);
+        ByteBuffer b = changed < 0 ? packet : sendScratch;
         int o = changed < 0 ? offset : 0;
         int l = changed < 0 ? length : changed;
         if (send.holdNanos > 0 && hold(b, o, l, false, to, srcPort, send, comment, null)) {
@@ -121,10 +123,10 @@ public final class FaultyPort implements PacketPort {
 
     /**
      * When the decision changes the packet's bytes (an ACK into an RNR NAK, a shorter payload, a bit to flip), copies
-     * it into the scratch buffer and makes the changes there but the flip: the NIC's buffer may be sent again (a
+     * it into {@code scratch} and makes the changes there but the flip: the NIC's buffer may be sent again (a
      * resend, a replayed response), and a port's receive buffer is its own. The copy's length, or -1 for no copy.
      */
-    private int changedCopy(ByteBuffer packet, int offset, int length, FaultDecider d) {
+    private static int changedCopy(ByteBuffer packet, int offset, int length, FaultDecider d, ByteBuffer scratch) {
         if (d.rnrTimer < 0 && d.truncateBy == 0 && d.corruptBit < 0) {
             return -1;
         }
@@ -329,13 +331,13 @@ public final class FaultyPort implements PacketPort {
                 show(Direction.DROPPED, buffer, offset, length, comment);
                 return;
             }
-            int changed = changedCopy(buffer, offset, length, receive);
-            ByteBuffer b = changed < 0 ? buffer : scratch;
+            int changed = changedCopy(buffer, offset, length, receive, receiveScratch);
+            ByteBuffer b = changed < 0 ? buffer : receiveScratch;
             int o = changed < 0 ? offset : 0;
             int l = changed < 0 ? length : changed;
             if (receive.corruptBit >= 0) {
                 int at = Math.min(receive.corruptBit >>> 3, l - 1);
-                scratch.put(at, (byte) (scratch.get(at) ^ (1 << (receive.corruptBit & 7))));
+                receiveScratch.put(at, (byte) (receiveScratch.get(at) ^ (1 << (receive.corruptBit & 7))));
                 show(Direction.DROPPED, b, o, l, comment == null ? null : comment + "; dropped: "
                         + DropReason.BAD_ICRC.description());
                 s.dropped(b, o, l, info, DropReason.BAD_ICRC);
