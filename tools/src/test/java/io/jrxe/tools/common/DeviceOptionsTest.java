@@ -42,4 +42,16 @@ class DeviceOptionsTest {
                 .hasMessageStartingWith("--capture cannot capture rxe0: the kernel sends its packets, jrxe never sees them; "
                         + "run tcpdump -i IFACE -w FILE udp port 4791");
     }
+
+    @Test
+    void faultsAreParsedBeforeAnythingOpensAndABadSpecIsOneLine() {
+        assertThat(parse().faults().none()).isTrue();
+        assertThat(parse("--faults", "loss=0.1,seed=4;drop,nth=2").faults().rules()).hasSize(1);
+        assertThatThrownBy(() -> parse("--faults", "loss=0.1;delay").checkValues())
+                .isInstanceOf(io.jrxe.tools.BadOption.class)
+                .hasMessage("--faults 'loss=0.1;delay': clause 2 'delay': delay: delay needs a time, as in delay:5ms");
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--faults", "loss=0.1").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessageStartingWith("--faults applies to jrxe NICs only: rxe0 sends from the kernel");
+    }
 }

@@ -28,6 +28,7 @@ class DeviceConfigFileTest {
                 jrxe1.addr = 127.0.0.2
                 jrxe1.addr2 = ::1
                 jrxe1.mtt_entries = 1024
+                jrxe1.faults = loss=0.01,seed=7;drop,nth=3
                 """);
         List<DeviceConfig> configs = DeviceConfigFile.load(f);
         assertThat(configs).extracting(DeviceConfig::name).containsExactly("jrxe0", "jrxe1");
@@ -36,6 +37,10 @@ class DeviceConfigFileTest {
         assertThat(configs.get(1).addresses()).hasSize(2);
         assertThat(configs.get(1).mttEntries()).isEqualTo(1024);
         assertThat(configs.get(0).mttEntries()).isEqualTo(DeviceConfig.DEFAULT_MTT_ENTRIES);
+        assertThat(configs.get(0).faults().none()).isTrue();
+        assertThat(configs.get(1).faults().seed()).isEqualTo(7);
+        assertThat(configs.get(1).faults().send().loss()).isEqualTo(0.01);
+        assertThat(configs.get(1).faults().rules()).hasSize(1);
     }
 
     @Test
@@ -43,6 +48,9 @@ class DeviceConfigFileTest {
         Path f = dir.resolve("bad.conf");
         Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.max_qp = lots\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.max_qp: not a number: lots");
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.faults = loss=lots\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.faults: clause 1 'loss=lots': "
+                + "loss=lots: not a number; a probability from 0 to 1, as 0.01");
         Files.writeString(f, "jrxe0.colour = blue\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessageStartingWith(f + ":1: jrxe0.colour: unknown key");
         Files.writeString(f, "jrxe0.mtu = 1500\n");
