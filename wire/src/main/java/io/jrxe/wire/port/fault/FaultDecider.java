@@ -135,7 +135,7 @@ final class FaultDecider {
                 case DUP -> duplicate = true;
                 case CORRUPT -> corruptBit = bit(length);
                 case DELAY -> holdNanos = r.argument();
-                case TRUNCATE -> truncateBy = (int) Math.min(r.argument(), length - 16);
+                case TRUNCATE -> truncateBy = (int) Math.max(0, Math.min(r.argument(), length - 16));
                 case RNR -> rnrTimer = (int) r.argument();
                 case REORDER -> throw new IllegalStateException("reorder is a rate, not a rule's action");
             }

@@ -1,0 +1,180 @@
+package io.jrxe.wire.port.fault;
+
+import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PacketTap;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.sim.VirtualTime;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fault port over a stand-in port and virtual time, whose timers run when the test says: the same seed does the same
+ * faults to the same packets, held packets are bounded and go in their time, a stopped port touches nothing, and a
+ * packet no fault picks costs no allocation.
+ */
+class FaultyPortTest {
+    private static final PeerAddress LOCAL = PeerAddress.of("10.0.0.1");
+    private static final PeerAddress PEER = PeerAddress.of("10.0.0.2");
+    private static final int RC_RDMA_WRITE_ONLY = 0x0A;
+
+    /** Keeps what leaves: each packet's PSN and length, whether it is to be corrupted, and its comment. */
+    static class StandIn implements PacketPort {
+        final List<String> sent = new ArrayList<>();
+        private int corruptBit = -1;
+        private String comment;
+
+        @Override
+        public PeerAddress localAddress() {
+            return LOCAL;
+        }
+
+        @Override
+        public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            sent.add((packet.getInt(offset + 8) & 0xFFFFFF) + "/" + length + (corruptBit >= 0 ? " bit " + corruptBit : ""));
+            corruptBit = -1;
+            comment = null;
+        }
+
+        @Override
+        public boolean corruptNextSent(int bit) {
+            corruptBit = bit;
+            return true;
+        }
+
+        @Override
+        public void annotateNextSent(String c) {
+            comment = c;
+        }
+
+        @Override
+        public void receiver(PacketSink sink) {
+        }
+
+        @Override
+        public void tap(PacketTap tap) {
+        }
+
+        @Override
+        public PacketTap tap() {
+            return null;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void runAll(VirtualTime time) {
+        while (time.step()) {
+            // each held packet's timer, in deadline order
+        }
+    }
+
+    private static ByteBuffer packet(int psn) {
+        ByteBuffer b = ByteBuffer.allocate(64);
+        b.put(0, (byte) RC_RDMA_WRITE_ONLY);
+        b.putInt(4, 0x11);
+        b.putInt(8, psn);
+        return b;
+    }
+
+    private static List<String> run(String spec, int packets) {
+        StandIn inner = new StandIn();
+        VirtualTime time = new VirtualTime();
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse(spec), time);
+        for (int psn = 0; psn < packets; psn++) {
+            port.send(packet(psn), 0, 64, PEER, 49152);
+        }
+        runAll(time);
+        return inner.sent;
+    }
+
+    @Test
+    void theSameSeedDoesTheSameFaultsToTheSamePackets() {
+        String rates = "loss=0.2,dup=0.1,reorder=0.1:50us,corrupt=0.1";
+        List<String> first = run(rates + ",seed=9", 2000);
+        assertThat(run(rates + ",seed=9", 2000)).isEqualTo(first);
+        assertThat(run(rates + ",seed=10", 2000)).isNotEqualTo(first);
+        assertThat(first).as("some lost, some twice, some corrupted, some out of order")
+                .hasSizeBetween(1500, 2100).anyMatch(s -> s.contains(" bit "));
+        assertThat(first).isNotEqualTo(first.stream().sorted((a, b) -> Integer.compare(psn(a), psn(b))).toList());
+    }
+
+    private static int psn(String sent) {
+        return Integer.parseInt(sent.substring(0, sent.indexOf('/')));
+    }
+
+    @Test
+    void heldPacketsAreBoundedAndGoInTheirTime() {
+        StandIn inner = new StandIn();
+        VirtualTime time = new VirtualTime();
+        FaultyPort port = (FaultyPort) FaultyPort.wrap(inner, FaultSpec.parse("delay=1ms"), time);
+        CounterRegistry counters = new CounterRegistry();
+        port.registerCounters(counters);
+        int packets = FaultyPort.MAX_HELD + 100;
+        for (int psn = 0; psn < packets; psn++) {
+            port.send(packet(psn), 0, 64, PEER, 49152);
+        }
+        assertThat(inner.sent).as("past the bound a packet goes at once").hasSize(100);
+        assertThat(counters.get("jrxe_fault_held_overflow")).isEqualTo(100);
+        assertThat(counters.get("jrxe_fault_tx_delayed")).isEqualTo(packets);
+        runAll(time);
+        assertThat(inner.sent).hasSize(packets);
+        assertThat(inner.sent.subList(100, packets)).extracting(FaultyPortTest::psn)
+                .isSortedAccordingTo(Integer::compare);
+        port.send(packet(packets), 0, 64, PEER, 49152);
+        assertThat(time.idle()).as("a released slot holds the next packet").isFalse();
+        assertThat(inner.sent).hasSize(packets);
+    }
+
+    @Test
+    void aStoppedPortTouchesNothingAndDrawsNothing() {
+        StandIn inner = new StandIn();
+        VirtualTime time = new VirtualTime();
+        FaultyPort port = (FaultyPort) FaultyPort.wrap(inner, FaultSpec.parse("loss=0.5,seed=3"), time);
+        port.suspend(true);
+        for (int psn = 0; psn < 100; psn++) {
+            port.send(packet(psn), 0, 64, PEER, 49152);
+        }
+        assertThat(inner.sent).hasSize(100);
+        port.suspend(false);
+        for (int psn = 100; psn < 1100; psn++) {
+            port.send(packet(psn), 0, 64, PEER, 49152);
+        }
+        List<String> afterStop = inner.sent.subList(100, inner.sent.size()).stream()
+                .map(s -> (psn(s) - 100) + s.substring(s.indexOf('/'))).toList();
+        assertThat(afterStop).as("the same faults as a port that was never stopped").isEqualTo(run("loss=0.5,seed=3", 1000));
+    }
+
+    @Test
+    void aPacketNoFaultPicksAllocatesNothing() {
+        StandIn inner = new StandIn() {
+            @Override
+            public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            }
+        };
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("drop,op=ack;delay:1ms,qp=0x12;drop,nth=2,op=read-resp"),
+                new VirtualTime());
+        ByteBuffer write = packet(0);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 200_000; i++) {
+            write.putInt(8, i & 0xFFFFFF);
+            port.send(write, 0, 64, PEER, 49152);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 200_000; i++) {
+            write.putInt(8, i & 0xFFFFFF);
+            port.send(write, 0, 64, PEER, 49152);
+        }
+        long perPacket = (threads.getCurrentThreadAllocatedBytes() - before) / 200_000;
+        assertThat(perPacket).as("bytes allocated per packet that no rule picks").isZero();
+    }
+}
