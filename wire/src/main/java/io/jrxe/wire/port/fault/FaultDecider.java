@@ -176,10 +176,15 @@ final class FaultDecider {
         return any;
     }
 
-    /** A bit of the packet's headers or payload, not of its ICRC: the ICRC check then fails as a link's error does. */
+    /**
+     * A bit of the packet's headers or payload that its ICRC covers: the ICRC check then fails as a link's error
+     * makes it. Not the ICRC's own bits, nor the BTH's fifth byte (FECN, BECN and the reserved bits), which the ICRC
+     * leaves out: a bit flipped there would pass the check.
+     */
     private int bit(int length) {
-        int bits = Math.max(8, (length - 4) * 8);
-        return (int) (nextDouble() * bits);
+        int bits = Math.max(40, (length - 4) * 8) - 8;
+        int b = (int) (nextDouble() * bits);
+        return b < 32 ? b : b + 8;
     }
 
     /** What was done, for the capture's comment; made only when a capture is on. */

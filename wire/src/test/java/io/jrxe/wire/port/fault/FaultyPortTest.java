@@ -105,6 +105,10 @@ class FaultyPortTest {
         assertThat(first).as("some lost, some twice, some corrupted, some out of order")
                 .hasSizeBetween(1500, 2100).anyMatch(s -> s.contains(" bit "));
         assertThat(first).isNotEqualTo(first.stream().sorted((a, b) -> Integer.compare(psn(a), psn(b))).toList());
+        assertThat(first.stream().filter(s -> s.contains(" bit ")).map(s -> Integer.parseInt(s.substring(s.indexOf(" bit ") + 5))))
+                .as("never a bit the ICRC leaves out (the BTH's fifth byte) nor one of the ICRC's own")
+                .allSatisfy(bit -> assertThat(bit < 32 || bit >= 40).as("bit " + bit).isTrue())
+                .allSatisfy(bit -> assertThat(bit).isLessThan((64 - 4) * 8));
     }
 
     private static int psn(String sent) {
