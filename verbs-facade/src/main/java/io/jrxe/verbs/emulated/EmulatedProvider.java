@@ -145,9 +145,13 @@ public final class EmulatedProvider implements Provider {
         }
     }
 
-    /** Makes a device on a simulated network, at its first address; everything runs on the caller's thread. */
+    /**
+     * Makes a device on a simulated network, at its first address, doing the configuration's faults to its own packets
+     * on top of the network's; everything runs on the caller's thread.
+     */
     public EmulatedDevice createSimulated(DeviceConfig config, SimulatedNetwork network) {
-        return create(new NicContext(config).transport(SimulatedTransport.attach(network, PeerAddress.of(config.addresses().getFirst()))));
+        return create(new NicContext(config).transport(SimulatedTransport.attach(network,
+                PeerAddress.of(config.addresses().getFirst()), config.faults())));
     }
 
     private synchronized EmulatedDevice add(EmulatedDevice device, DeviceConfig config) {
