@@ -33,7 +33,7 @@ class TwoProcessFaultSoakTest {
         }
         String port = String.valueOf(tcpPort);
         Process server = start("--addr", "127.0.39.1", "-p", port, "--ops", "0", "--qps", "4", "--seed", "1",
-                "--accept-timeout", "60", "--faults", RATES + ",seed=5;delay:40ms,op=ack,count=2");
+                "--accept-timeout", "60", "--faults", RATES + ",seed=5;delay:150ms,op=ack,count=2");
         Process client = null;
         try {
             client = start("--addr", "127.0.39.2", "-p", port, "--ops", "400", "--qps", "4", "--seed", "2",
