@@ -63,6 +63,11 @@ class NicPartsTest {
                 }
 
                 @Override
+                public boolean mayRespond() {
+                    return true;
+                }
+
+                @Override
                 public boolean nearLimit() {
                     return false;
                 }

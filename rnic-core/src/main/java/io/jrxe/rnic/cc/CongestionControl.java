@@ -38,6 +38,15 @@ public interface CongestionControl {
         boolean mayTransmit();
 
         /**
+         * Whether the QP may send one more packet of a READ's response now; false parks the QP as
+         * {@link #mayTransmit} does. A rate may hold responses back; a window of unacknowledged
+         * requests must not: responses are never acknowledged, and the room they would wait for can
+         * be held by this NIC's own requests, which the peer answers only once it has this response
+         * (two NICs reading from each other would each wait for the other until their ACK timers ran out).
+         */
+        boolean mayRespond();
+
+        /**
          * True when the part is close to holding packets back: a requester then asks for an ACK at
          * the end of every message, so that room comes back soon.
          */

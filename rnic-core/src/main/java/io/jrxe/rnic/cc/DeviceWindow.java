@@ -183,6 +183,11 @@ public final class DeviceWindow implements CongestionControl {
         }
 
         @Override
+        public boolean mayRespond() {
+            return true; // the window counts requests only: see Flow.mayRespond
+        }
+
+        @Override
         public boolean nearLimit() {
             return inFlight >= limit / 2;
         }

@@ -120,7 +120,7 @@ final class ResponseSender {
                 break;
             }
             if (p.kind == ResponseKind.READ_RESPONSE) {
-                if (!e.flow.mayTransmit()) {
+                if (!e.flow.mayRespond()) {
                     break; // congestion control wakes the QP when it may send again
                 }
                 if (sendReadPacket(e, p)) {
