@@ -1,7 +1,5 @@
 package io.jrxe.wire.capture;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,7 @@ public final class CaptureReader implements AutoCloseable {
 
     public CaptureReader(Path path) {
         this.path = path;
-        checkReadableFile(path);
+        CaptureFiles.checkReadable(path);
         PcapLibrary.version();
         this.file = new PcapFileReader(path);
     }
@@ -64,25 +62,5 @@ public final class CaptureReader implements AutoCloseable {
     @Override
     public void close() {
         file.close();
-    }
-
-    private static void checkReadableFile(Path path) {
-        if (!Files.exists(path)) {
-            throw new CaptureException("no such file: " + path);
-        }
-        if (Files.isDirectory(path)) {
-            throw new CaptureException(path + " is a directory, not a capture");
-        }
-        if (!Files.isReadable(path)) {
-            throw new CaptureException("cannot read " + path + ": permission denied");
-        }
-        try {
-            if (Files.size(path) == 0) {
-                // libpcap would say "truncated dump file", which sounds like a damaged capture.
-                throw new CaptureException(path + " is empty, not a pcap or pcapng capture");
-            }
-        } catch (IOException e) {
-            throw new CaptureException("cannot read " + path + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -15,8 +15,6 @@ import org.pcap4j.core.Pcaps;
  * missing: linking this class loads Pcap4J's exception classes, and fails without them.
  */
 final class PcapFileReader implements AutoCloseable {
-    private static final String PCAP_NEXT_EX_PREFIX = "Error occurred in pcap_next_ex(): ";
-
     private final Path path;
     private final PcapHandle handle;
     private final int linkType;
@@ -82,29 +80,14 @@ final class PcapFileReader implements AutoCloseable {
         try {
             return Pcaps.openOffline(path.toString(), PcapHandle.TimestampPrecision.NANO);
         } catch (PcapNativeException e) {
-            String reason = String.valueOf(e.getMessage());
-            if (reason.contains("is not supported by the pcap library")) {
-                throw new CaptureException("reading captures needs libpcap 1.5 or later (for nanosecond timestamps): "
-                        + "install the Debian package libpcap0.8", e);
-            }
-            if (reason.endsWith("No such file or directory")) {
-                throw new CaptureException("no such file: " + path, e);
-            }
-            throw new CaptureException(path + " is not a pcap or pcapng capture: " + reason, e);
+            throw CaptureFiles.notOpened(path, e.getMessage(), e);
         } catch (LinkageError e) {
             throw PcapLibrary.unavailable(e);
         }
     }
 
     private CaptureException damaged(String libpcapMessage, Exception cause) {
-        String reason = String.valueOf(libpcapMessage);
-        if (reason.startsWith(PCAP_NEXT_EX_PREFIX)) {
-            reason = reason.substring(PCAP_NEXT_EX_PREFIX.length());
-        }
-        if (reason.contains("truncated")) {
-            return new CaptureException(path + " is truncated after frame " + framesRead, cause);
-        }
-        return new CaptureException(path + " is damaged after frame " + framesRead + ": " + reason, cause);
+        return CaptureFiles.damaged(path, framesRead, libpcapMessage, cause);
     }
 
     private static long nanosSinceEpoch(Timestamp timestamp) {

@@ -1,14 +1,12 @@
 package io.jrxe.wire.capture;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,8 +18,8 @@ import java.util.List;
  * <p>
  * Lenient by design: it only adds detail to frames read elsewhere, so a classic pcap gives no
  * annotations and a damaged block ends the list where it is (the frames past it get none). Read
- * one packet at a time, alongside the frames, so that a capture of any size costs no more than
- * the part of it that is used. Not thread-safe.
+ * one packet at a time, alongside the frames, through one window of the file that is reused, so
+ * that a capture of any size costs no more than its largest block. Not thread-safe.
  */
 public final class PcapngAnnotations implements AutoCloseable {
     /**
@@ -44,9 +42,13 @@ public final class PcapngAnnotations implements AutoCloseable {
     private static final int IF_NAME = 2;
     /** A block longer than this is taken as damage rather than read into memory. */
     private static final int LARGEST_BLOCK = 64 << 20;
+    private static final int WINDOW = 1 << 20;
 
     private final Path path;
-    private final DataInputStream in;
+    private final FileChannel in;
+    /** The part of the file read and not yet walked: from its position to its limit. */
+    private ByteBuffer window = ByteBuffer.allocate(WINDOW).limit(0);
+    private boolean endOfFile;
     private final List<String> interfaceNames = new ArrayList<>();
     /** The current section's byte order; null before the first section header (or in a classic pcap). */
     private ByteOrder order;
@@ -56,7 +58,7 @@ public final class PcapngAnnotations implements AutoCloseable {
     public PcapngAnnotations(Path path) {
         this.path = path;
         try {
-            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16));
+            this.in = FileChannel.open(path, StandardOpenOption.READ);
         } catch (IOException e) {
             throw new CaptureException("cannot read " + path + ": " + e.getMessage(), e);
         }
@@ -74,6 +76,14 @@ public final class PcapngAnnotations implements AutoCloseable {
             }
             return annotations;
         }
+    }
+
+    /**
+     * How many interfaces the current section has described so far: a capture with more than one may hold a
+     * packet once per interface that saw it (jrxe writes one interface per port).
+     */
+    public int interfaces() {
+        return interfaceNames.size();
     }
 
     /** The next packet's annotation, or null after the last packet, in a classic pcap, or at damage. */
@@ -103,47 +113,70 @@ public final class PcapngAnnotations implements AutoCloseable {
 
     /** Reads one block: a packet's annotation, or null for any other block (or the end, which sets {@link #ended}). */
     private Annotation nextBlock() throws IOException {
-        byte[] head = new byte[8];
-        if (!readFully(in, head)) {
+        if (!have(8)) {
             return end();
         }
-        if (ByteBuffer.wrap(head).getInt(0) == SECTION_HEADER) {
-            order = sectionByteOrder(in);
+        ByteBuffer w = window;
+        int at = w.position();
+        if (w.order(ByteOrder.BIG_ENDIAN).getInt(at) == SECTION_HEADER) {
+            if (!have(12)) {
+                return end();
+            }
+            order = sectionByteOrder(window, window.position() + 8);
             if (order == null) {
                 return end();
             }
             interfaceNames.clear();
-            int length = ByteBuffer.wrap(head).order(order).getInt(4);
+            int length = window.order(order).getInt(window.position() + 4);
             // The section header's body after the magic (versions, section length, options) says nothing we need.
-            if (length < 28 || !skip(in, length - 12)) {
+            if (length < 28 || length % 4 != 0 || length > LARGEST_BLOCK || !have(length)) {
                 return end();
             }
+            window.position(window.position() + length);
             return null;
         }
         if (order == null) {
             return end(); // a classic pcap, or not a capture at all
         }
-        ByteBuffer h = ByteBuffer.wrap(head).order(order);
-        int type = h.getInt(0);
-        int length = h.getInt(4);
-        if (length < 12 || length % 4 != 0 || length > LARGEST_BLOCK) {
+        w.order(order);
+        int type = w.getInt(at);
+        int length = w.getInt(at + 4);
+        if (length < 12 || length % 4 != 0 || length > LARGEST_BLOCK || !have(length)) {
             return end();
         }
-        byte[] body = new byte[length - 12];
-        if (!readFully(in, body) || !skip(in, 4)) {
-            return end();
-        }
-        ByteBuffer b = ByteBuffer.wrap(body).order(order);
+        // The body: a view of the block without its type, length and trailing length, indexed from 0.
+        ByteBuffer b = window.slice(window.position() + 8, length - 12).order(order);
+        window.position(window.position() + length);
         return switch (type) {
             case INTERFACE_DESCRIPTION -> {
-                interfaceNames.add(body.length >= 8 ? option(b, 8, IF_NAME) : null);
+                interfaceNames.add(b.limit() >= 8 ? option(b, 8, IF_NAME) : null);
                 yield null;
             }
-            case ENHANCED_PACKET -> packet(b, b.getInt(0), 20, 12, interfaceNames);
-            case OBSOLETE_PACKET -> packet(b, b.getShort(0) & 0xFFFF, 20, 12, interfaceNames);
+            case ENHANCED_PACKET -> packet(b, b.limit() >= 4 ? b.getInt(0) : 0, 20, 12, interfaceNames);
+            case OBSOLETE_PACKET -> packet(b, b.limit() >= 2 ? b.getShort(0) & 0xFFFF : 0, 20, 12, interfaceNames);
             case SIMPLE_PACKET -> new Annotation(0, name(interfaceNames, 0), null);
             default -> null;
         };
+    }
+
+    /** Whether {@code count} bytes from the window's position are (or can be made) readable in it. */
+    private boolean have(int count) throws IOException {
+        if (window.remaining() >= count) {
+            return true;
+        }
+        if (window.capacity() < count) {
+            ByteBuffer larger = ByteBuffer.allocate(Math.max(count, 2 * window.capacity()));
+            larger.put(window);
+            window = larger.flip();
+        }
+        window.compact();
+        while (!endOfFile && window.position() < count) {
+            if (in.read(window) < 0) {
+                endOfFile = true;
+            }
+        }
+        window.flip();
+        return window.remaining() >= count;
     }
 
     private Annotation end() {
@@ -151,16 +184,12 @@ public final class PcapngAnnotations implements AutoCloseable {
         return null;
     }
 
-    /** Reads the byte-order magic that follows a section header's type and length: the section's byte order. */
-    private static ByteOrder sectionByteOrder(DataInputStream in) throws IOException {
-        byte[] magic = new byte[4];
-        if (!readFully(in, magic)) {
-            return null;
-        }
-        if (ByteBuffer.wrap(magic).order(ByteOrder.LITTLE_ENDIAN).getInt() == BYTE_ORDER_MAGIC) {
+    /** The byte order that the byte-order magic at {@code at} gives the section, or null when it is no magic. */
+    private static ByteOrder sectionByteOrder(ByteBuffer w, int at) {
+        if (w.order(ByteOrder.LITTLE_ENDIAN).getInt(at) == BYTE_ORDER_MAGIC) {
             return ByteOrder.LITTLE_ENDIAN;
         }
-        return ByteBuffer.wrap(magic).getInt() == BYTE_ORDER_MAGIC ? ByteOrder.BIG_ENDIAN : null;
+        return w.order(ByteOrder.BIG_ENDIAN).getInt(at) == BYTE_ORDER_MAGIC ? ByteOrder.BIG_ENDIAN : null;
     }
 
     /** A packet block: its interface, and its comments from the options after the (padded) captured bytes. */
@@ -187,7 +216,9 @@ public final class PcapngAnnotations implements AutoCloseable {
                 break;
             }
             if (c == code) {
-                String value = new String(body.array(), at + 4, length, StandardCharsets.UTF_8);
+                byte[] bytes = new byte[length];
+                body.get(at + 4, bytes);
+                String value = new String(bytes, StandardCharsets.UTF_8);
                 values = values == null ? new StringBuilder(value) : values.append("; ").append(value);
             }
             at += 4 + ((length + 3) & ~3);
@@ -197,26 +228,5 @@ public final class PcapngAnnotations implements AutoCloseable {
 
     private static String name(List<String> interfaceNames, int id) {
         return id >= 0 && id < interfaceNames.size() ? interfaceNames.get(id) : null;
-    }
-
-    private static boolean readFully(DataInputStream in, byte[] into) throws IOException {
-        try {
-            in.readFully(into);
-            return true;
-        } catch (EOFException e) {
-            return false;
-        }
-    }
-
-    private static boolean skip(DataInputStream in, long count) throws IOException {
-        if (count < 0) {
-            return false;
-        }
-        try {
-            in.skipNBytes(count);
-            return true;
-        } catch (EOFException e) {
-            return false;
-        }
     }
 }
