@@ -1,0 +1,42 @@
+package io.jrxe.tools.analyze;
+
+import io.jrxe.wire.psn.Psn;
+
+/**
+ * A READ or atomic request and what the capture showed of its answer: the response PSNs seen so far, the
+ * atomic's original value, and whether the requester asked for it again (after which a second answer is
+ * the responder's replay, not a network's copy).
+ */
+final class ReadOrAtomic {
+    final int psn;
+    final boolean atomic;
+    final long length;
+    final long frame;
+    /** PSNs its responses take, or 0 while the path MTU is unknown. */
+    int span;
+    /** The response PSN expected next. */
+    int nextResponse;
+    boolean answered;
+    boolean askedAgain;
+    long atomicValue;
+    /** Replays already reported since the last time it was asked again. */
+    boolean replayReported;
+
+    ReadOrAtomic(int psn, boolean atomic, long length, long frame, int span) {
+        this.psn = psn;
+        this.atomic = atomic;
+        this.length = length;
+        this.frame = frame;
+        this.span = span;
+        this.nextResponse = psn;
+    }
+
+    /** Whether response PSN {@code p} belongs to it (while its span is unknown: any PSN from its own on). */
+    boolean covers(int p) {
+        return span > 0 ? Psn.inWindow(p, psn, span) : !Psn.before(p, psn);
+    }
+
+    int lastPsn() {
+        return Psn.add(psn, Math.max(span, 1) - 1);
+    }
+}

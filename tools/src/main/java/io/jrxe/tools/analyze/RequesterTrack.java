@@ -1,0 +1,736 @@
+package io.jrxe.tools.analyze;
+
+import io.jrxe.wire.header.AethSyndrome;
+import io.jrxe.wire.header.NakCode;
+import io.jrxe.wire.header.RnrTimer;
+import io.jrxe.wire.opcode.MessagePosition;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.opcode.Operation;
+import io.jrxe.wire.opcode.Transport;
+import io.jrxe.wire.psn.Psn;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * One requester of a connection as the capture shows it: the request PSNs it sent and the responses
+ * its responder sent back, walked in capture order. From them it finds what Wireshark finds for TCP:
+ * PSNs the capture skipped (lost before the capture point) and whether they came later as resends or as
+ * late arrivals; retransmissions, grouped into go-back-N episodes, with their cause (a sequence NAK, an RNR
+ * NAK, a NAK implied by a READ response or atomic ACK, or else the ACK timeout, with the wait each took);
+ * copies made by the network; NAKs; READ responses the capture skipped; READs and atomics answered again;
+ * requests still unacknowledged at the end. It counts messages, data bytes and request-to-response times.
+ * <p>
+ * Sequence state is kept per PSN in bounded rings ({@link SentRequests}, {@link ReadsAndAtomics}), so a
+ * requester of any length costs bounded memory; nothing is allocated per packet unless a finding is made.
+ */
+final class RequesterTrack {
+    /** A late packet that comes within this of the gap it fills, with no NAK or IP identification to tell, was reordered. */
+    static final long REORDER_WINDOW = 1_000_000;
+    /** An identical packet within this of its previous sight, with nothing that asked for a resend, is the network's copy. */
+    static final long DUPLICATE_WINDOW = 1_000_000;
+
+    /** What the last packet of this requester's traffic was, for the stall it may have ended. */
+    enum Event { REQUEST, RESEND, DUPLICATE, LATE, ACK, NAK, RNR_NAK, READ_RESPONSE, ATOMIC_ACK, OTHER }
+
+    final Findings findings;
+    private final Timeline timeline;
+    final TimeSequence graph = new TimeSequence();
+    final RateSeries throughput;
+    final RoundTrips roundTrips = new RoundTrips();
+    private final SentRequests sent = new SentRequests();
+    private final ReadsAndAtomics reads = new ReadsAndAtomics();
+    private final PsnGaps gaps;
+
+    private boolean started;
+    private boolean unreliable;
+    private int firstPsn;
+    /** Requests seen so far, counted in PSNs from the first, without wrapping: where {@link #nextPsn} is. */
+    private long nextPosition;
+    private int nextPsn;
+    private int pmtu;
+    /** A READ whose span was unknown when the next request came: the next request's PSN may tell the path MTU. */
+    private ReadOrAtomic spanUnknown;
+
+    private boolean acked;
+    private int ackedThrough;
+    private long lastProgressTime;
+
+    private ResendEpisode episode;
+    private long latestCauseTime = Long.MIN_VALUE;
+    // The latest sequence NAK, RNR NAK and implied NAK the responder sent (frame -1: none yet).
+    private int seqNakPsn;
+    private long seqNakFrame = -1;
+    private long seqNakTime;
+    private int seqNakCount;
+    private boolean seqNakAnswered = true;
+    private int rnrPsn;
+    private int rnrTimer;
+    private long rnrFirstFrame = -1;
+    private long rnrFirstTime;
+    private long rnrLastFrame;
+    private long rnrLastTime;
+    private int rnrCount;
+    private long rnrWaited;
+    private long rnrResumeFrame = -1;
+    private boolean rnrOpen;
+    private int impliedPsn;
+    private long impliedFrame = -1;
+    private long impliedTime;
+    private String impliedWords;
+
+    // Counts.
+    long requestPackets;
+    long newRequestPackets;
+    long resentPackets;
+    long duplicatePackets;
+    long latePackets;
+    long responsePackets;
+    long messages;
+    final Map<Operation, Long> messagesByOperation = new EnumMap<>(Operation.class);
+    long dataBytes;
+    long firstTime = -1;
+    long lastTime;
+    long lastRequestFrame;
+    long lastRequestTime;
+    Event lastEvent = Event.OTHER;
+    private String lastResendWords;
+
+    RequesterTrack(Findings findings, Timeline timeline, RateSeries throughput) {
+        this.findings = findings;
+        this.timeline = timeline;
+        this.throughput = throughput;
+        this.gaps = new PsnGaps(this::gapClosed);
+    }
+
+    // ---- requests ---------------------------------------------------------------------------------------
+
+    void request(RocePacket p) {
+        requestPackets++;
+        lastRequestFrame = p.frame;
+        lastRequestTime = p.time;
+        if (p.opcode.transport() == Transport.UC) {
+            unreliable = true;
+        }
+        learnMtu(p.opcode.position(), p.payloadLength);
+        if (!started) {
+            started = true;
+            firstPsn = p.psn;
+            nextPsn = p.psn;
+            nextPosition = 0;
+            firstTime = p.time;
+        }
+        int d = Psn.diff(p.psn, nextPsn);
+        if (d > 0 && spanUnknown != null && readSpanFits(p.psn)) {
+            d = 0;
+        }
+        if (d == 0) {
+            fresh(p);
+            return;
+        }
+        if (d > 0) {
+            PsnGap gap = new PsnGap(nextPsn, d, p.frame, p.time, p.ipId);
+            gaps.open(gap);
+            graph.gaps.add(p.time, position(nextPsn));
+            nextPosition += d;
+            nextPsn = p.psn;
+            fresh(p);
+            return;
+        }
+        PsnGap gap = gaps.missing(p.psn);
+        if (gap != null) {
+            fillGap(gap, p);
+            return;
+        }
+        int slot = sent.find(p.psn);
+        if (slot >= 0 && networkCopy(slot, p)) {
+            duplicatePackets++;
+            lastEvent = Event.DUPLICATE;
+            graph.duplicates.add(p.time, position(p.psn));
+            findings.add(new Finding(FindingKind.DUPLICATE, p.frame, p.time, p.psn, p.psn, 1,
+                    p.opcode.displayName() + " PSN " + Psn.format(p.psn) + " seen again, the same packet as #"
+                            + sent.lastFrame(slot) + " " + Timeline.duration(p.time - sent.lastTime(slot))
+                            + " before it (" + (p.ipId > 0 ? "same IP identification " + p.ipId : "same ICRC")
+                            + "): a copy made on the way, not a resend", new long[] {sent.lastFrame(slot)}));
+            sent.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
+            return;
+        }
+        resend(slot, p, slot >= 0 ? sent.lastFrame(slot) : -1, slot >= 0 ? sent.lastTime(slot) : -1);
+    }
+
+    /** A UD datagram: counted, no sequence to follow (a UD QP numbers its datagrams to every destination in one run). */
+    void datagram(RocePacket p) {
+        requestPackets++;
+        newRequestPackets++;
+        messages++;
+        messagesByOperation.merge(p.opcode.operation(), 1L, Long::sum);
+        lastRequestFrame = p.frame;
+        lastRequestTime = p.time;
+        if (firstTime < 0) {
+            firstTime = p.time;
+        }
+        lastEvent = Event.REQUEST;
+        data(p.time, p.payloadLength);
+    }
+
+    /** A request PSN never seen before, in order. */
+    private void fresh(RocePacket p) {
+        closeEpisode();
+        spanUnknown = null;
+        Opcode op = p.opcode;
+        int flags = (p.ackRequest ? SentRequests.ACK_REQUEST : 0)
+                | (op.operation() == Operation.RDMA_READ_REQUEST ? SentRequests.READ : 0)
+                | (isAtomic(op) ? SentRequests.ATOMIC : 0);
+        sent.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, flags);
+        newRequestPackets++;
+        lastEvent = Event.REQUEST;
+        graph.sent.add(p.time, position(p.psn));
+        MessagePosition position = op.position();
+        if (position == MessagePosition.FIRST || position == MessagePosition.ONLY) {
+            messages++;
+            messagesByOperation.merge(op.operation(), 1L, Long::sum);
+        }
+        data(p.time, p.payloadLength);
+        int span = 1;
+        if (op.operation() == Operation.RDMA_READ_REQUEST || isAtomic(op)) {
+            span = isAtomic(op) ? 1 : pmtu > 0 ? Spans.of(p.dmaLength, pmtu) : 0;
+            ReadOrAtomic r = new ReadOrAtomic(p.psn, isAtomic(op), Math.max(0, p.dmaLength), p.frame, span);
+            reads.add(r);
+            if (span == 0) {
+                spanUnknown = r;
+                span = Spans.of(p.dmaLength, Spans.MTUS[Spans.MTUS.length - 1]);
+            }
+        }
+        nextPsn = Psn.add(p.psn, span);
+        nextPosition = position(p.psn) + span;
+        sent.ensure(Psn.distance(acked ? ackedThrough : firstPsn, nextPsn));
+    }
+
+    /** Whether {@code psn} is where the READ of unknown span would end for some path MTU: then that is the MTU. */
+    private boolean readSpanFits(int psn) {
+        ReadOrAtomic r = spanUnknown;
+        int jump = Psn.distance(r.psn, psn);
+        for (int m : Spans.MTUS) {
+            if (Spans.of(r.length, m) == jump) {
+                spanUnknown = null;
+                mtuKnown(m);
+                nextPosition = position(r.psn) + jump;
+                nextPsn = psn;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void learnMtu(MessagePosition position, int payload) {
+        if (pmtu == 0 && (position == MessagePosition.FIRST || position == MessagePosition.MIDDLE) && Spans.isMtu(payload)) {
+            mtuKnown(payload);
+        }
+    }
+
+    private void mtuKnown(int m) {
+        pmtu = m;
+        reads.spans(m);
+        spanUnknown = null;
+    }
+
+    /** A PSN the capture had skipped: a resend of a packet lost before the capture point, or the packet itself, late. */
+    private void fillGap(PsnGap gap, RocePacket p) {
+        boolean late;
+        if (unreliable) {
+            late = true; // UC never resends
+        } else if (p.ipId > 0 && gap.revealIpId > 0 && Math.abs((short) (p.ipId - gap.revealIpId)) < 16_384) {
+            // Linux numbers a sender's IPv4 packets in order: one numbered before the packet that showed the gap was sent before it.
+            late = (short) (p.ipId - gap.revealIpId) < 0;
+        } else {
+            late = cause(p.psn, gap.openedTime, p.time) == null && p.time - gap.openedTime <= REORDER_WINDOW;
+        }
+        if (late) {
+            gap.reordered(p.psn);
+            latePackets++;
+            lastEvent = Event.LATE;
+            graph.reordered.add(p.time, position(p.psn));
+            sent.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, p.ackRequest ? SentRequests.ACK_REQUEST : 0);
+            data(p.time, p.payloadLength);
+            findings.add(new Finding(FindingKind.REORDERED, p.frame, p.time, p.psn, p.psn, 1,
+                    p.opcode.displayName() + " PSN " + Psn.format(p.psn) + " came " + Timeline.duration(p.time - gap.openedTime)
+                            + " after a later PSN (#" + gap.openedFrame + ")" + (p.ipId > 0 && gap.revealIpId > 0
+                            ? ", though sent before it (IP identification " + p.ipId + " < " + gap.revealIpId + ")" : "")
+                            + ": reordered on the way", new long[] {gap.openedFrame}));
+        } else {
+            gap.resent(p.psn, p.frame, p.time);
+            resend(-1, p, gap.openedFrame, gap.openedTime);
+        }
+        gaps.settle(gap);
+    }
+
+    /** Whether the packet in {@code slot} seen again is a copy the network made rather than a resend. */
+    private boolean networkCopy(int slot, RocePacket p) {
+        if (unreliable) {
+            return true; // UC never resends
+        }
+        if (p.ipId > 0 && sent.ipId(slot) > 0) {
+            return p.ipId == sent.ipId(slot) && p.icrcStored == sent.icrc(slot);
+        }
+        return p.icrcStored == sent.icrc(slot) && p.time - sent.lastTime(slot) < DUPLICATE_WINDOW
+                && cause(p.psn, sent.lastTime(slot), p.time) == null
+                && (episode == null || !episode.goesOnWith(p.psn, latestCauseTime));
+    }
+
+    /**
+     * A request sent again. {@code sinceFrame} and {@code since} are its previous sending (or, for a PSN the
+     * capture skipped, the frame that showed the gap); -1 when unknown.
+     */
+    private void resend(int slot, RocePacket p, long sinceFrame, long since) {
+        resentPackets++;
+        lastEvent = Event.RESEND;
+        graph.resent.add(p.time, position(p.psn));
+        if (episode == null || !episode.goesOnWith(p.psn, latestCauseTime)) {
+            closeEpisode();
+            ResendCause cause = cause(p.psn, since, p.time);
+            if (cause == null) {
+                cause = timeout(p, sinceFrame, since, slot < 0);
+            }
+            episode = new ResendEpisode(p.psn, p.frame, p.time, cause);
+            answered(cause, p);
+        } else {
+            episode.add(p.psn, p.frame);
+        }
+        if (slot >= 0) {
+            sent.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
+        } else {
+            sent.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, p.ackRequest ? SentRequests.ACK_REQUEST : 0);
+            sent.again(sent.find(p.psn), p.frame, p.time, p.ipId, p.icrcStored); // two sendings: no round-trip sample
+            data(p.time, p.payloadLength);
+        }
+        Opcode op = p.opcode;
+        if (op.operation() == Operation.RDMA_READ_REQUEST || isAtomic(op)) {
+            ReadOrAtomic r = isAtomic(op) ? reads.at(p.psn) : reads.covering(p.psn);
+            if (r != null) {
+                r.askedAgain = true;
+                r.replayReported = false;
+                if (!isAtomic(op) && p.psn != r.psn) {
+                    episode.readAskedAgain("the READ of PSN " + Psn.format(r.psn) + " (#" + r.frame + ") asked again from PSN "
+                            + Psn.format(p.psn) + ", " + Psn.distance(r.psn, p.psn) + " response packets into it");
+                }
+            }
+        }
+        lastResendWords = episode.cause.words();
+    }
+
+    private ResendCause timeout(RocePacket p, long sinceFrame, long since, boolean skipped) {
+        if (since < 0) {
+            return new ResendCause(ResendCause.Kind.ACK_TIMEOUT, -1, 0,
+                    "ACK timeout (inferred: no NAK asked for it; its first sending is not in the capture)");
+        }
+        long wait = p.time - since;
+        String from = skipped ? "the capture first missed it (#" + sinceFrame + ")" : "its last sending (#" + sinceFrame + ")";
+        return new ResendCause(ResendCause.Kind.ACK_TIMEOUT, sinceFrame, wait, "ACK timeout (inferred: no ACK or NAK for it "
+                + Timeline.duration(wait) + " after " + from + ")");
+    }
+
+    /**
+     * The NAK the responder sent that explains a resend of {@code psn} at {@code now}, sent after {@code since};
+     * or null. When an RNR NAK and a sequence NAK both ask for it, the earlier is the cause: a responder that
+     * refused a packet for want of a receive finds the packets after it out of sequence and NAKs them too.
+     */
+    private ResendCause cause(int psn, long since, long now) {
+        boolean sequence = seqNakFrame >= 0 && seqNakTime >= since && seqNakPsn == psn;
+        boolean rnr = rnrFirstFrame >= 0 && rnrLastTime >= since && rnrPsn == psn;
+        if (rnr && (!sequence || rnrLastTime <= seqNakTime)) {
+            return new ResendCause(ResendCause.Kind.RNR_NAK, rnrLastFrame, now - rnrLastTime,
+                    "after the RNR NAK #" + rnrLastFrame + " (timer " + rnrTimer + ": " + RnrTimer.describe(rnrTimer)
+                            + "), waited " + Timeline.duration(now - rnrLastTime)
+                            + (sequence ? " (the sequence NAK #" + seqNakFrame + " that followed it asked for the same PSN)" : ""));
+        }
+        if (sequence) {
+            return new ResendCause(ResendCause.Kind.SEQUENCE_NAK, seqNakFrame, now - seqNakTime,
+                    "after the PSN sequence NAK #" + seqNakFrame + " (the responder expected PSN " + Psn.format(seqNakPsn)
+                            + "), " + Timeline.duration(now - seqNakTime) + " later");
+        }
+        if (impliedFrame >= 0 && impliedTime >= since && !Psn.after(psn, impliedPsn)) {
+            return new ResendCause(ResendCause.Kind.IMPLIED_NAK, impliedFrame, now - impliedTime,
+                    "implied NAK: " + impliedWords + " (#" + impliedFrame + "), " + Timeline.duration(now - impliedTime) + " later");
+        }
+        return null;
+    }
+
+    /** The NAKs that asked for the resend of {@code p} are settled: their episodes are reported. */
+    private void answered(ResendCause cause, RocePacket p) {
+        if (!seqNakAnswered && seqNakPsn == p.psn) {
+            seqNakAnswered = true;
+            String after = cause.kind() == ResendCause.Kind.RNR_NAK
+                    ? " (it follows the RNR NAK #" + rnrLastFrame + ": the packets after the refused one were out of sequence)"
+                    : "";
+            findings.add(new Finding(FindingKind.SEQUENCE_NAK, seqNakFrame, seqNakTime, seqNakPsn, seqNakPsn, seqNakCount,
+                    "PSN sequence NAK" + (seqNakCount > 1 ? " x" + seqNakCount : "") + ": the responder expected PSN "
+                            + Psn.format(seqNakPsn) + " and got a later one" + after + "; the requester resent from it at #"
+                            + p.frame + ", " + Timeline.duration(p.time - seqNakTime) + " later", new long[] {p.frame}));
+        }
+        if (cause.kind() == ResendCause.Kind.RNR_NAK && rnrOpen) {
+            rnrWaited += p.time - rnrLastTime;
+            rnrResumeFrame = p.frame;
+            graph.wait(rnrLastTime, p.time, position(rnrPsn));
+        }
+    }
+
+    private void closeEpisode() {
+        ResendEpisode e = episode;
+        if (e == null) {
+            return;
+        }
+        episode = null;
+        String psns = e.firstPsn == e.lastPsn ? "PSN " + Psn.format(e.firstPsn)
+                : "PSN " + Psn.format(e.firstPsn) + ".." + Psn.format(e.lastPsn);
+        String frames = e.firstFrame == e.lastFrame ? "#" + e.firstFrame : "#" + e.firstFrame + "..#" + e.lastFrame;
+        findings.add(new Finding(FindingKind.RESENT, e.firstFrame, e.firstTime, e.firstPsn, e.lastPsn, e.packets,
+                psns + " resent (" + e.packets + (e.packets == 1 ? " packet, " : " packets, ") + frames + "): "
+                        + e.cause.words() + (e.readsAskedAgain == null ? "" : "; " + e.readsAskedAgain),
+                e.cause.frame() >= 0 ? new long[] {e.cause.frame()} : new long[0], e.cause.kind().id()));
+    }
+
+    // ---- responses --------------------------------------------------------------------------------------
+
+    void response(RocePacket p) {
+        responsePackets++;
+        if (firstTime < 0) {
+            firstTime = p.time;
+        }
+        Opcode op = p.opcode;
+        switch (op.operation()) {
+            case ACKNOWLEDGE -> acknowledge(p);
+            case RDMA_READ_RESPONSE -> readResponse(p);
+            case ATOMIC_ACKNOWLEDGE -> atomicAcknowledge(p);
+            default -> lastEvent = Event.OTHER;
+        }
+    }
+
+    private void acknowledge(RocePacket p) {
+        int syndrome = p.syndrome;
+        switch (AethSyndrome.type(syndrome)) {
+            case AethSyndrome.TYPE_ACK -> {
+                lastEvent = Event.ACK;
+                sample(p.psn, p.time);
+                progress(p.psn, p.time);
+            }
+            case AethSyndrome.TYPE_RNR_NAK -> {
+                lastEvent = Event.RNR_NAK;
+                progress(Psn.add(p.psn, -1), p.time);
+                rnrNak(p);
+            }
+            case AethSyndrome.TYPE_NAK -> {
+                lastEvent = Event.NAK;
+                progress(Psn.add(p.psn, -1), p.time);
+                if (AethSyndrome.value(syndrome) == NakCode.PSN_SEQUENCE_ERROR.value()) {
+                    sequenceNak(p);
+                } else {
+                    graph.naks.add(p.time, position(p.psn));
+                    findings.add(new Finding(FindingKind.FATAL_NAK, p.frame, p.time, p.psn, p.psn, 1,
+                            AethSyndrome.describe(syndrome) + " for PSN " + Psn.format(p.psn)
+                                    + ": the request failed and the requester's QP goes to the error state", new long[0]));
+                }
+            }
+            default -> {
+                lastEvent = Event.OTHER;
+                findings.add(new Finding(FindingKind.MALFORMED, p.frame, p.time, p.psn, p.psn, 1,
+                        "ACKNOWLEDGE with a reserved AETH syndrome 0x" + Integer.toHexString(syndrome), new long[0]));
+            }
+        }
+    }
+
+    private void sequenceNak(RocePacket p) {
+        graph.naks.add(p.time, position(p.psn));
+        latestCauseTime = p.time;
+        if (!seqNakAnswered && seqNakPsn == p.psn) {
+            seqNakCount++;
+        } else {
+            reportUnansweredNak();
+            seqNakPsn = p.psn;
+            seqNakFrame = p.frame;
+            seqNakTime = p.time;
+            seqNakCount = 1;
+            seqNakAnswered = false;
+        }
+    }
+
+    private void reportUnansweredNak() {
+        if (!seqNakAnswered) {
+            seqNakAnswered = true;
+            findings.add(new Finding(FindingKind.SEQUENCE_NAK, seqNakFrame, seqNakTime, seqNakPsn, seqNakPsn, seqNakCount,
+                    "PSN sequence NAK" + (seqNakCount > 1 ? " x" + seqNakCount : "") + ": the responder expected PSN "
+                            + Psn.format(seqNakPsn) + "; the capture shows no resend from it", new long[0]));
+        }
+    }
+
+    private void rnrNak(RocePacket p) {
+        graph.rnrNaks.add(p.time, position(p.psn));
+        latestCauseTime = p.time;
+        if (!rnrOpen || rnrPsn != p.psn) {
+            closeRnr();
+            rnrOpen = true;
+            rnrPsn = p.psn;
+            rnrFirstFrame = p.frame;
+            rnrFirstTime = p.time;
+            rnrCount = 0;
+            rnrWaited = 0;
+            rnrResumeFrame = -1;
+        }
+        rnrCount++;
+        rnrTimer = AethSyndrome.value(p.syndrome);
+        rnrLastFrame = p.frame;
+        rnrLastTime = p.time;
+    }
+
+    private void closeRnr() {
+        if (!rnrOpen) {
+            return;
+        }
+        rnrOpen = false;
+        String resumed = rnrResumeFrame >= 0 ? "; resent at #" + rnrResumeFrame + ", the requester waited "
+                + Timeline.duration(rnrWaited) + " in all" : "; the capture shows no resend after the last one";
+        findings.add(new Finding(FindingKind.RNR_NAK, rnrFirstFrame, rnrFirstTime, rnrPsn, rnrPsn, rnrCount,
+                "RNR NAK" + (rnrCount > 1 ? " x" + rnrCount + " (#" + rnrFirstFrame + "..#" + rnrLastFrame + ")" : "")
+                        + " for PSN " + Psn.format(rnrPsn) + ": the responder had no receive posted; timer " + rnrTimer
+                        + " asks for " + RnrTimer.describe(rnrTimer) + resumed,
+                rnrResumeFrame >= 0 ? new long[] {rnrResumeFrame} : new long[0]));
+    }
+
+    private void readResponse(RocePacket p) {
+        lastEvent = Event.READ_RESPONSE;
+        learnMtu(p.opcode.position(), p.payloadLength);
+        MessagePosition position = p.opcode.position();
+        ReadOrAtomic r = reads.covering(p.psn);
+        if (r == null || r.atomic) {
+            return; // a READ asked before the capture began
+        }
+        if (position == MessagePosition.FIRST || position == MessagePosition.ONLY) {
+            sample(p.psn, p.time);
+        }
+        int d = Psn.diff(p.psn, r.nextResponse);
+        if (d < 0) {
+            repeatedAnswer(r, p, position == MessagePosition.LAST || position == MessagePosition.ONLY);
+            return;
+        }
+        if (d > 0) {
+            int from = r.nextResponse;
+            findings.add(new Finding(FindingKind.READ_RESPONSE_GAP, p.frame, p.time, from, Psn.add(p.psn, -1), d,
+                    "READ response PSN " + range(from, Psn.add(p.psn, -1)) + " of the READ #" + r.frame + " (PSN "
+                            + Psn.format(r.psn) + ") not captured before PSN " + Psn.format(p.psn)
+                            + ": lost before the capture point", new long[] {r.frame}));
+            implied(p, "the READ response PSN " + Psn.format(p.psn) + " skipped PSN " + Psn.format(from));
+        }
+        ReadOrAtomic older = reads.unansweredBefore(r.psn);
+        if (older != null) {
+            implied(p, "the response to PSN " + Psn.format(r.psn) + " came before any to PSN " + Psn.format(older.psn));
+        }
+        r.nextResponse = Psn.next(p.psn);
+        data(p.time, p.payloadLength);
+        if (position == MessagePosition.LAST || position == MessagePosition.ONLY) {
+            r.answered = true;
+            r.askedAgain = false;
+            progress(p.psn, p.time);
+        } else {
+            progress(Psn.add(r.psn, -1), p.time);
+        }
+    }
+
+    private void atomicAcknowledge(RocePacket p) {
+        lastEvent = Event.ATOMIC_ACK;
+        ReadOrAtomic r = reads.at(p.psn);
+        if (r == null || !r.atomic) {
+            progress(p.psn, p.time);
+            return;
+        }
+        if (r.answered) {
+            if (!r.askedAgain) {
+                duplicateResponse(p, "the same atomic ACKNOWLEDGE");
+                return;
+            }
+            r.askedAgain = false;
+            if (p.atomicOriginal == r.atomicValue) {
+                findings.add(new Finding(FindingKind.ATOMIC_REPLAY, p.frame, p.time, p.psn, p.psn, 1,
+                        "the atomic of PSN " + Psn.format(p.psn) + " (#" + r.frame + ") answered again with the same original"
+                                + " value 0x" + Long.toHexString(r.atomicValue) + ": replayed from the responder's resources,"
+                                + " not executed twice", new long[] {r.frame}));
+            } else {
+                findings.add(new Finding(FindingKind.ATOMIC_REPLAY_DIFFERS, p.frame, p.time, p.psn, p.psn, 1,
+                        "the atomic of PSN " + Psn.format(p.psn) + " (#" + r.frame + ") answered again with original value 0x"
+                                + Long.toHexString(p.atomicOriginal) + ", the first answer said 0x"
+                                + Long.toHexString(r.atomicValue) + ": executed twice?", new long[] {r.frame}));
+            }
+            return;
+        }
+        ReadOrAtomic older = reads.unansweredBefore(r.psn);
+        if (older != null) {
+            implied(p, "the atomic ACK of PSN " + Psn.format(r.psn) + " came before any answer to PSN " + Psn.format(older.psn));
+        }
+        sample(p.psn, p.time);
+        r.answered = true;
+        r.atomicValue = p.atomicOriginal;
+        progress(p.psn, p.time);
+    }
+
+    /** A READ response for PSNs already answered: the responder's replay when the READ was asked again, else a copy. */
+    private void repeatedAnswer(ReadOrAtomic r, RocePacket p, boolean last) {
+        if (r.askedAgain) {
+            if (!r.replayReported) {
+                r.replayReported = true;
+                findings.add(new Finding(FindingKind.READ_REPLAY, p.frame, p.time, p.psn, p.psn, 1,
+                        "the READ of PSN " + Psn.format(r.psn) + " (#" + r.frame + ") answered again from PSN "
+                                + Psn.format(p.psn) + ": the responder replays it because the requester asked again",
+                        new long[] {r.frame}));
+            }
+            if (last) {
+                r.askedAgain = false;
+            }
+            return;
+        }
+        duplicateResponse(p, "READ response");
+    }
+
+    private void duplicateResponse(RocePacket p, String what) {
+        duplicatePackets++;
+        lastEvent = Event.DUPLICATE;
+        findings.add(new Finding(FindingKind.DUPLICATE, p.frame, p.time, p.psn, p.psn, 1,
+                what + " PSN " + Psn.format(p.psn) + " seen again though the requester did not ask again:"
+                        + " a copy made on the way", new long[0]));
+    }
+
+    private void implied(RocePacket p, String words) {
+        impliedPsn = p.psn;
+        impliedFrame = p.frame;
+        impliedTime = p.time;
+        impliedWords = words;
+        latestCauseTime = p.time;
+    }
+
+    /** A round-trip sample for the request at {@code psn}, if it was sent once and asked for this answer. */
+    private void sample(int psn, long now) {
+        int slot = sent.find(psn);
+        if (slot >= 0 && sent.sends(slot) == 1 && !sent.has(slot, SentRequests.SAMPLED)) {
+            sent.mark(slot, SentRequests.SAMPLED);
+            roundTrips.record(now - sent.firstTime(slot));
+        }
+    }
+
+    /** The responder has everything up to {@code psn}. */
+    private void progress(int psn, long now) {
+        if (!started) {
+            return;
+        }
+        if (!acked || Psn.after(psn, ackedThrough)) {
+            if (Psn.after(psn, Psn.add(nextPsn, -1))) {
+                return; // answers a request the capture never showed
+            }
+            acked = true;
+            ackedThrough = psn;
+            lastProgressTime = now;
+            graph.acked.add(now, position(psn));
+            gaps.acknowledged(psn);
+            reads.answeredThrough(psn);
+            if (rnrOpen && Psn.after(psn, Psn.add(rnrPsn, -1))) {
+                closeRnr();
+            }
+        }
+    }
+
+    private void data(long time, int bytes) {
+        dataBytes += bytes;
+        lastTime = Math.max(lastTime, time);
+        if (bytes > 0) {
+            throughput.add(time, bytes);
+        }
+    }
+
+    private void gapClosed(PsnGap g) {
+        String psns = range(g.from, g.last());
+        StringBuilder words = new StringBuilder(160).append(g.length == 1 ? "PSN " : "PSNs ").append(psns)
+                .append(g.length == 1 ? " was" : " (" + g.length + ") were").append(" not captured before a later PSN");
+        long missing = g.length - g.closed();
+        if (g.resent > 0) {
+            words.append("; ").append(g.resent).append(" lost before the capture point and resent")
+                    .append(g.firstResentFrame == g.lastResentFrame ? " at #" + g.firstResentFrame
+                            : " at #" + g.firstResentFrame + "..#" + g.lastResentFrame)
+                    .append(", ").append(Timeline.duration(g.firstResentTime - g.openedTime)).append(" later");
+        }
+        if (g.reordered > 0) {
+            words.append("; ").append(g.reordered).append(" came late (reordered)");
+        }
+        if (g.acknowledgedUnseen > 0) {
+            words.append("; ").append(g.acknowledgedUnseen)
+                    .append(" acknowledged by the responder though never captured (the capture, not the network, missed them)");
+        }
+        if (missing > 0) {
+            words.append("; ").append(missing).append(" never seen by the end of the capture");
+        }
+        findings.add(new Finding(FindingKind.PSN_GAP, g.openedFrame, g.openedTime, g.from, g.last(), g.length,
+                words.toString(), g.firstResentFrame >= 0 ? new long[] {g.firstResentFrame} : new long[0]));
+    }
+
+    private static String range(int from, int to) {
+        return from == to ? Psn.format(from) : Psn.format(from) + ".." + Psn.format(to);
+    }
+
+    private static boolean isAtomic(Opcode op) {
+        return op.operation() == Operation.COMPARE_SWAP || op.operation() == Operation.FETCH_ADD;
+    }
+
+    /** Where {@code psn} is, counted from the requester's first PSN without wrapping. */
+    long position(int psn) {
+        return nextPosition + Psn.diff(psn, nextPsn);
+    }
+
+    // ---- the end ----------------------------------------------------------------------------------------
+
+    /** Whether requests are out that the responder has not answered. */
+    boolean outstanding() {
+        return started && !unreliable && (acked ? Psn.distance(ackedThrough, nextPsn) > 1 : true);
+    }
+
+    /** What the packet that ended a stall was, in words. */
+    String lastEventWords() {
+        return switch (lastEvent) {
+            case RESEND -> "a resend, " + lastResendWords;
+            case REQUEST -> "the next new request";
+            case DUPLICATE -> "a copy of an earlier packet";
+            case LATE -> "a late packet";
+            case ACK -> "the responder's ACK";
+            case NAK -> "the responder's NAK";
+            case RNR_NAK -> "the responder's RNR NAK";
+            case READ_RESPONSE -> "the READ response";
+            case ATOMIC_ACK -> "the atomic ACK";
+            case OTHER -> "another packet";
+        };
+    }
+
+    /** The capture ended: whatever is still open is reported. */
+    void end(boolean responderSeen) {
+        closeEpisode();
+        reportUnansweredNak();
+        closeRnr();
+        gaps.closeAll();
+        if (started && !unreliable && responderSeen && outstanding()) {
+            int from = acked ? Psn.next(ackedThrough) : firstPsn;
+            int to = Psn.add(nextPsn, -1);
+            findings.add(new Finding(FindingKind.UNACKNOWLEDGED, lastRequestFrame, lastRequestTime, from, to,
+                    Psn.distance(from, nextPsn), (from == to ? "PSN " + Psn.format(from) + " was" : "PSNs " + range(from, to)
+                    + " (" + Psn.distance(from, nextPsn) + ") were") + " never acknowledged by the end of the capture"
+                    + " (the last request was sent at #" + lastRequestFrame + ", " + timeline.at(lastRequestTime) + ")",
+                    new long[0]));
+        }
+    }
+
+    boolean started() {
+        return started;
+    }
+
+    boolean unreliable() {
+        return unreliable;
+    }
+
+    /** Payload bytes of new requests and READ responses per second, from the first packet to the last. */
+    double goodput() {
+        long span = lastTime - firstTime;
+        return span > 0 ? dataBytes * 1e9 / span : 0;
+    }
+}
