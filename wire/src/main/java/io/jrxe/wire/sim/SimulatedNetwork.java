@@ -27,6 +27,7 @@ public final class SimulatedNetwork {
     private final Map<String, LinkFaults> faults = new HashMap<>();
     private LinkFaults defaultFaults = LinkFaults.NONE;
     private PacketFilter filter;
+    private FaultListener faultListener = (fault, from, to, roce) -> { };
     private long sent;
     private long delivered;
     private long lost;
@@ -100,6 +101,11 @@ public final class SimulatedNetwork {
         filter = f;
     }
 
+    /** Tells {@code listener} of every fault from now on (one listener; null stops telling). */
+    public void listen(FaultListener listener) {
+        faultListener = listener != null ? listener : (fault, from, to, roce) -> { };
+    }
+
     /**
      * Puts a packet on the wire as if {@code from} had sent it (a ghost ACK, a forged response):
      * the ICRC is computed for it, then it meets the same faults as any other packet.
@@ -124,6 +130,7 @@ public final class SimulatedNetwork {
             if (v == PacketFilter.Verdict.DROP) {
                 lost++;
                 trace(1, datagram);
+                faultListener.fault(FaultListener.Fault.LOST, from.localAddress(), to, datagram);
                 return;
             }
             if (v == PacketFilter.Verdict.MODIFIED) {
@@ -151,23 +158,29 @@ public final class SimulatedNetwork {
         if (random.nextDouble() < f.loss()) {
             lost++;
             trace(1, datagram);
+            faultListener.fault(FaultListener.Fault.LOST, from.localAddress(), link, datagram);
             return;
         }
         int copies = random.nextDouble() < f.duplicate() ? 2 : 1;
         if (copies == 2) {
             duplicated++;
+            faultListener.fault(FaultListener.Fault.DUPLICATED, from.localAddress(), link, datagram);
         }
+        // What the listener is told of is the packet as sent, whatever a flipped bit does to the copy delivered.
+        byte[] original = f.corrupt() > 0 ? datagram.clone() : datagram;
         for (int c = 0; c < copies; c++) {
             byte[] bytes = c == 0 ? datagram : datagram.clone();
             if (random.nextDouble() < f.corrupt()) {
                 int bit = random.nextInt(bytes.length * 8);
                 bytes[bit >>> 3] ^= (byte) (1 << (bit & 7));
                 corrupted++;
+                faultListener.fault(FaultListener.Fault.CORRUPTED, from.localAddress(), link, original);
             }
             long delay = f.delayNanos();
             if (f.reorderNanos() > 0 && random.nextDouble() < f.reorder()) {
                 delay += 1 + (long) (random.nextDouble() * f.reorderNanos());
                 reordered++;
+                faultListener.fault(FaultListener.Fault.REORDERED, from.localAddress(), link, original);
             }
             PeerAddress source = from.localAddress();
             time.schedule(delay, () -> deliver(source, to, link, bytes, srcPort, identification));
