@@ -60,7 +60,10 @@ final class CaptureAnalysis {
             linkType = in.linkType();
             while (next(in)) {
                 PcapngAnnotations.Annotation note = notes.next();
-                folding |= notes.interfaces() > 1;
+                if (!folding && notes.interfaces() > 1) {
+                    folding = true;
+                    flows.arrivalsKnown();
+                }
                 frames++;
                 long time = in.timestampNanos();
                 if (frames == 1) {
@@ -118,15 +121,30 @@ final class CaptureAnalysis {
             return;
         }
         Flow f = flows.flow(p);
-        if (folding && folder.fold(p, f) != CopyFolder.Verdict.PACKET) {
-            copies++;
-            return;
-        }
         Connection c = f.connection;
         int side = f.side;
-        boolean waited = c.waiting();
+        // With each packet's arrival on record, a requester's requests are followed where they were sent and the
+        // responses to them where they arrived: what the requester itself saw, and so what it acted on.
+        boolean atArrival = folding && (p.opcode.isResponse() || p.opcode == Opcode.CNP);
+        if (folding) {
+            CopyFolder.Verdict v = folder.fold(p, f);
+            if (v != CopyFolder.Verdict.PACKET) {
+                copies++;
+                if (v == CopyFolder.Verdict.ARRIVAL && atArrival) {
+                    analyse(p, c, side);
+                }
+                return;
+            }
+        }
         c.packets[side]++;
         c.bytes[side] += wireLength;
+        if (!atArrival) {
+            analyse(p, c, side);
+        }
+    }
+
+    private void analyse(RocePacket p, Connection c, int side) {
+        boolean waited = c.waiting();
         if (p.ecn == 3) {
             if (c.ecnMarked[side]++ == 0) {
                 c.firstEcnFrame[side] = p.frame;

@@ -39,8 +39,12 @@ final class Connection {
     /** Slices of a throughput graph's time axis. */
     private static final int THROUGHPUT_SLICES = 1024;
 
-    /** @param keep how many findings of each kind each side keeps in full (0: all) */
-    Connection(int id, Transport transport, String first, String second, int udpPort, int keep, Timeline timeline) {
+    /**
+     * @param keep          how many findings of each kind each side keeps in full (0: all)
+     * @param arrivalsKnown whether the capture records each packet's arrival (see {@link RequesterTrack})
+     */
+    Connection(int id, Transport transport, String first, String second, int udpPort, int keep, Timeline timeline,
+               boolean arrivalsKnown) {
         this.id = id;
         this.transport = transport;
         this.address[0] = first;
@@ -49,7 +53,7 @@ final class Connection {
         for (int side = 0; side < 2; side++) {
             RateSeries throughput = new RateSeries(THROUGHPUT_SLICES);
             throughput.origin(timeline.start());
-            requesters[side] = new RequesterTrack(new Findings(keep), timeline, throughput);
+            requesters[side] = new RequesterTrack(new Findings(keep), timeline, throughput, arrivalsKnown);
         }
     }
 

@@ -27,10 +27,16 @@ final class FlowTable {
     private final List<Connection> connections = new ArrayList<>();
     private final int keep;
     private final Timeline timeline;
+    private boolean arrivalsKnown;
 
     FlowTable(int keep, Timeline timeline) {
         this.keep = keep;
         this.timeline = timeline;
+    }
+
+    /** The capture records where each packet arrived: the connections made from now on say so in their findings. */
+    void arrivalsKnown() {
+        arrivalsKnown = true;
     }
 
     List<Connection> connections() {
@@ -82,7 +88,7 @@ final class FlowTable {
         }
         // A CNP says nothing of the transport it is about; RoCE's congestion control is RC's.
         Transport transport = p.opcode.transport() == Transport.CNP ? Transport.RC : p.opcode.transport();
-        Connection c = new Connection(connections.size() + 1, transport, from, to, p.srcPort, keep, timeline);
+        Connection c = new Connection(connections.size() + 1, transport, from, to, p.srcPort, keep, timeline, arrivalsKnown);
         c.qpn[1] = f.qpn;
         c.firstFrame = p.frame;
         c.firstTime = p.time;
@@ -98,7 +104,7 @@ final class FlowTable {
         String key = from.compareTo(to) <= 0 ? from + "|" + to : to + "|" + from;
         Connection c = udConnections.get(key);
         if (c == null) {
-            c = new Connection(connections.size() + 1, Transport.UD, p.srcText(), p.dstText(), p.srcPort, keep, timeline);
+            c = new Connection(connections.size() + 1, Transport.UD, p.srcText(), p.dstText(), p.srcPort, keep, timeline, arrivalsKnown);
             c.qpn[0] = f.srcQpn;
             c.qpn[1] = f.qpn;
             c.firstFrame = p.frame;

@@ -21,6 +21,12 @@ final class ReadOrAtomic {
     long atomicValue;
     /** Replays already reported since the last time it was asked again. */
     boolean replayReported;
+    /** The latest response to it the capture showed, or -1. */
+    long lastResponseFrame = -1;
+    long lastResponseTime;
+    /** Response PSNs the capture skipped, still missing: from {@code missingFrom}, {@code missingCount} of them. */
+    int missingFrom;
+    int missingCount;
 
     ReadOrAtomic(int psn, boolean atomic, long length, long frame, int span) {
         this.psn = psn;
@@ -34,6 +40,26 @@ final class ReadOrAtomic {
     /** Whether response PSN {@code p} belongs to it (while its span is unknown: any PSN from its own on). */
     boolean covers(int p) {
         return span > 0 ? Psn.inWindow(p, psn, span) : !Psn.before(p, psn);
+    }
+
+    /** The response PSNs from {@code from} up to (not including) {@code to} were skipped. */
+    void skipped(int from, int to) {
+        if (missingCount == 0) {
+            missingFrom = from;
+        }
+        missingCount = Psn.distance(missingFrom, to);
+    }
+
+    /** Whether response PSN {@code p} is one the capture skipped; if so it is taken off the missing ones. */
+    boolean fills(int p) {
+        if (missingCount == 0 || !Psn.inWindow(p, missingFrom, missingCount)) {
+            return false;
+        }
+        if (p == missingFrom) {
+            missingFrom = Psn.next(missingFrom);
+            missingCount--;
+        }
+        return true;
     }
 
     int lastPsn() {

@@ -34,6 +34,7 @@ final class RequesterTrack {
     enum Event { REQUEST, RESEND, DUPLICATE, LATE, ACK, NAK, RNR_NAK, READ_RESPONSE, ATOMIC_ACK, OTHER }
 
     final Findings findings;
+    private final boolean arrivalsKnown;
     private final Timeline timeline;
     final TimeSequence graph = new TimeSequence();
     final RateSeries throughput;
@@ -96,7 +97,12 @@ final class RequesterTrack {
     Event lastEvent = Event.OTHER;
     private String lastResendWords;
 
-    RequesterTrack(Findings findings, Timeline timeline, RateSeries throughput) {
+    /**
+     * @param arrivalsKnown whether the capture records where each packet arrived (jrxe's, one interface per port):
+     *                      then a missing packet is one that never arrived, not one the capture point missed
+     */
+    RequesterTrack(Findings findings, Timeline timeline, RateSeries throughput, boolean arrivalsKnown) {
+        this.arrivalsKnown = arrivalsKnown;
         this.findings = findings;
         this.timeline = timeline;
         this.throughput = throughput;
@@ -154,6 +160,22 @@ final class RequesterTrack {
                             + "): a copy made on the way, not a resend", new long[] {sent.lastFrame(slot)}));
             sent.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
             return;
+        }
+        if (slot < 0 && p.opcode.operation() == Operation.RDMA_READ_REQUEST) {
+            ReadOrAtomic r = reads.covering(p.psn);
+            int readSlot = r == null ? -1 : sent.find(r.psn);
+            if (readSlot >= 0) {
+                if (r.lastResponseFrame >= 0 && Psn.after(r.nextResponse, p.psn) && cause(p.psn, sent.lastTime(readSlot),
+                        p.time) == null && p.time - r.lastResponseTime <= REORDER_WINDOW) {
+                    // The capture saw the responses past this PSN go out, and the requester asks again soon after:
+                    // it missed this one, lost after the capture point, and a later one told it so.
+                    implied(r.lastResponseFrame, r.lastResponseTime, p.psn, "inferred: the responder had sent READ response"
+                            + " PSNs up to " + Psn.format(Psn.add(r.nextResponse, -1)) + ", so PSN " + Psn.format(p.psn)
+                            + " was lost after the capture point and a later one arrived");
+                }
+                resend(-1, p, sent.lastFrame(readSlot), sent.lastTime(readSlot));
+                return;
+            }
         }
         resend(slot, p, slot >= 0 ? sent.lastFrame(slot) : -1, slot >= 0 ? sent.lastTime(slot) : -1);
     }
@@ -286,12 +308,16 @@ final class RequesterTrack {
         lastEvent = Event.RESEND;
         graph.resent.add(p.time, position(p.psn));
         if (episode == null || !episode.goesOnWith(p.psn, latestCauseTime)) {
-            closeEpisode();
             ResendCause cause = cause(p.psn, since, p.time);
             if (cause == null) {
                 cause = timeout(p, sinceFrame, since, slot < 0);
             }
-            episode = new ResendEpisode(p.psn, p.frame, p.time, cause);
+            if (episode != null && episode.anotherRound(p.psn, cause)) {
+                episode.round(p.psn, p.frame, p.time);
+            } else {
+                closeEpisode();
+                episode = new ResendEpisode(p.psn, p.frame, p.time, cause);
+            }
             answered(cause, p);
         } else {
             episode.add(p.psn, p.frame);
@@ -383,8 +409,10 @@ final class RequesterTrack {
         String psns = e.firstPsn == e.lastPsn ? "PSN " + Psn.format(e.firstPsn)
                 : "PSN " + Psn.format(e.firstPsn) + ".." + Psn.format(e.lastPsn);
         String frames = e.firstFrame == e.lastFrame ? "#" + e.firstFrame : "#" + e.firstFrame + "..#" + e.lastFrame;
+        String rounds = e.rounds > 1 ? ", in " + e.rounds + " rounds, each after an RNR NAK of the same run, the first "
+                : ": ";
         findings.add(new Finding(FindingKind.RESENT, e.firstFrame, e.firstTime, e.firstPsn, e.lastPsn, e.packets,
-                psns + " resent (" + e.packets + (e.packets == 1 ? " packet, " : " packets, ") + frames + "): "
+                psns + " resent (" + e.packets + (e.packets == 1 ? " packet, " : " packets, ") + frames + ")" + rounds
                         + e.cause.words() + (e.readsAskedAgain == null ? "" : "; " + e.readsAskedAgain),
                 e.cause.frame() >= 0 ? new long[] {e.cause.frame()} : new long[0], e.cause.kind().id()));
     }
@@ -425,6 +453,7 @@ final class RequesterTrack {
                     sequenceNak(p);
                 } else {
                     graph.naks.add(p.time, position(p.psn));
+                    progress(p.psn, p.time); // answered, with an error: nothing more is owed for it
                     findings.add(new Finding(FindingKind.FATAL_NAK, p.frame, p.time, p.psn, p.psn, 1,
                             AethSyndrome.describe(syndrome) + " for PSN " + Psn.format(p.psn)
                                     + ": the request failed and the requester's QP goes to the error state", new long[0]));
@@ -507,16 +536,22 @@ final class RequesterTrack {
             sample(p.psn, p.time);
         }
         int d = Psn.diff(p.psn, r.nextResponse);
+        if (d < 0 && r.fills(p.psn)) {
+            data(p.time, p.payloadLength);
+            return;
+        }
         if (d < 0) {
             repeatedAnswer(r, p, position == MessagePosition.LAST || position == MessagePosition.ONLY);
             return;
         }
         if (d > 0) {
             int from = r.nextResponse;
+            r.skipped(from, p.psn);
             findings.add(new Finding(FindingKind.READ_RESPONSE_GAP, p.frame, p.time, from, Psn.add(p.psn, -1), d,
                     "READ response PSN " + range(from, Psn.add(p.psn, -1)) + " of the READ #" + r.frame + " (PSN "
-                            + Psn.format(r.psn) + ") not captured before PSN " + Psn.format(p.psn)
-                            + ": lost before the capture point", new long[] {r.frame}));
+                            + Psn.format(r.psn) + ") " + (arrivalsKnown ? "had not arrived when PSN " + Psn.format(p.psn)
+                            + " did: lost on the way" : "not captured before PSN " + Psn.format(p.psn)
+                            + ": lost before the capture point"), new long[] {r.frame}));
             implied(p, "the READ response PSN " + Psn.format(p.psn) + " skipped PSN " + Psn.format(from));
         }
         ReadOrAtomic older = reads.unansweredBefore(r.psn);
@@ -524,6 +559,8 @@ final class RequesterTrack {
             implied(p, "the response to PSN " + Psn.format(r.psn) + " came before any to PSN " + Psn.format(older.psn));
         }
         r.nextResponse = Psn.next(p.psn);
+        r.lastResponseFrame = p.frame;
+        r.lastResponseTime = p.time;
         data(p.time, p.payloadLength);
         if (position == MessagePosition.LAST || position == MessagePosition.ONLY) {
             r.answered = true;
@@ -597,11 +634,15 @@ final class RequesterTrack {
     }
 
     private void implied(RocePacket p, String words) {
-        impliedPsn = p.psn;
-        impliedFrame = p.frame;
-        impliedTime = p.time;
+        implied(p.frame, p.time, p.psn, words);
+    }
+
+    private void implied(long frame, long time, int psn, String words) {
+        impliedPsn = psn;
+        impliedFrame = frame;
+        impliedTime = time;
         impliedWords = words;
-        latestCauseTime = p.time;
+        latestCauseTime = time;
     }
 
     /** A round-trip sample for the request at {@code psn}, if it was sent once and asked for this answer. */

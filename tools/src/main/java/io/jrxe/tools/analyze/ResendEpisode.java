@@ -15,6 +15,10 @@ final class ResendEpisode {
     int lastPsn;
     long lastFrame;
     long packets;
+    /** Times the requester went back to {@link #firstPsn} after an RNR NAK of the same run of them. */
+    int rounds = 1;
+    /** When the latest round began. */
+    long lastRoundTime;
     /** Words about READs asked again within it, or null. */
     String readsAskedAgain;
 
@@ -26,11 +30,28 @@ final class ResendEpisode {
         this.lastPsn = psn;
         this.lastFrame = frame;
         this.packets = 1;
+        this.lastRoundTime = time;
     }
 
     /** Whether a resend of {@code psn} goes on from this one: a later PSN, with no new cause since it began. */
     boolean goesOnWith(int psn, long latestCauseTime) {
-        return Psn.after(psn, lastPsn) && latestCauseTime <= firstTime;
+        return Psn.after(psn, lastPsn) && latestCauseTime <= lastRoundTime;
+    }
+
+    /**
+     * Whether a resend of {@code psn} for {@code next} is one more round of this episode: the same PSN sent again
+     * after another RNR NAK for it, as a requester does until the responder has a receive posted.
+     */
+    boolean anotherRound(int psn, ResendCause next) {
+        return psn == firstPsn && cause.kind() == ResendCause.Kind.RNR_NAK && next.kind() == ResendCause.Kind.RNR_NAK;
+    }
+
+    void round(int psn, long frame, long time) {
+        rounds++;
+        lastRoundTime = time;
+        lastPsn = psn;
+        lastFrame = frame;
+        packets++;
     }
 
     void add(int psn, long frame) {
