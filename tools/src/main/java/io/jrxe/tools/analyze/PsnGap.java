@@ -22,6 +22,8 @@ final class PsnGap {
     int resent;
     int reordered;
     int acknowledgedUnseen;
+    /** PSNs that turned out to be a READ's response PSNs, not packets of their own. */
+    int readSpan;
     long firstResentFrame = -1;
     long firstResentTime;
     long lastResentFrame = -1;
@@ -69,6 +71,19 @@ final class PsnGap {
         lastResentFrame = frame;
     }
 
+    /** {@code psn} belongs to the response of a READ whose request is in the gap: no packet was missing there. */
+    void readResponsePsn(int psn) {
+        if (covers(psn) && missing(psn)) {
+            take(psn);
+            readSpan++;
+        }
+    }
+
+    /** PSNs of the gap that stood for packets (not for a READ's response). */
+    int packets() {
+        return length - readSpan;
+    }
+
     void reordered(int psn) {
         take(psn);
         reordered++;
@@ -81,7 +96,7 @@ final class PsnGap {
             upTo = length - 1;
         }
         if (seen == null) {
-            acknowledgedUnseen = Math.max(acknowledgedUnseen, upTo + 1 - resent - reordered);
+            acknowledgedUnseen = Math.max(acknowledgedUnseen, upTo + 1 - resent - reordered - readSpan);
             return;
         }
         for (int k = 0; k <= upTo; k++) {
@@ -93,7 +108,7 @@ final class PsnGap {
     }
 
     int closed() {
-        return resent + reordered + acknowledgedUnseen;
+        return resent + reordered + acknowledgedUnseen + readSpan;
     }
 
     boolean done() {

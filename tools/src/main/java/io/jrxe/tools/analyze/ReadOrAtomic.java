@@ -18,9 +18,11 @@ final class ReadOrAtomic {
     int nextResponse;
     boolean answered;
     boolean askedAgain;
+    /** An atomic's original value, once its ATOMIC ACKNOWLEDGE came ({@link #valueSeen}). */
     long atomicValue;
-    /** Replays already reported since the last time it was asked again. */
-    boolean replayReported;
+    boolean valueSeen;
+    /** The response PSN a replay that goes on would have next (a replay from elsewhere is another one). */
+    int replayNext = -1;
     /** The latest response to it the capture showed, or -1. */
     long lastResponseFrame = -1;
     long lastResponseTime;

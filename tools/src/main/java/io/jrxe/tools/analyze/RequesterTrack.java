@@ -40,6 +40,8 @@ final class RequesterTrack {
     final RateSeries throughput;
     final RoundTrips roundTrips = new RoundTrips();
     private final SentRequests sent = new SentRequests();
+    /** The READ responses and atomic ACKs seen, by PSN: their IPv4 identification and ICRC tell a copy from a replay. */
+    private final SentRequests answers = new SentRequests();
     private final ReadsAndAtomics reads = new ReadsAndAtomics();
     private final PsnGaps gaps;
 
@@ -213,19 +215,29 @@ final class RequesterTrack {
             messagesByOperation.merge(op.operation(), 1L, Long::sum);
         }
         data(p.time, p.payloadLength);
-        int span = 1;
-        if (op.operation() == Operation.RDMA_READ_REQUEST || isAtomic(op)) {
-            span = isAtomic(op) ? 1 : pmtu > 0 ? Spans.of(p.dmaLength, pmtu) : 0;
-            ReadOrAtomic r = new ReadOrAtomic(p.psn, isAtomic(op), Math.max(0, p.dmaLength), p.frame, span);
-            reads.add(r);
-            if (span == 0) {
-                spanUnknown = r;
-                span = Spans.of(p.dmaLength, Spans.MTUS[Spans.MTUS.length - 1]);
-            }
-        }
+        int span = readOrAtomicStarts(p);
         nextPsn = Psn.add(p.psn, span);
         nextPosition = position(p.psn) + span;
         sent.ensure(Psn.distance(acked ? ackedThrough : firstPsn, nextPsn));
+    }
+
+    /**
+     * A request seen for the first time: if it is a READ or an atomic, its answer is followed from now on. Returns
+     * the PSNs it takes (a READ's, one per response packet; the smallest possible while the path MTU is unknown).
+     */
+    private int readOrAtomicStarts(RocePacket p) {
+        Opcode op = p.opcode;
+        if (op.operation() != Operation.RDMA_READ_REQUEST && !isAtomic(op)) {
+            return 1;
+        }
+        int span = isAtomic(op) ? 1 : pmtu > 0 ? Spans.of(p.dmaLength, pmtu) : 0;
+        ReadOrAtomic r = new ReadOrAtomic(p.psn, isAtomic(op), Math.max(0, p.dmaLength), p.frame, span);
+        reads.add(r);
+        if (span == 0) {
+            spanUnknown = r;
+            span = Spans.of(p.dmaLength, Spans.MTUS[Spans.MTUS.length - 1]);
+        }
+        return span;
     }
 
     /** Whether {@code psn} is where the READ of unknown span would end for some path MTU: then that is the MTU. */
@@ -274,6 +286,7 @@ final class RequesterTrack {
             graph.reordered.add(p.time, position(p.psn));
             sent.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, p.ackRequest ? SentRequests.ACK_REQUEST : 0);
             data(p.time, p.payloadLength);
+            readOrAtomicStarts(p);
             findings.add(new Finding(FindingKind.REORDERED, p.frame, p.time, p.psn, p.psn, 1,
                     p.opcode.displayName() + " PSN " + Psn.format(p.psn) + " came " + Timeline.duration(p.time - gap.openedTime)
                             + " after a later PSN (#" + gap.openedFrame + ")" + (p.ipId > 0 && gap.revealIpId > 0
@@ -282,6 +295,12 @@ final class RequesterTrack {
         } else {
             gap.resent(p.psn, p.frame, p.time);
             resend(-1, p, gap.openedFrame, gap.openedTime);
+        }
+        if (p.opcode.operation() == Operation.RDMA_READ_REQUEST) {
+            ReadOrAtomic r = reads.at(p.psn);
+            for (int k = 1; r != null && k < r.span; k++) {
+                gap.readResponsePsn(Psn.add(p.psn, k));
+            }
         }
         gaps.settle(gap);
     }
@@ -328,13 +347,15 @@ final class RequesterTrack {
             sent.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, p.ackRequest ? SentRequests.ACK_REQUEST : 0);
             sent.again(sent.find(p.psn), p.frame, p.time, p.ipId, p.icrcStored); // two sendings: no round-trip sample
             data(p.time, p.payloadLength);
+            if (reads.at(p.psn) == null && (p.opcode.operation() != Operation.RDMA_READ_REQUEST || reads.covering(p.psn) == null)) {
+                readOrAtomicStarts(p);
+            }
         }
         Opcode op = p.opcode;
         if (op.operation() == Operation.RDMA_READ_REQUEST || isAtomic(op)) {
             ReadOrAtomic r = isAtomic(op) ? reads.at(p.psn) : reads.covering(p.psn);
             if (r != null) {
                 r.askedAgain = true;
-                r.replayReported = false;
                 if (!isAtomic(op) && p.psn != r.psn) {
                     episode.readAskedAgain("the READ of PSN " + Psn.format(r.psn) + " (#" + r.frame + ") asked again from PSN "
                             + Psn.format(p.psn) + ", " + Psn.distance(r.psn, p.psn) + " response packets into it");
@@ -374,11 +395,20 @@ final class RequesterTrack {
                     "after the PSN sequence NAK #" + seqNakFrame + " (the responder expected PSN " + Psn.format(seqNakPsn)
                             + "), " + Timeline.duration(now - seqNakTime) + " later");
         }
-        if (impliedFrame >= 0 && impliedTime >= since && !Psn.after(psn, impliedPsn)) {
+        if (impliedFrame >= 0 && impliedTime >= since && !Psn.after(psn, impliedPsn) && now - impliedTime <= prompt()) {
             return new ResendCause(ResendCause.Kind.IMPLIED_NAK, impliedFrame, now - impliedTime,
                     "implied NAK: " + impliedWords + " (#" + impliedFrame + "), " + Timeline.duration(now - impliedTime) + " later");
         }
         return null;
+    }
+
+    /**
+     * How soon a requester acts on a NAK it infers from a response: at once, give or take the time it takes to
+     * answer anything. A resend later than this after the response came from the ACK timeout (rxe, for one, acts
+     * only on a response that starts a READ's answer and waits out the timer for the others).
+     */
+    private long prompt() {
+        return Math.max(REORDER_WINDOW, roundTrips.count() > 0 ? 8 * roundTrips.median() : 0);
     }
 
     /** The NAKs that asked for the resend of {@code p} are settled: their episodes are reported. */
@@ -438,6 +468,11 @@ final class RequesterTrack {
         switch (AethSyndrome.type(syndrome)) {
             case AethSyndrome.TYPE_ACK -> {
                 lastEvent = Event.ACK;
+                ReadOrAtomic unanswered = reads.unansweredBefore(Psn.next(p.psn));
+                if (unanswered != null && acked && Psn.after(unanswered.psn, ackedThrough)) {
+                    implied(p, "the ACK of PSN " + Psn.format(p.psn) + " came before the whole answer to PSN "
+                            + Psn.format(unanswered.psn));
+                }
                 sample(p.psn, p.time);
                 progress(p.psn, p.time);
             }
@@ -537,6 +572,7 @@ final class RequesterTrack {
         }
         int d = Psn.diff(p.psn, r.nextResponse);
         if (d < 0 && r.fills(p.psn)) {
+            answered(p);
             data(p.time, p.payloadLength);
             return;
         }
@@ -561,6 +597,7 @@ final class RequesterTrack {
         r.nextResponse = Psn.next(p.psn);
         r.lastResponseFrame = p.frame;
         r.lastResponseTime = p.time;
+        answered(p);
         data(p.time, p.payloadLength);
         if (position == MessagePosition.LAST || position == MessagePosition.ONLY) {
             r.answered = true;
@@ -578,17 +615,17 @@ final class RequesterTrack {
             progress(p.psn, p.time);
             return;
         }
-        if (r.answered) {
-            if (!r.askedAgain) {
-                duplicateResponse(p, "the same atomic ACKNOWLEDGE");
+        if (r.valueSeen) {
+            if (networkCopyOfAnswer(p, "atomic ACKNOWLEDGE")) {
                 return;
             }
+            String why = replayWhy(r);
             r.askedAgain = false;
             if (p.atomicOriginal == r.atomicValue) {
                 findings.add(new Finding(FindingKind.ATOMIC_REPLAY, p.frame, p.time, p.psn, p.psn, 1,
                         "the atomic of PSN " + Psn.format(p.psn) + " (#" + r.frame + ") answered again with the same original"
                                 + " value 0x" + Long.toHexString(r.atomicValue) + ": replayed from the responder's resources,"
-                                + " not executed twice", new long[] {r.frame}));
+                                + " not executed twice, " + why, new long[] {r.frame}));
             } else {
                 findings.add(new Finding(FindingKind.ATOMIC_REPLAY_DIFFERS, p.frame, p.time, p.psn, p.psn, 1,
                         "the atomic of PSN " + Psn.format(p.psn) + " (#" + r.frame + ") answered again with original value 0x"
@@ -604,33 +641,60 @@ final class RequesterTrack {
         sample(p.psn, p.time);
         r.answered = true;
         r.atomicValue = p.atomicOriginal;
+        r.valueSeen = true;
+        answered(p);
         progress(p.psn, p.time);
     }
 
-    /** A READ response for PSNs already answered: the responder's replay when the READ was asked again, else a copy. */
+    /** A READ response for PSNs already answered: a copy the network made, or the responder's replay. */
     private void repeatedAnswer(ReadOrAtomic r, RocePacket p, boolean last) {
-        if (r.askedAgain) {
-            if (!r.replayReported) {
-                r.replayReported = true;
-                findings.add(new Finding(FindingKind.READ_REPLAY, p.frame, p.time, p.psn, p.psn, 1,
-                        "the READ of PSN " + Psn.format(r.psn) + " (#" + r.frame + ") answered again from PSN "
-                                + Psn.format(p.psn) + ": the responder replays it because the requester asked again",
-                        new long[] {r.frame}));
-            }
-            if (last) {
-                r.askedAgain = false;
-            }
+        if (networkCopyOfAnswer(p, "READ response")) {
             return;
         }
-        duplicateResponse(p, "READ response");
+        if (p.psn != r.replayNext) {
+            findings.add(new Finding(FindingKind.READ_REPLAY, p.frame, p.time, p.psn, p.psn, 1,
+                    "the READ of PSN " + Psn.format(r.psn) + " (#" + r.frame + ") answered again from PSN "
+                            + Psn.format(p.psn) + ": replayed from the responder's resources, " + replayWhy(r),
+                    new long[] {r.frame}));
+        }
+        r.replayNext = Psn.next(p.psn);
+        answered(p);
+        if (last) {
+            r.askedAgain = false;
+        }
     }
 
-    private void duplicateResponse(RocePacket p, String what) {
+    private static String replayWhy(ReadOrAtomic r) {
+        return r.askedAgain ? "because the requester asked again"
+                : "though the requester did not ask again: the request reached the responder twice";
+    }
+
+    /** Records a READ response or atomic ACK as seen. */
+    private void answered(RocePacket p) {
+        int slot = answers.find(p.psn);
+        if (slot < 0) {
+            answers.first(p.psn, p.frame, p.time, p.ipId, p.icrcStored, 0);
+        } else {
+            answers.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
+        }
+    }
+
+    /**
+     * Whether an answer seen again is the same packet as before (the same IPv4 identification and ICRC: a copy the
+     * network made), reported as such; a replay is a packet the responder sent anew.
+     */
+    private boolean networkCopyOfAnswer(RocePacket p, String what) {
+        int slot = answers.find(p.psn);
+        if (slot < 0 || p.icrcStored != answers.icrc(slot) || p.ipId <= 0 || p.ipId != answers.ipId(slot)) {
+            return false;
+        }
         duplicatePackets++;
         lastEvent = Event.DUPLICATE;
         findings.add(new Finding(FindingKind.DUPLICATE, p.frame, p.time, p.psn, p.psn, 1,
-                what + " PSN " + Psn.format(p.psn) + " seen again though the requester did not ask again:"
-                        + " a copy made on the way", new long[0]));
+                what + " PSN " + Psn.format(p.psn) + " seen again, the same packet as #" + answers.lastFrame(slot)
+                        + " (same IP identification " + p.ipId + "): a copy made on the way", new long[] {answers.lastFrame(slot)}));
+        answers.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
+        return true;
     }
 
     private void implied(RocePacket p, String words) {
@@ -687,6 +751,9 @@ final class RequesterTrack {
         String psns = range(g.from, g.last());
         StringBuilder words = new StringBuilder(160).append(g.length == 1 ? "PSN " : "PSNs ").append(psns)
                 .append(g.length == 1 ? " was" : " (" + g.length + ") were").append(" not captured before a later PSN");
+        if (g.readSpan > 0) {
+            words.append(" (").append(g.readSpan).append(" of them the response PSNs of a READ in it)");
+        }
         long missing = g.length - g.closed();
         if (g.resent > 0) {
             words.append("; ").append(g.resent).append(" lost before the capture point and resent")
@@ -704,7 +771,7 @@ final class RequesterTrack {
         if (missing > 0) {
             words.append("; ").append(missing).append(" never seen by the end of the capture");
         }
-        findings.add(new Finding(FindingKind.PSN_GAP, g.openedFrame, g.openedTime, g.from, g.last(), g.length,
+        findings.add(new Finding(FindingKind.PSN_GAP, g.openedFrame, g.openedTime, g.from, g.last(), g.packets(),
                 words.toString(), g.firstResentFrame >= 0 ? new long[] {g.firstResentFrame} : new long[0]));
     }
 

@@ -1,6 +1,5 @@
 package io.jrxe.tools.analyze;
 
-import io.jrxe.wire.capture.PcapngAnnotations;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.sim.FaultListener;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,17 +78,7 @@ class ScriptedFaultsAnalysisTest {
         assertThat(a.findings("duplicate")).isEmpty();
         theRequesterSideFindings(a);
         // jrxe's requester notes why it sends each packet again; the analysis never reads those notes.
-        List<PcapngAnnotations.Annotation> notes = PcapngAnnotations.read(capture, Long.MAX_VALUE);
-        for (AnalysisJson.Found f : a.findings("resent")) {
-            String note = notes.get((int) f.number("frame") - 1).comment();
-            assertThat(note).as("jrxe's note on frame %s", f.number("frame")).contains(switch (f.cause()) {
-                case "sequence_nak" -> "after NAK sequence error";
-                case "implied_nak" -> "(implied NAK)";
-                case "ack_timeout" -> "after ACK timeout";
-                case "rnr_nak" -> "after RNR NAK";
-                default -> throw new AssertionError("cause " + f.cause());
-            });
-        }
+        ResendNotes.agree(capture, a.findings("resent"));
     }
 
     @Test
