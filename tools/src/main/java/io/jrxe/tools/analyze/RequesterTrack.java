@@ -265,7 +265,12 @@ final class RequesterTrack {
     private void mtuKnown(int m) {
         pmtu = m;
         reads.spans(m);
-        spanUnknown = null;
+        if (spanUnknown != null) {
+            // The last request was that READ: the next new PSN is where its response, now measured, ends.
+            nextPsn = Psn.add(spanUnknown.psn, spanUnknown.span);
+            nextPosition = position(spanUnknown.psn) + spanUnknown.span;
+            spanUnknown = null;
+        }
     }
 
     /** A PSN the capture had skipped: a resend of a packet lost before the capture point, or the packet itself, late. */
@@ -331,8 +336,9 @@ final class RequesterTrack {
             if (cause == null) {
                 cause = timeout(p, sinceFrame, since, slot < 0);
             }
+            lastResendWords = cause.words();
             if (episode != null && episode.anotherRound(p.psn, cause)) {
-                episode.round(p.psn, p.frame, p.time);
+                episode.round(p.psn, p.frame, p.time, cause.waited());
             } else {
                 closeEpisode();
                 episode = new ResendEpisode(p.psn, p.frame, p.time, cause);
@@ -340,6 +346,7 @@ final class RequesterTrack {
             answered(cause, p);
         } else {
             episode.add(p.psn, p.frame);
+            lastResendWords = episode.cause.words();
         }
         if (slot >= 0) {
             sent.again(slot, p.frame, p.time, p.ipId, p.icrcStored);
@@ -362,7 +369,6 @@ final class RequesterTrack {
                 }
             }
         }
-        lastResendWords = episode.cause.words();
     }
 
     private ResendCause timeout(RocePacket p, long sinceFrame, long since, boolean skipped) {
@@ -439,8 +445,9 @@ final class RequesterTrack {
         String psns = e.firstPsn == e.lastPsn ? "PSN " + Psn.format(e.firstPsn)
                 : "PSN " + Psn.format(e.firstPsn) + ".." + Psn.format(e.lastPsn);
         String frames = e.firstFrame == e.lastFrame ? "#" + e.firstFrame : "#" + e.firstFrame + "..#" + e.lastFrame;
-        String rounds = e.rounds > 1 ? ", in " + e.rounds + " rounds, each after an RNR NAK of the same run, the first "
-                : ": ";
+        String rounds = e.rounds <= 1 ? ": " : ", in " + e.rounds + " rounds, each " + (e.cause.kind() == ResendCause.Kind.RNR_NAK
+                ? "after an RNR NAK of the same run" : "after the ACK timeout") + " (waits " + Timeline.duration(e.shortestWait)
+                + " to " + Timeline.duration(e.longestWait) + "); the first ";
         findings.add(new Finding(FindingKind.RESENT, e.firstFrame, e.firstTime, e.firstPsn, e.lastPsn, e.packets,
                 psns + " resent (" + e.packets + (e.packets == 1 ? " packet, " : " packets, ") + frames + ")" + rounds
                         + e.cause.words() + (e.readsAskedAgain == null ? "" : "; " + e.readsAskedAgain),
@@ -565,7 +572,12 @@ final class RequesterTrack {
         MessagePosition position = p.opcode.position();
         ReadOrAtomic r = reads.covering(p.psn);
         if (r == null || r.atomic) {
-            return; // a READ asked before the capture began
+            // An ATOMIC WRITE's or FLUSH's answer (a READ RESPONSE of no data), or a READ's asked before the capture.
+            if (position == MessagePosition.LAST || position == MessagePosition.ONLY) {
+                sample(p.psn, p.time);
+                progress(p.psn, p.time);
+            }
+            return;
         }
         if (position == MessagePosition.FIRST || position == MessagePosition.ONLY) {
             sample(p.psn, p.time);

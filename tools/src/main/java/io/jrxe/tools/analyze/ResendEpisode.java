@@ -15,10 +15,13 @@ final class ResendEpisode {
     int lastPsn;
     long lastFrame;
     long packets;
-    /** Times the requester went back to {@link #firstPsn} after an RNR NAK of the same run of them. */
+    /** Times the requester went back to {@link #firstPsn} for the same cause: RNR NAKs of one run, ACK timeouts. */
     int rounds = 1;
     /** When the latest round began. */
     long lastRoundTime;
+    /** The shortest and longest wait of its rounds. */
+    long shortestWait;
+    long longestWait;
     /** Words about READs asked again within it, or null. */
     String readsAskedAgain;
 
@@ -31,6 +34,8 @@ final class ResendEpisode {
         this.lastFrame = frame;
         this.packets = 1;
         this.lastRoundTime = time;
+        this.shortestWait = cause.waited();
+        this.longestWait = cause.waited();
     }
 
     /** Whether a resend of {@code psn} goes on from this one: a later PSN, with no new cause since it began. */
@@ -39,15 +44,19 @@ final class ResendEpisode {
     }
 
     /**
-     * Whether a resend of {@code psn} for {@code next} is one more round of this episode: the same PSN sent again
-     * after another RNR NAK for it, as a requester does until the responder has a receive posted.
+     * Whether a resend of {@code psn} for {@code next} is one more round of this episode: the same PSN sent again for
+     * the same reason, as a requester does after each RNR NAK until the responder has a receive posted, or after each
+     * ACK timeout until its retries run out.
      */
     boolean anotherRound(int psn, ResendCause next) {
-        return psn == firstPsn && cause.kind() == ResendCause.Kind.RNR_NAK && next.kind() == ResendCause.Kind.RNR_NAK;
+        return psn == firstPsn && cause.kind() == next.kind()
+                && (next.kind() == ResendCause.Kind.RNR_NAK || next.kind() == ResendCause.Kind.ACK_TIMEOUT);
     }
 
-    void round(int psn, long frame, long time) {
+    void round(int psn, long frame, long time, long waited) {
         rounds++;
+        shortestWait = Math.min(shortestWait, waited);
+        longestWait = Math.max(longestWait, waited);
         lastRoundTime = time;
         lastPsn = psn;
         lastFrame = frame;
