@@ -136,8 +136,7 @@ final class CaptureAnalysis {
                 return;
             }
         }
-        c.packets[side]++;
-        c.bytes[side] += wireLength;
+        c.sent(side, p.frame, p.time, wireLength);
         if (!atArrival) {
             analyse(p, c, side);
         }
@@ -172,7 +171,7 @@ final class CaptureAnalysis {
             by = c.requesters[1 - side];
             by.response(p);
         }
-        c.after(p.frame, p.time, side, waited, by);
+        c.after(p.frame, p.time, waited, by);
     }
 
     private void end() {

@@ -30,6 +30,10 @@ final class Connection {
     long lastFrame;
     long lastTime;
 
+    /** The last packet analysed (in a capture of every port, a response counts where it arrived). */
+    private long analysedFrame;
+    private long analysedTime;
+
     long stall = -1;
     long stallFromFrame;
     long stallFromTime;
@@ -73,16 +77,26 @@ final class Connection {
         return requesters[0].outstanding() || requesters[1].outstanding();
     }
 
-    /** After a packet of {@code side}'s traffic was analysed; {@code waited} is what {@link #waiting} said before it. */
-    void after(long frame, long time, int side, boolean waited, RequesterTrack analysedBy) {
-        if (packets[0] + packets[1] > 1 && waited && time - lastTime > stall) {
-            stall = time - lastTime;
-            stallFromFrame = lastFrame;
-            stallFromTime = lastTime;
+    /** A packet of {@code side} was sent (the first record of it in the capture). */
+    void sent(int side, long frame, long time, long wireLength) {
+        packets[side]++;
+        bytes[side] += wireLength;
+        lastFrame = Math.max(lastFrame, frame);
+        lastTime = Math.max(lastTime, time);
+    }
+
+    /** After a packet was analysed; {@code waited} is what {@link #waiting} said before it. */
+    void after(long frame, long time, boolean waited, RequesterTrack analysedBy) {
+        if (analysedFrame > 0 && waited && time - analysedTime > stall) {
+            stall = time - analysedTime;
+            stallFromFrame = analysedFrame;
+            stallFromTime = analysedTime;
             stallToFrame = frame;
             stallCause = analysedBy.lastEventWords();
         }
-        lastFrame = frame;
-        lastTime = time;
+        analysedFrame = frame;
+        analysedTime = time;
+        lastFrame = Math.max(lastFrame, frame);
+        lastTime = Math.max(lastTime, time);
     }
 }

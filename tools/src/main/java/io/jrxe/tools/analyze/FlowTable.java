@@ -5,8 +5,10 @@ import io.netty.util.collection.LongObjectHashMap;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds the flow of each packet and groups flows into connections. A UD packet names both QPs (the DETH
@@ -20,8 +22,9 @@ import java.util.Map;
  */
 final class FlowTable {
     private final LongObjectHashMap<Flow> flows = new LongObjectHashMap<>();
-    /** RC and UC flows still without a partner, by "source>destination". */
-    private final Map<String, List<Flow>> unpaired = new HashMap<>();
+    /** RC and UC flows still without a partner, by "source>destination", and by "source>destination:UDP port". */
+    private final Map<String, Set<Flow>> unpaired = new HashMap<>();
+    private final Map<String, Flow> unpairedByPort = new HashMap<>();
     /** UD connections by their two endpoints, in a fixed order. */
     private final Map<String, Connection> udConnections = new HashMap<>();
     private final List<Connection> connections = new ArrayList<>();
@@ -66,19 +69,14 @@ final class FlowTable {
     private void pair(Flow f, RocePacket p) {
         String from = p.srcText();
         String to = p.dstText();
-        List<Flow> back = unpaired.getOrDefault(to + ">" + from, List.of());
-        Flow partner = null;
-        for (Flow g : back) {
-            if (g.udpPort == f.udpPort) {
-                partner = g;
-                break;
-            }
-        }
+        Set<Flow> back = unpaired.getOrDefault(to + ">" + from, Set.of());
+        Flow partner = unpairedByPort.get(to + ">" + from + ":" + f.udpPort);
         if (partner == null && back.size() == 1) {
-            partner = back.getFirst();
+            partner = back.iterator().next();
         }
         if (partner != null) {
             back.remove(partner);
+            unpairedByPort.remove(to + ">" + from + ":" + partner.udpPort, partner);
             f.partner = partner;
             partner.partner = f;
             f.connection = partner.connection;
@@ -95,7 +93,8 @@ final class FlowTable {
         connections.add(c);
         f.connection = c;
         f.side = 0;
-        unpaired.computeIfAbsent(from + ">" + to, k -> new ArrayList<>()).add(f);
+        unpaired.computeIfAbsent(from + ">" + to, k -> new LinkedHashSet<>()).add(f);
+        unpairedByPort.putIfAbsent(from + ">" + to + ":" + f.udpPort, f);
     }
 
     private void joinUd(Flow f, RocePacket p) {

@@ -3,38 +3,42 @@ package io.jrxe.tools.analyze;
 import java.util.Arrays;
 
 /**
- * Points (time, value) for a graph, in bounded memory: time is cut into at most {@code buckets} equal
- * slices and each slice keeps its lowest and highest point. When the points outrun the slices, the
- * slices double in length and pairs merge, so a capture of any length ends with at most twice
- * {@code buckets} points that keep the picture's envelope (every dip and every peak).
+ * Points (time, value) for a graph, in bounded memory: time is cut into equal slices, at most {@code buckets} of
+ * them, and each slice keeps its lowest and highest point. The slices are made as points come (a series that gets
+ * none costs nothing); once there are {@code buckets} of them and the points outrun them, they double in length
+ * and pairs merge, so a capture of any length ends with at most twice {@code buckets} points that keep the
+ * picture's envelope (every dip and every peak).
  */
 final class PointSeries {
+    private static final int FIRST_BUCKETS = 32;
+    private static final long FIRST_WIDTH = 1_000;
+
     private final int buckets;
-    private final long[] lowTime;
-    private final long[] lowValue;
-    private final long[] highTime;
-    private final long[] highValue;
-    private final boolean[] used;
+    private long[] lowTime;
+    private long[] lowValue;
+    private long[] highTime;
+    private long[] highValue;
+    private boolean[] used;
     private long origin = Long.MIN_VALUE;
-    private long width = 1_000;
+    private long width = FIRST_WIDTH;
     private long added;
 
     PointSeries(int buckets) {
         this.buckets = buckets;
-        lowTime = new long[buckets];
-        lowValue = new long[buckets];
-        highTime = new long[buckets];
-        highValue = new long[buckets];
-        used = new boolean[buckets];
     }
 
     void add(long time, long value) {
         if (origin == Long.MIN_VALUE) {
             origin = time;
+            allocate(FIRST_BUCKETS);
         }
         long offset = Math.max(0, time - origin);
-        while (offset / width >= buckets) {
-            coarsen();
+        while (offset / width >= used.length) {
+            if (used.length < buckets) {
+                allocate(used.length * 2);
+            } else {
+                coarsen();
+            }
         }
         int i = (int) (offset / width);
         added++;
@@ -54,8 +58,17 @@ final class PointSeries {
         }
     }
 
+    private void allocate(int n) {
+        lowTime = lowTime == null ? new long[n] : Arrays.copyOf(lowTime, n);
+        lowValue = lowValue == null ? new long[n] : Arrays.copyOf(lowValue, n);
+        highTime = highTime == null ? new long[n] : Arrays.copyOf(highTime, n);
+        highValue = highValue == null ? new long[n] : Arrays.copyOf(highValue, n);
+        used = used == null ? new boolean[n] : Arrays.copyOf(used, n);
+    }
+
     private void coarsen() {
-        for (int j = 0; j < buckets / 2; j++) {
+        int n = used.length;
+        for (int j = 0; j < n / 2; j++) {
             int a = 2 * j;
             int b = a + 1;
             boolean ua = used[a];
@@ -80,7 +93,7 @@ final class PointSeries {
             highTime[j] = ht;
             highValue[j] = hv;
         }
-        Arrays.fill(used, buckets / 2, buckets, false);
+        Arrays.fill(used, n / 2, n, false);
         width *= 2;
     }
 
@@ -95,21 +108,25 @@ final class PointSeries {
 
     /** The kept points in time order: {@code [times, values]}. */
     long[][] points() {
-        long[] times = new long[2 * buckets];
-        long[] values = new long[2 * buckets];
-        int n = 0;
-        for (int i = 0; i < buckets; i++) {
+        if (used == null) {
+            return new long[][] {new long[0], new long[0]};
+        }
+        int n = used.length;
+        long[] times = new long[2 * n];
+        long[] values = new long[2 * n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
             if (!used[i]) {
                 continue;
             }
             boolean lowFirst = lowTime[i] <= highTime[i];
-            times[n] = lowFirst ? lowTime[i] : highTime[i];
-            values[n++] = lowFirst ? lowValue[i] : highValue[i];
+            times[k] = lowFirst ? lowTime[i] : highTime[i];
+            values[k++] = lowFirst ? lowValue[i] : highValue[i];
             if (lowTime[i] != highTime[i] || lowValue[i] != highValue[i]) {
-                times[n] = lowFirst ? highTime[i] : lowTime[i];
-                values[n++] = lowFirst ? highValue[i] : lowValue[i];
+                times[k] = lowFirst ? highTime[i] : lowTime[i];
+                values[k++] = lowFirst ? highValue[i] : lowValue[i];
             }
         }
-        return new long[][] {Arrays.copyOf(times, n), Arrays.copyOf(values, n)};
+        return new long[][] {Arrays.copyOf(times, k), Arrays.copyOf(values, k)};
     }
 }

@@ -10,7 +10,7 @@ import io.jrxe.wire.psn.Psn;
  */
 final class PsnGap {
     /** Gaps longer than this are tracked by count only, not PSN by PSN. */
-    private static final int LARGEST_TRACKED = 1 << 16;
+    private static final int LARGEST_TRACKED = 4096;
 
     final int from;
     final int length;
@@ -71,11 +71,22 @@ final class PsnGap {
         lastResentFrame = frame;
     }
 
-    /** {@code psn} belongs to the response of a READ whose request is in the gap: no packet was missing there. */
-    void readResponsePsn(int psn) {
-        if (covers(psn) && missing(psn)) {
-            take(psn);
-            readSpan++;
+    /**
+     * The {@code count} PSNs after {@code requestPsn} (a READ request of this gap) belong to its response: no packet was
+     * missing there. Only the PSNs this gap covers count, so a READ claiming a huge length costs no more than the gap.
+     */
+    void readResponse(int requestPsn, int count) {
+        int first = Psn.distance(from, requestPsn) + 1;
+        int end = (int) Math.min((long) first + count, length);
+        if (seen == null) {
+            readSpan += Math.max(0, Math.min(end - first, length - closed()));
+            return;
+        }
+        for (int k = first; k < end; k++) {
+            if ((seen[k >>> 6] & (1L << k)) == 0) {
+                seen[k >>> 6] |= 1L << k;
+                readSpan++;
+            }
         }
     }
 

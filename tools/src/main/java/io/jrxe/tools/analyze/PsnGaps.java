@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * handed to the reporter.
  */
 final class PsnGaps {
-    private static final int LARGEST = 4096;
+    private static final int LARGEST = 1024;
 
     private final List<PsnGap> open = new ArrayList<>();
     private final Consumer<PsnGap> closed;

@@ -3,18 +3,22 @@ package io.jrxe.tools.analyze;
 import java.util.Arrays;
 
 /**
- * Bytes over time for a throughput graph, in bounded memory: at most {@code buckets} equal slices of time,
- * each summing the bytes that fell in it; when the capture outlasts them, slices double in length and
- * pairs merge.
+ * Bytes over time for a throughput graph, in bounded memory: equal slices of time from the capture's first frame,
+ * at most {@code buckets} of them, each summing the bytes that fell in it. The slices are made as bytes come (a
+ * series that gets none costs nothing); once there are {@code buckets} and the capture outlasts them, they double
+ * in length and pairs merge.
  */
 final class RateSeries {
-    private final long[] bytes;
+    private static final int FIRST_BUCKETS = 32;
+
+    private final int buckets;
+    private long[] bytes;
     private long origin = Long.MIN_VALUE;
     private long width = 1_000;
     private long total;
 
     RateSeries(int buckets) {
-        bytes = new long[buckets];
+        this.buckets = buckets;
     }
 
     /** Starts the slices at {@code time} (the capture's first frame), so that every series of a capture lines up. */
@@ -26,8 +30,15 @@ final class RateSeries {
 
     void add(long time, long count) {
         origin(time);
+        if (bytes == null) {
+            bytes = new long[FIRST_BUCKETS];
+        }
         long offset = Math.max(0, time - origin);
         while (offset / width >= bytes.length) {
+            if (bytes.length < buckets) {
+                bytes = Arrays.copyOf(bytes, bytes.length * 2);
+                continue;
+            }
             for (int j = 0; j < bytes.length / 2; j++) {
                 bytes[j] = bytes[2 * j] + bytes[2 * j + 1];
             }
@@ -53,6 +64,9 @@ final class RateSeries {
 
     /** Bytes per slice, up to the last slice that has any. */
     long[] slices() {
+        if (bytes == null) {
+            return new long[0];
+        }
         int last = bytes.length - 1;
         while (last >= 0 && bytes[last] == 0) {
             last--;

@@ -10,7 +10,7 @@ import java.util.Iterator;
  * the oldest are forgotten past {@link #LARGEST}.
  */
 final class ReadsAndAtomics {
-    private static final int LARGEST = 4096;
+    private static final int LARGEST = 1024;
     private final ArrayDeque<ReadOrAtomic> recent = new ArrayDeque<>();
 
     void add(ReadOrAtomic r) {

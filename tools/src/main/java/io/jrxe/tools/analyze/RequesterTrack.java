@@ -218,7 +218,9 @@ final class RequesterTrack {
         int span = readOrAtomicStarts(p);
         nextPsn = Psn.add(p.psn, span);
         nextPosition = position(p.psn) + span;
-        sent.ensure(Psn.distance(acked ? ackedThrough : firstPsn, nextPsn));
+        // The ring grows with the PSNs outstanding, but never past the packets seen: a capture whose PSNs jump about
+        // (a damaged or hostile one) cannot make it large.
+        sent.ensure((int) Math.min(Psn.distance(acked ? ackedThrough : firstPsn, nextPsn), newRequestPackets));
     }
 
     /**
@@ -231,6 +233,7 @@ final class RequesterTrack {
             return 1;
         }
         int span = isAtomic(op) ? 1 : pmtu > 0 ? Spans.of(p.dmaLength, pmtu) : 0;
+        answers.ensure(Math.min(Math.max(span, 1), SentRequests.LARGEST_ANSWERED));
         ReadOrAtomic r = new ReadOrAtomic(p.psn, isAtomic(op), Math.max(0, p.dmaLength), p.frame, span);
         reads.add(r);
         if (span == 0) {
@@ -303,8 +306,8 @@ final class RequesterTrack {
         }
         if (p.opcode.operation() == Operation.RDMA_READ_REQUEST) {
             ReadOrAtomic r = reads.at(p.psn);
-            for (int k = 1; r != null && k < r.span; k++) {
-                gap.readResponsePsn(Psn.add(p.psn, k));
+            if (r != null) {
+                gap.readResponse(p.psn, r.span - 1);
             }
         }
         gaps.settle(gap);

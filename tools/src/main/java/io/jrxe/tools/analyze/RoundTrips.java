@@ -8,27 +8,31 @@ import org.HdrHistogram.Histogram;
  * sample, as in Karn's rule). Kept in an HdrHistogram, so a million samples cost what a hundred do.
  */
 final class RoundTrips {
-    private final Histogram histogram = new Histogram(3);
+    /** Made at the first sample: a capture of many connections that never answer (a hostile one) costs nothing here. */
+    private Histogram histogram;
 
     void record(long nanos) {
         if (nanos >= 0) {
+            if (histogram == null) {
+                histogram = new Histogram(3);
+            }
             histogram.recordValue(nanos);
         }
     }
 
     long count() {
-        return histogram.getTotalCount();
+        return histogram == null ? 0 : histogram.getTotalCount();
     }
 
     long median() {
-        return histogram.getValueAtPercentile(50);
+        return histogram == null ? 0 : histogram.getValueAtPercentile(50);
     }
 
     long p99() {
-        return histogram.getValueAtPercentile(99);
+        return histogram == null ? 0 : histogram.getValueAtPercentile(99);
     }
 
     long max() {
-        return histogram.getMaxValue();
+        return histogram == null ? 0 : histogram.getMaxValue();
     }
 }

@@ -11,7 +11,9 @@ import java.util.Arrays;
  */
 final class SentRequests {
     static final int LARGEST = 1 << 20;
-    private static final int FIRST = 256;
+    /** The most answer PSNs (a READ's response packets) one READ makes room for. */
+    static final int LARGEST_ANSWERED = 4096;
+    private static final int FIRST = 16;
 
     static final int ACK_REQUEST = 1;
     static final int READ = 2;

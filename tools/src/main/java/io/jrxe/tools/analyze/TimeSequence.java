@@ -11,8 +11,8 @@ import java.util.List;
  * {@link #LARGEST_WAITS}.
  */
 final class TimeSequence {
-    private static final int BUCKETS = 2048;
-    private static final int MARK_BUCKETS = 1024;
+    private static final int BUCKETS = 1024;
+    private static final int MARK_BUCKETS = 512;
     static final int LARGEST_WAITS = 1000;
 
     /** An RNR wait: from the RNR NAK to the resend (or the end of the capture), at a PSN. */
