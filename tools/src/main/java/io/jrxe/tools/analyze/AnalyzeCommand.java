@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
                 + "their waits; requests never acknowledged; READ and atomic replays; bad ICRCs; CM handshakes with their "
                 + "timings, rejections and retries; CNPs and ECN marks. Per connection: messages, data, goodput, "
                 + "request-to-response times (median, p99) and the longest stall with its cause.",
+            "With --graphs DIR, the time-sequence and goodput graphs are SVG files too (docs/analyze.md).",
             "Each finding names its frame (as Wireshark numbers them) and its time since the first frame. The capture "
                 + "is read once, as a stream: its size does not matter."},
         exitCodeListHeading = "Exit status:%n",
@@ -44,6 +45,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "(0: list them all; default: ${DEFAULT-VALUE})")
     int maxFindings;
 
+    @Option(names = "--graphs", paramLabel = "DIR",
+            description = "also write the graphs as SVG files into DIR: per connection its goodput over time, and per "
+                    + "side that sent requests its time-sequence graph (PSN against time, with resends, NAKs, RNR NAKs "
+                    + "and their waits, PSNs the capture skipped, copies and late packets); the text report ends with their paths")
+    Path graphs;
+
     @Override
     public Integer call() {
         if (maxFindings < 0) {
@@ -56,6 +63,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.flush();
         } else {
             TextReport.print(analysis, out);
+        }
+        if (graphs != null) {
+            for (Path written : GraphFiles.write(analysis, graphs)) {
+                if (!json) {
+                    out.println("graph: " + written);
+                }
+            }
+            out.flush();
         }
         if (analysis.damage != null) {
             throw new UserError(analysis.damage + "; the frames before it were analysed");

@@ -30,12 +30,12 @@ final class PointSeries {
     void add(long time, long value) {
         if (origin == Long.MIN_VALUE) {
             origin = time;
-            allocate(FIRST_BUCKETS);
+            allocate(Math.min(FIRST_BUCKETS, buckets));
         }
         long offset = Math.max(0, time - origin);
         while (offset / width >= used.length) {
             if (used.length < buckets) {
-                allocate(used.length * 2);
+                allocate(Math.min(used.length * 2, buckets));
             } else {
                 coarsen();
             }

@@ -31,12 +31,12 @@ final class RateSeries {
     void add(long time, long count) {
         origin(time);
         if (bytes == null) {
-            bytes = new long[FIRST_BUCKETS];
+            bytes = new long[Math.min(FIRST_BUCKETS, buckets)];
         }
         long offset = Math.max(0, time - origin);
         while (offset / width >= bytes.length) {
             if (bytes.length < buckets) {
-                bytes = Arrays.copyOf(bytes, bytes.length * 2);
+                bytes = Arrays.copyOf(bytes, Math.min(bytes.length * 2, buckets));
                 continue;
             }
             for (int j = 0; j < bytes.length / 2; j++) {

@@ -216,8 +216,9 @@ final class RequesterTrack {
         }
         data(p.time, p.payloadLength);
         int span = readOrAtomicStarts(p);
-        nextPsn = Psn.add(p.psn, span);
+        // The position first: it is counted from nextPsn as it stood.
         nextPosition = position(p.psn) + span;
+        nextPsn = Psn.add(p.psn, span);
         // The ring grows with the PSNs outstanding, but never past the packets seen: a capture whose PSNs jump about
         // (a damaged or hostile one) cannot make it large.
         sent.ensure((int) Math.min(Psn.distance(acked ? ackedThrough : firstPsn, nextPsn), newRequestPackets));
@@ -270,8 +271,8 @@ final class RequesterTrack {
         reads.spans(m);
         if (spanUnknown != null) {
             // The last request was that READ: the next new PSN is where its response, now measured, ends.
-            nextPsn = Psn.add(spanUnknown.psn, spanUnknown.span);
             nextPosition = position(spanUnknown.psn) + spanUnknown.span;
+            nextPsn = Psn.add(spanUnknown.psn, spanUnknown.span);
             spanUnknown = null;
         }
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.jrxe.tools.common.MarkupText.escape;
 import static io.jrxe.tools.sizing.ByteSize.count;
 
 /**
@@ -104,22 +105,6 @@ final class LadderPage {
 
     private static void cell(StringBuilder sb, String text) {
         sb.append("<td>").append(escape(text)).append("</td>");
-    }
-
-    static String escape(String text) {
-        StringBuilder sb = new StringBuilder(text.length() + 16);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                case '\'' -> sb.append("&#39;");
-                default -> sb.append(c);
-            }
-        }
-        return sb.toString();
     }
 
     private static String resource(String name) {
