@@ -1,5 +1,7 @@
 package io.jrxe.tools.view;
 
+import io.jrxe.tools.analyze.AnalysisPage;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,16 +25,24 @@ final class LadderPage {
     private LadderPage() {
     }
 
-    static String html(String title, LoadedCapture capture, List<Connection> connections, LadderMarks marks) {
+    /**
+     * The page: the analysis first, then the ladder of {@code capture} (the whole capture, or with {@code stretches}
+     * the first of them; the others are drawn when picked).
+     */
+    static String html(String title, LoadedCapture capture, List<Connection> connections, LadderMarks marks,
+                       AnalysisPage analysis, List<LadderStretch> stretches) {
         String template = resource("ladder.html");
-        String data = LadderJson.of(title, capture, connections, marks);
+        String data = stretches.isEmpty() ? LadderJson.of(title, capture, connections, marks) : stretches.getFirst().json();
         Matcher m = SLOT.matcher(template);
         StringBuilder page = new StringBuilder(template.length() + data.length() + 64 * 1024);
         while (m.find()) {
             String value = switch (m.group(1)) {
                 case "TITLE" -> escape(title);
-                case "FACTS" -> escape(facts(capture, connections, marks));
-                case "NOTES" -> notes(capture);
+                case "FACTS" -> escape((stretches.isEmpty() ? "" : "The ladder of " + stretches.getFirst().label() + ": ")
+                        + facts(capture, connections, marks));
+                case "NOTES" -> notes(capture, analysis, stretches);
+                case "ANALYSIS" -> analysis.html();
+                case "STRETCHES" -> stretches(stretches);
                 case "SUMMARY" -> summary(QpSummary.of(connections, marks));
                 case "STYLE" -> resource("ladder.css");
                 case "SCRIPT" -> resource("ladder.js");
@@ -50,9 +60,44 @@ final class LadderPage {
                 + (connections.size() == 1 ? "" : "s") + ", " + count(marks.messages.size()) + " messages";
     }
 
+    /** How many frames the stretches hold. */
+    static long framesIn(List<LadderStretch> stretches) {
+        return stretches.stream().mapToLong(s -> s.to() - s.from() + 1).sum();
+    }
+
+    /** The list of stretches to pick from, and each one's data but the first's (that one is the page's data). */
+    private static String stretches(List<LadderStretch> stretches) {
+        if (stretches.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(256 + stretches.stream().mapToInt(s -> s.json().length() + 128).sum());
+        sb.append("<nav id=\"stretches\"><h2>Ladders drawn</h2><p class=\"hint\">Pick a stretch of frames, or a finding in "
+                + "the analysis, to draw its ladder.</p><ul>\n");
+        for (int i = 0; i < stretches.size(); i++) {
+            LadderStretch s = stretches.get(i);
+            sb.append("<li><a href=\"#s").append(i).append("\" data-s=\"").append(i).append("\" data-from=\"").append(s.from())
+                    .append("\" data-to=\"").append(s.to()).append("\"").append(i == 0 ? " class=\"shown\"" : "").append('>')
+                    .append(escape(s.label())).append("</a></li>\n");
+        }
+        sb.append("</ul></nav>\n");
+        for (int i = 1; i < stretches.size(); i++) {
+            sb.append("<script type=\"application/json\" class=\"stretch\" id=\"stretch-").append(i).append("\">")
+                    .append(stretches.get(i).json()).append("</script>\n");
+        }
+        return sb.toString();
+    }
+
     /** What the reader should know about what is not drawn. */
-    private static String notes(LoadedCapture capture) {
+    private static String notes(LoadedCapture capture, AnalysisPage analysis, List<LadderStretch> stretches) {
         List<String> notes = new ArrayList<>();
+        if (!stretches.isEmpty()) {
+            long drawn = framesIn(stretches);
+            notes.add("The capture holds " + count(analysis.frames()) + " frames: the analysis and its graphs cover them "
+                    + "all; the ladder is drawn for " + stretches.size() + " stretch" + (stretches.size() == 1 ? "" : "es")
+                    + " of them (" + count(drawn) + " frames: the start, and around the findings), one at a time, "
+                    + "picked below or by a click on a finding. The other " + count(analysis.frames() - drawn)
+                    + " frames are not drawn as arrows (jrxe view --around FRAME adds the stretch around a frame).");
+        }
         if (capture.truncated()) {
             notes.add("Only the first " + count(capture.maxPackets()) + " packets are drawn; the capture holds more "
                     + "(jrxe view --max-packets N draws more).");

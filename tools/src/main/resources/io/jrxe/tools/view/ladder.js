@@ -7,9 +7,14 @@
     body.setAttribute('data-error', String(e.message));
   });
 
-  var data = JSON.parse(document.getElementById('ladder-data').textContent);
-  var packets = data.packets;
-  var FLAGS = data.flags;               // flag names by bit: retx, nak, rnr, drop, lost, bad
+  // The ladder drawn: the page's data, or a stretch of a large capture picked from #stretches (parsed when picked).
+  var data, packets, FLAGS;             // FLAGS: flag names by bit: retx, nak, rnr, drop, lost, bad
+  function use(el) {
+    data = JSON.parse(el.textContent);
+    packets = data.packets;
+    FLAGS = data.flags;
+  }
+  use(document.getElementById('ladder-data'));
   var ROW = 24;                         // the least vertical space between two packets, px
   var NOTE_ROW = 16;                    // extra space under a packet that has a note line
   var SLANT = 8;                        // how far an arrow drops from sender to receiver, px
@@ -278,9 +283,12 @@
     document.getElementById('tree').innerHTML = tree(p);
   }
 
-  function setUpFilter() {
+  var seen = {};
+  function fillFilter() {
     var select = document.getElementById('qp-filter');
-    var seen = {};
+    while (select.options.length > 1) { select.remove(1); }
+    select.value = '';
+    seen = {};
     data.connections.forEach(function (c) {
       c.lanes.forEach(function (l) {
         var label = l.ip + ' ' + l.qp;
@@ -294,6 +302,11 @@
         seen[label].push(String(c.id));
       });
     });
+  }
+
+  function setUpFilter() {
+    var select = document.getElementById('qp-filter');
+    fillFilter();
     select.addEventListener('change', function () {
       var keep = select.value ? seen[select.value] : null;
       document.querySelectorAll('[data-c]').forEach(function (el) {
@@ -302,8 +315,71 @@
     });
   }
 
+  function counted() {
+    body.setAttribute('data-arrows', String(document.querySelectorAll('#ladders .arrow').length));
+  }
+
+  // A large capture's page holds the ladders of several stretches of frames: one is drawn at a time.
+  function showStretch(link) {
+    var n = link.getAttribute('data-s');
+    use(document.getElementById(n === '0' ? 'ladder-data' : 'stretch-' + n));
+    selected = null;
+    document.getElementById('tree').innerHTML = '';
+    draw();
+    fillFilter();
+    document.querySelectorAll('#stretches a').forEach(function (a) { a.classList.toggle('shown', a === link); });
+    body.setAttribute('data-stretch', n);
+    counted();
+  }
+
+  function stretchOf(frame) {
+    var links = document.querySelectorAll('#stretches a[data-s]');
+    for (var i = 0; i < links.length; i++) {
+      if (Number(links[i].getAttribute('data-from')) <= frame && frame <= Number(links[i].getAttribute('data-to'))) {
+        return links[i];
+      }
+    }
+    return null;
+  }
+
+  // A finding's link draws the ladder around its frame and selects the packet of that frame.
+  function showFrame(frame) {
+    var link = stretchOf(frame);
+    if (link && !link.classList.contains('shown')) { showStretch(link); }
+    for (var i = 0; i < packets.length; i++) {
+      if (packets[i].d.frame === frame) {
+        var g = document.querySelector('#ladders .arrow[data-i="' + i + '"]');
+        if (g) { select(g); g.scrollIntoView({ block: 'center' }); }
+        return true;
+      }
+    }
+    return false;
+  }
+
   draw();
   setUpFilter();
+  var stretchList = document.getElementById('stretches');
+  if (stretchList) {
+    stretchList.addEventListener('click', function (e) {
+      var a = e.target.closest('a[data-s]');
+      if (a) { e.preventDefault(); showStretch(a); }
+    });
+  }
+  var report = document.getElementById('analysis');
+  if (report) {
+    report.addEventListener('click', function (e) {
+      var a = e.target.closest('a[data-frame]');
+      if (a) {
+        e.preventDefault();
+        if (!showFrame(Number(a.getAttribute('data-frame')))) {
+          var f = a.getAttribute('data-frame');
+          body.setAttribute('data-missing-frame', f);
+          document.getElementById('tree').innerHTML = '<p class="note">Frame #' + esc(f) + ' is in no ladder this page '
+            + 'holds (or is a copy folded into another packet): jrxe view --around ' + esc(f) + ' draws the frames around it.</p>';
+        }
+      }
+    });
+  }
   document.getElementById('ladders').addEventListener('click', function (e) {
     var g = e.target.closest('.arrow');
     if (g) { select(g); }
@@ -314,6 +390,6 @@
     var g = document.querySelector('#ladders .arrow[data-i="' + wanted[1] + '"]');
     if (g) { select(g); }
   }
-  body.setAttribute('data-arrows', String(document.querySelectorAll('#ladders .arrow').length));
+  counted();
   body.setAttribute('data-ladder-done', 'true');
 }());

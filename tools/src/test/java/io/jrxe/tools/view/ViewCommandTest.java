@@ -157,17 +157,18 @@ class ViewCommandTest {
     }
 
     @Test
-    void aLargeCaptureIsCutAtMaxPacketsWithANote() {
+    void aCaptureOfMoreFramesThanMaxPacketsIsDrawnInStretchesWithANote() {
         Path capture = GoldenCaptures.file("guest_read_bw.pcap");
         Path page = dir.resolve("cut.html");
-        InProcess r = InProcess.run("view", capture.toString(), "-o", page.toString(), "--max-packets", "10");
+        InProcess r = InProcess.run("view", capture.toString(), "-o", page.toString(), "--max-packets", "10", "--around", "300");
         assertThat(r.status()).as(r.toString()).isZero();
-        assertThat(r.lines()).containsExactly(page.toString(),
-                "note: only the first 10 packets are drawn; the capture holds more (--max-packets N)");
+        assertThat(r.lines()).hasSize(2).first().isEqualTo(page.toString());
+        assertThat(r.lines().get(1)).startsWith("note: the capture holds ").contains("more than --max-packets 10: the ladder "
+                + "draws 2 stretches of them (211 frames), the analysis all of them");
         PageData data = PageData.read(page);
         assertThat(data.packets()).hasSize(10);
-        assertThat(data.data().get("truncated")).isEqualTo(true);
-        assertThat(data.html()).contains("Only the first 10 packets are drawn");
+        assertThat(data.html()).contains("the ladder is drawn for 2 stretches of them (211 frames", "#1..#10 (the start)",
+                "#200..#400", "<section id=\"analysis\">", "summary: 1 connection, 0 errors");
         assertThat(ViewCommand.DEFAULT_MAX_PACKETS).isEqualTo(5000);
     }
 
@@ -217,9 +218,12 @@ class ViewCommandTest {
         assertThat(r.err()).as(r.toString()).startsWith("jrxe view: ").contains(expected).doesNotContain("Exception");
     }
 
-    /** Nothing the page would fetch: no external script, style, image or font. */
+    /** Nothing the page would fetch: no external script, style, image or font (its graphs are images inside it). */
     static void assertSelfContained(String html) {
-        assertThat(html).doesNotContain("http://", "https://", "<link", "<script src", "@import", "url(", "<img");
+        assertThat(html).doesNotContain("http://", "https://", "<link", "<script src", "@import", "url(");
+        String[] images = html.split("<img", -1);
+        assertThat(java.util.Arrays.asList(images).subList(1, images.length)).allSatisfy(img -> assertThat(img).startsWith(" class=\"graph\" alt=\"")
+                .containsPattern("^[^>]* src=\"data:image/svg\\+xml;base64,[A-Za-z0-9+/=]+\">"));
         assertThat(html).contains("<style>", "<script>");
     }
 }
