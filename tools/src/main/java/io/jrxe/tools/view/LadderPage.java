@@ -38,7 +38,7 @@ final class LadderPage {
         while (m.find()) {
             String value = switch (m.group(1)) {
                 case "TITLE" -> escape(title);
-                case "FACTS" -> escape((stretches.isEmpty() ? "" : "The ladder of " + stretches.getFirst().label() + ": ")
+                case "FACTS" -> escape((stretches.isEmpty() ? "" : "The first stretch of ladder, " + stretches.getFirst().label() + ": ")
                         + facts(capture, connections, marks));
                 case "NOTES" -> notes(capture, analysis, stretches);
                 case "ANALYSIS" -> analysis.html();
@@ -76,7 +76,7 @@ final class LadderPage {
         for (int i = 0; i < stretches.size(); i++) {
             LadderStretch s = stretches.get(i);
             sb.append("<li><a href=\"#s").append(i).append("\" data-s=\"").append(i).append("\" data-from=\"").append(s.from())
-                    .append("\" data-to=\"").append(s.to()).append("\"").append(i == 0 ? " class=\"shown\"" : "").append('>')
+                    .append("\" data-to=\"").append(s.to()).append("\">")
                     .append(escape(s.label())).append("</a></li>\n");
         }
         sb.append("</ul></nav>\n");
@@ -95,7 +95,7 @@ final class LadderPage {
             notes.add("The capture holds " + count(analysis.frames()) + " frames: the analysis and its graphs cover them "
                     + "all; the ladder is drawn for " + stretches.size() + " stretch" + (stretches.size() == 1 ? "" : "es")
                     + " of them (" + count(drawn) + " frames: the start, and around the findings), one at a time, "
-                    + "picked below or by a click on a finding. The other " + count(analysis.frames() - drawn)
+                    + "when picked below or by a click on a finding. The other " + count(analysis.frames() - drawn)
                     + " frames are not drawn as arrows (jrxe view --around FRAME adds the stretch around a frame).");
         }
         if (capture.truncated()) {

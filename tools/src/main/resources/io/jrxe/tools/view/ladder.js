@@ -14,7 +14,10 @@
     packets = data.packets;
     FLAGS = data.flags;
   }
-  use(document.getElementById('ladder-data'));
+  var stretchList = document.getElementById('stretches');
+  // A whole capture's ladder is drawn at once; a large capture's page opens on its analysis and draws a stretch's
+  // ladder only when one is picked, so that opening it costs the same whatever the capture's size.
+  if (!stretchList) { use(document.getElementById('ladder-data')); }
   var ROW = 24;                         // the least vertical space between two packets, px
   var NOTE_ROW = 16;                    // extra space under a packet that has a note line
   var SLANT = 8;                        // how far an arrow drops from sender to receiver, px
@@ -306,7 +309,7 @@
 
   function setUpFilter() {
     var select = document.getElementById('qp-filter');
-    fillFilter();
+    if (data) { fillFilter(); }
     select.addEventListener('change', function () {
       var keep = select.value ? seen[select.value] : null;
       document.querySelectorAll('[data-c]').forEach(function (el) {
@@ -346,7 +349,7 @@
   function showFrame(frame) {
     var link = stretchOf(frame);
     if (link && !link.classList.contains('shown')) { showStretch(link); }
-    for (var i = 0; i < packets.length; i++) {
+    for (var i = 0; packets && i < packets.length; i++) {
       if (packets[i].d.frame === frame) {
         var g = document.querySelector('#ladders .arrow[data-i="' + i + '"]');
         if (g) { select(g); g.scrollIntoView({ block: 'center' }); }
@@ -356,9 +359,13 @@
     return false;
   }
 
-  draw();
+  if (data) {
+    draw();
+  } else {
+    document.getElementById('ladders').innerHTML = '<p class="hint">Pick a stretch of frames under "Ladders drawn", '
+      + 'or a finding\'s frame in the analysis, to draw its ladder.</p>';
+  }
   setUpFilter();
-  var stretchList = document.getElementById('stretches');
   if (stretchList) {
     stretchList.addEventListener('click', function (e) {
       var a = e.target.closest('a[data-s]');

@@ -19,7 +19,7 @@ import java.util.Random;
  */
 final class LongTransfer {
     static final int ACK_EVERY = 16;
-    static final int LOSS_EVERY = 10_000;
+    static final int LOSS_EVERY = 6_000;
     private static final String A = "127.0.21.1";
     private static final String B = "127.0.21.2";
     private static final int QP_A = 0x11;

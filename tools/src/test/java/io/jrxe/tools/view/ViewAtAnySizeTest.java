@@ -37,17 +37,17 @@ class ViewAtAnySizeTest {
     @Test
     void fiveTimesTheFramesIsNotFiveTimesThePageAndTheFindingsAreAClickAway() throws IOException {
         HeadlessChromium.assumeInstalled();
-        Path small = page(10_000);
-        Path large = page(50_000);
+        Path small = page(6_000);
+        Path large = page(30_000);
         long smallBytes = Files.size(small);
         long largeBytes = Files.size(large);
-        assertThat(largeBytes).as("page of 50,000 frames against 10,000's (%d bytes)", smallBytes).isLessThan(2 * smallBytes);
+        assertThat(largeBytes).as("page of 30,000 frames against 6,000's (%d bytes)", smallBytes).isLessThan(2 * smallBytes);
         PageData data = PageData.read(large);
         assertThat(data.packets()).hasSize(START);
         String html = data.html();
         // The analysis of every frame: the four losses and their resends, with links to their frames.
-        assertThat(html).contains("<section id=\"analysis\">", "frames (50,", "RoCEv2", "data-frame=\"")
-                .contains("The capture holds 50,0").contains("not drawn as arrows");
+        assertThat(html).contains("<section id=\"analysis\">", "frames (30,", "RoCEv2", "data-frame=\"")
+                .contains("The capture holds 30,0").contains("not drawn as arrows");
         assertThat(html.split("class=\"stretch\"", -1)).as("a stretch around each loss").hasSize(1 + 4);
         ViewCommandTest.assertSelfContained(html);
 
