@@ -3,25 +3,23 @@ package io.jrxe.verbs;
 import java.util.Arrays;
 
 /**
- * A work request's scatter/gather list (ibv_sge array): addresses, lengths and L_Keys in
- * parallel arrays sized for the queue's maximum, reused for every work request in its slot.
+ * A work request's scatter/gather list (ibv_sge array), sized for the queue's maximum and reused for every work
+ * request in its slot. Each entry is two longs of one array, its address and then its length and L_Key, so that
+ * a queue of one-SGE WQEs carries one small array per WQE rather than three.
  */
 public final class ScatterGatherList {
-    private long[] addr;
-    private int[] length;
-    private int[] lkey;
+    /** Entry i: {@code [2i]} its address, {@code [2i + 1]} its length (high 32 bits) and L_Key (low 32 bits). */
+    private long[] entries;
     private int count;
 
     /** A list with room for {@code maxSge} entries. */
     public ScatterGatherList(int maxSge) {
-        addr = new long[maxSge];
-        length = new int[maxSge];
-        lkey = new int[maxSge];
+        entries = new long[2 * maxSge];
     }
 
     /** How many entries fit without the list growing. */
     public int capacity() {
-        return addr.length;
+        return entries.length >> 1;
     }
 
     /** How many entries are set. */
@@ -31,17 +29,17 @@ public final class ScatterGatherList {
 
     /** Entry i's address (an iova of the region its key names). */
     public long addr(int i) {
-        return addr[i];
+        return entries[2 * i];
     }
 
     /** Length as an unsigned 32-bit count. */
     public long length(int i) {
-        return length[i] & 0xFFFF_FFFFL;
+        return entries[2 * i + 1] >>> 32;
     }
 
     /** Entry i's L_Key. */
     public int lkey(int i) {
-        return lkey[i];
+        return (int) entries[2 * i + 1];
     }
 
     /** Sum of the lengths. */
@@ -64,29 +62,24 @@ public final class ScatterGatherList {
      * max_recv_sge with the rule and the numbers, as ibv_post_send does.
      */
     public void add(long address, int len, int key) {
-        if (count == addr.length) {
-            grow(Math.max(1, addr.length * 2));
+        if (count == capacity()) {
+            grow(Math.max(1, capacity() * 2));
         }
-        addr[count] = address;
-        length[count] = len;
-        lkey[count] = key;
+        entries[2 * count] = address;
+        entries[2 * count + 1] = ((long) len << 32) | (key & 0xFFFF_FFFFL);
         count++;
     }
 
-    private void grow(int entries) {
-        addr = Arrays.copyOf(addr, entries);
-        length = Arrays.copyOf(length, entries);
-        lkey = Arrays.copyOf(lkey, entries);
+    private void grow(int capacity) {
+        entries = Arrays.copyOf(entries, 2 * capacity);
     }
 
     /** Makes this list's entries those of {@code other}. */
     public void copyFrom(ScatterGatherList other) {
-        if (other.count > addr.length) {
+        if (other.count > capacity()) {
             grow(other.count);
         }
         count = other.count;
-        System.arraycopy(other.addr, 0, addr, 0, count);
-        System.arraycopy(other.length, 0, length, 0, count);
-        System.arraycopy(other.lkey, 0, lkey, 0, count);
+        System.arraycopy(other.entries, 0, entries, 0, 2 * count);
     }
 }

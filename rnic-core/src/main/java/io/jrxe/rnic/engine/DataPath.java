@@ -101,7 +101,7 @@ public final class DataPath implements PacketSink, QpControl {
 
     /** Attaches a new QP's engines (on the NIC thread, after create_qp); the handle is its doorbell. */
     public QpHandle attach(QueuePair qp) {
-        QpEngine e = new QpEngine(qp, resources.attributes().maxQpRdAtom(), this, congestionControl);
+        QpEngine e = new QpEngine(qp, this, congestionControl);
         engines.put(qp.qpn(), e);
         return e.handle;
     }

@@ -36,11 +36,11 @@ final class QpEngine {
     final Runnable retransmitCheck;
     final Runnable rnrResume;
 
-    QpEngine(QueuePair qp, int maxResources, DataPath dataPath, CongestionControl cc) {
+    QpEngine(QueuePair qp, DataPath dataPath, CongestionControl cc) {
         this.qp = qp;
         this.handle = new QpHandle(qp, dataPath, this);
         this.comp = new CompleterState(qp.qpn());
-        this.resp = new ResponderState(maxResources);
+        this.resp = new ResponderState();
         this.task = () -> {
             scheduled.set(false);
             dataPath.runTask(this);

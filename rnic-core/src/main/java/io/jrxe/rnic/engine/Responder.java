@@ -69,7 +69,7 @@ final class Responder {
 
     /** The QP entered RTR (or RESET): rqPsn is expected, nothing is owed or in progress. */
     void reset(QpEngine e, int rqPsn) {
-        e.resp.reset(rqPsn);
+        e.resp.reset(rqPsn, e.qp.maxDestRdAtomic());
     }
 
     /** The QP is in the error state: a receive it was filling from an SRQ is flushed, the message forgotten. */

@@ -29,20 +29,35 @@ final class ResponderState {
     long writeRemaining;
     long writeLength;
 
-    final ResponderResource[] resources;
+    /** max_dest_rd_atomic of them, sized when the QP enters RTR as rxe sizes its qp->resp.resources. */
+    ResponderResource[] resources;
     int nextResource;
-    final ResponseQueue responses;
+    ResponseQueue responses;
 
     private ReceiveWqe srqCopy;
 
-    ResponderState(int maxResources) {
-        resources = new ResponderResource[Math.max(1, maxResources)];
-        for (int i = 0; i < resources.length; i++) {
+    ResponderState() {
+        size(1);
+    }
+
+    /**
+     * Holds {@code maxResources} resources (at least one) and room for their responses. A QP is sized for what
+     * its RTR modify granted, not for the device's maximum: a thousand QPs that allow one READ each would
+     * otherwise carry a hundred times the memory they can use.
+     */
+    private void size(int maxResources) {
+        int n = Math.max(1, maxResources);
+        if (resources != null && resources.length == n) {
+            return;
+        }
+        resources = new ResponderResource[n];
+        for (int i = 0; i < n; i++) {
             resources[i] = new ResponderResource();
         }
+        nextResource = 0;
         // Every READ and atomic takes one entry and the ACKs between them coalesce: twice the
         // resources (and a few for NAKs) never fill up unless a peer exceeds its max_rd_atomic.
-        responses = new ResponseQueue(2 * resources.length + 8);
+        responses = new ResponseQueue(2 * n + 8);
     }
 
     /** A private copy of a WQE taken from the SRQ, so the SRQ slot can be reused at once. */
@@ -53,7 +68,9 @@ final class ResponderState {
         return srqCopy;
     }
 
-    void reset(int rqPsn) {
+    /** Entering RTR with {@code maxResources} responder resources, or RESET (then one). */
+    void reset(int rqPsn, int maxResources) {
+        size(maxResources);
         epsn = rqPsn;
         msn = 0;
         sequenceNakSent = false;

@@ -56,9 +56,12 @@ public final class SendWqe {
     public WcStatus earlyStatus;
     public int vendorErr;
 
+    /** The inline area of every WQE of a queue that allows none: nothing is ever copied into it. */
+    private static final byte[] NO_INLINE = new byte[0];
+
     public SendWqe(int maxSge, int maxInline) {
         sgl = new ScatterGatherList(maxSge);
-        inline = new byte[maxInline];
+        inline = maxInline == 0 ? NO_INLINE : new byte[maxInline];
     }
 
     /** Copies a work request in (post_send); the caller has validated it. */
