@@ -16,8 +16,6 @@ import io.jrxe.verbs.VerbsException;
 
 import io.jrxe.verbs.Errno;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -25,8 +23,8 @@ import java.util.function.IntFunction;
 final class EmulatedContext implements Context {
     private final EmulatedDevice device;
     private final NicResources rnic;
-    /** The PDs, CQs and completion channels made from this context, until they are closed. */
-    private final Set<OwnedByContext> children = ConcurrentHashMap.newKeySet();
+    /** The PDs, CQs and completion channels made from this context. */
+    private final OwnedObjects children = new OwnedObjects();
     private volatile boolean closed;
 
     EmulatedContext(EmulatedDevice device) {
@@ -130,7 +128,7 @@ final class EmulatedContext implements Context {
             return;
         }
         for (Class<?> kind : new Class<?>[] {EmulatedPd.class, EmulatedCq.class, EmulatedCompChannel.class}) {
-            for (OwnedByContext child : children) {
+            for (OwnedByContext child : children.all()) {
                 if (kind.isInstance(child) && !child.isClosed()) {
                     if (child instanceof EmulatedPd pd) {
                         pd.closeWithChildren();
@@ -151,7 +149,6 @@ final class EmulatedContext implements Context {
     }
 
     private <T extends OwnedByContext> T adopt(T child) {
-        children.add(child);
-        return child;
+        return children.adopt(child);
     }
 }

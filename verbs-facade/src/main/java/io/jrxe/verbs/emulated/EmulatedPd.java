@@ -13,16 +13,14 @@ import io.jrxe.verbs.Srq;
 import io.jrxe.verbs.VerbsException;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 final class EmulatedPd implements Pd, OwnedByContext {
     private final EmulatedDevice device;
     private final NicResources rnic;
     private final ProtectionDomain pd;
     private final CloseOnce closing = new CloseOnce();
-    /** The QPs, SRQs, AHs, memory windows and MRs made on this PD, until they are closed. */
-    private final Set<OwnedByContext> children = ConcurrentHashMap.newKeySet();
+    /** The QPs, SRQs, AHs, memory windows and MRs made on this PD. */
+    private final OwnedObjects children = new OwnedObjects();
 
     EmulatedPd(EmulatedDevice device, ProtectionDomain pd) {
         this.device = device;
@@ -78,7 +76,7 @@ final class EmulatedPd implements Pd, OwnedByContext {
     void closeWithChildren() throws VerbsException {
         for (Class<?> kind : new Class<?>[] {EmulatedQp.class, EmulatedSrq.class, EmulatedAh.class, EmulatedMw.class,
             EmulatedMr.class}) {
-            for (OwnedByContext child : children) {
+            for (OwnedByContext child : children.all()) {
                 if (kind.isInstance(child) && !child.isClosed()) {
                     child.close();
                 }
@@ -89,8 +87,7 @@ final class EmulatedPd implements Pd, OwnedByContext {
     }
 
     private <T extends OwnedByContext> T adopt(T child) {
-        children.add(child);
-        return child;
+        return children.adopt(child);
     }
 
     @Override
