@@ -112,6 +112,7 @@ public final class DataPath implements PacketSink, QpControl {
         if (e != null) {
             responder.detach(e);
             completer.detach(e);
+            releaseSource(e);
         }
         engines.remove(qp.qpn());
     }
@@ -144,7 +145,10 @@ public final class DataPath implements PacketSink, QpControl {
             e.srcPort = qp.type() == QpType.UD ? RoceSourcePort.datagram(qp.qpn())
                     : flowLabel != 0 ? RoceSourcePort.ofFlowLabel(flowLabel)
                     : RoceSourcePort.connected(qp.qpn(), qp.destQpn());
-            port.prepareSource(qp.type() == QpType.UD ? null : e.peer, e.srcPort);
+            releaseSource(e);
+            e.preparedPeer = qp.type() == QpType.UD ? null : e.peer;
+            e.preparedSrcPort = e.srcPort;
+            port.prepareSource(e.preparedPeer, e.srcPort);
         } else if (to == QpState.RTS && from == QpState.RTR) {
             resetSend(e, qp.sqPsn());
         } else if (to == QpState.RTS && from == QpState.SQD) {
@@ -154,6 +158,16 @@ public final class DataPath implements PacketSink, QpControl {
         } else if (to == QpState.RESET) {
             responder.reset(e, 0);
             resetSend(e, 0);
+            releaseSource(e);
+        }
+    }
+
+    /** The QP no longer sends from the source port it prepared (if it did). */
+    private void releaseSource(QpEngine e) {
+        if (e.preparedSrcPort >= 0) {
+            port.releaseSource(e.preparedPeer, e.preparedSrcPort);
+            e.preparedSrcPort = -1;
+            e.preparedPeer = null;
         }
     }
 

@@ -23,6 +23,9 @@ final class QpEngine {
     PeerAddress peer;
     PeerAddress local;
     int srcPort;
+    /** The source port and peer this QP asked its port to prepare at RTR, until it gives them back; -1 for none. */
+    int preparedSrcPort = -1;
+    PeerAddress preparedPeer;
 
     final RequesterState req = new RequesterState();
     final CompleterState comp;

@@ -66,6 +66,15 @@ public interface PacketPort extends AutoCloseable {
     }
 
     /**
+     * A QP that prepared {@code srcPort} for {@code to} no longer sends from it (it was destroyed, reset, or moved
+     * to another path). When no QP uses the port any more, a port with a socket per source port closes that socket,
+     * so that a program creating and destroying QPs without end keeps no more sockets than it has QPs. Each call
+     * matches one {@link #prepareSource}. On the NIC thread.
+     */
+    default void releaseSource(PeerAddress to, int srcPort) {
+    }
+
+    /**
      * The next packet sent carries this comment in the capture (a retransmission, a NAK's reason). Callers
      * build the text only when {@link #tap()} is set; a port without a tap ignores it.
      */

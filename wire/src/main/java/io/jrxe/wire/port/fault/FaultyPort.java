@@ -242,6 +242,11 @@ public final class FaultyPort implements PacketPort {
     }
 
     @Override
+    public void releaseSource(PeerAddress to, int srcPort) {
+        inner.releaseSource(to, srcPort);
+    }
+
+    @Override
     public void annotateNextSent(String comment) {
         nextComment = comment;
     }

@@ -45,6 +45,7 @@ public final class PolledUdpPort extends RoceUdpPort {
     private final Map<Integer, DatagramChannel> senders = new HashMap<>();
     /** Per source port, the socket connected to the one peer of the QP that prepared it (see prepareSource). */
     private final Map<Integer, ConnectedSender> connectedSenders = new HashMap<>();
+    private final SourcePortUsers sourceUsers = new SourcePortUsers();
     /** The interface multicast leaves and is joined through, or null when no interface has the address. */
     private final NetworkInterface multicastIf;
     /**
@@ -283,8 +284,25 @@ public final class PolledUdpPort extends RoceUdpPort {
         if (closed || leavesRaw(to)) {
             return;
         }
+        sourceUsers.add(srcPort);
         if (to == null || to.multicast() || !connect(srcPort, to)) {
             sender(srcPort);
+        }
+    }
+
+    @Override
+    public void releaseSource(PeerAddress to, int srcPort) {
+        if (closed || leavesRaw(to) || !sourceUsers.remove(srcPort)) {
+            return;
+        }
+        lastSenderPort = -1;
+        ConnectedSender c = connectedSenders.remove(srcPort);
+        if (c != null) {
+            closeQuietly(c.channel());
+        }
+        DatagramChannel ch = senders.remove(srcPort);
+        if (ch != receiver) {
+            closeQuietly(ch);
         }
     }
 

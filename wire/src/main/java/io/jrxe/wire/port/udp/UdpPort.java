@@ -56,6 +56,7 @@ public final class UdpPort extends RoceUdpPort {
     private final TransmitPath transmitPath;
     private boolean rawToLoopback;
     private final Map<Integer, Channel> senders = new HashMap<>();
+    private final SourcePortUsers sourceUsers = new SourcePortUsers();
     /**
      * The sockets written to since the last flush, which are the ones to flush. A QP sends from a socket of
      * its own source port: flushing every sender socket at the end of each turn cost the NIC thread more
@@ -352,7 +353,23 @@ public final class UdpPort extends RoceUdpPort {
     @Override
     public void prepareSource(PeerAddress to, int srcPort) {
         if (!closed && !leavesRaw(to)) {
+            sourceUsers.add(srcPort);
             lookUpSender(srcPort);
+        }
+    }
+
+    @Override
+    public void releaseSource(PeerAddress to, int srcPort) {
+        if (closed || leavesRaw(to) || !sourceUsers.remove(srcPort)) {
+            return;
+        }
+        Channel ch = senders.remove(srcPort);
+        if (srcPort == lastSenderPort) {
+            lastSenderPort = -1;
+            lastSender = null;
+        }
+        if (ch != null && ch != receiver) {
+            ch.close(); // a packet of it written and not yet flushed goes with it: the QPs that sent from it are gone
         }
     }
 
