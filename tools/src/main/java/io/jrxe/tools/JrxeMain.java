@@ -21,7 +21,7 @@ import java.io.PrintWriter;
             UdPingpongCommand.class, io.jrxe.tools.mcast.McastCommand.class, PerftestCommands.WriteBw.class, PerftestCommands.WriteLat.class,
             PerftestCommands.ReadBw.class, PerftestCommands.ReadLat.class, PerftestCommands.SendBw.class,
             PerftestCommands.SendLat.class, PerftestCommands.AtomicBw.class, PerftestCommands.AtomicLat.class,
-            SoakCommand.class, io.jrxe.tools.udpsoak.UdpSoakCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,
+            SoakCommand.class, io.jrxe.tools.udpsoak.UdpSoakCommand.class, io.jrxe.tools.churn.QpChurnCommand.class, io.jrxe.tools.rdmacm.CmChurnCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,
             io.jrxe.tools.rcops.RcOpsCommand.class, io.jrxe.tools.conformance.ConformanceCommand.class, io.jrxe.tools.view.ViewCommand.class, io.jrxe.tools.analyze.AnalyzeCommand.class,
             io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class,
             io.jrxe.tools.trace.TraceCommand.class, io.jrxe.tools.mistakes.MistakesCommand.class, io.jrxe.tools.jit.JitTrainingCommand.class,
