@@ -80,7 +80,8 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     /**
      * The same device bound to UDP port {@code udpPort} and sending to port {@code peerUdpPort} of its peers' addresses:
      * how two jrxe devices on one address reach each other (each bound to the port the other sends to). A GID names
-     * no port, so such a device is reachable by jrxe devices so configured and by nothing else.
+     * no port, so such a device is reachable by jrxe devices so configured and by nothing else, and it cannot reach
+     * itself: a QP connected to the device's own GID reaches the peer (so its warm-up is skipped).
      */
     public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
