@@ -64,6 +64,7 @@ class PortableToolsTest {
         try (ChildJrxe server = child("write-bw", "--addr", "127.0.38.1", "-d", "jrxe-port-srv", "-p", Integer.toString(tcp),
                 "-n", "200", "-s", "65536")) {
             server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), LIMIT_SECONDS);
+            noEpollLibrary(server);
             List<String> client = succeeds("write-bw", "--addr", "127.0.38.2", "-d", "jrxe-port-cli", "-p", Integer.toString(tcp),
                     "-n", "200", "-s", "65536", "--json", "127.0.38.1");
             assertThat(String.join("\n", client)).contains("\"test\": \"RDMA_Write_BW_Test\"",
@@ -109,6 +110,19 @@ class PortableToolsTest {
         assertThat(c.stderr().lines()).as("jrxe %s", String.join(" ", args)).allMatch(l -> l.matches(
                 "jrxe: [\\w-]+: IPv4 transmit: UDP socket \\(portable path forced \\(-Djrxe.portable=true\\)\\): IPv4 peers other"
                         + " than jrxe will drop its packets"));
+    }
+
+    /**
+     * Netty's epoll library is not even loaded: the server's NIC thread runs, and nothing of the library is mapped
+     * into the process (where /proc shows the mappings; on Linux without the switch there are some).
+     */
+    private static void noEpollLibrary(ChildJrxe server) throws IOException {
+        Path maps = Path.of("/proc", Long.toString(server.pid()), "maps");
+        if (!java.nio.file.Files.isReadable(maps)) {
+            System.out.println("PortableToolsTest: " + maps + " cannot be read: whether Netty's epoll library was loaded is not checked");
+            return;
+        }
+        assertThat(java.nio.file.Files.readAllLines(maps)).noneMatch(l -> l.contains("netty_transport_native_epoll"));
     }
 
     private static void ends(ChildJrxe server) throws InterruptedException {
