@@ -35,7 +35,8 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         addresses = List.copyOf(addresses);
         faults = faults == null ? FaultSpec.NONE : faults;
         if (udpPort < 1 || udpPort > 65_535 || peerUdpPort < 1 || peerUdpPort > 65_535) {
-            throw new IllegalArgumentException("device " + name + ": UDP ports are 1 to 65535, not " + udpPort + " and " + peerUdpPort);
+            throw new IllegalArgumentException("device " + name + ": UDP ports are 1 to 65535, not " + udpPort + " and "
+                    + peerUdpPort);
         }
     }
 
@@ -84,7 +85,8 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * itself: a QP connected to the device's own GID reaches the peer (so its warm-up is skipped).
      */
     public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort);
     }
 
     /** Whether the device is bound to, and sends to, RoCEv2's port 4791. */

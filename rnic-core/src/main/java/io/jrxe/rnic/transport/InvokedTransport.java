@@ -27,12 +27,14 @@ public final class InvokedTransport implements NicTransport {
     }
 
     /**
-     * A socket on the device's first address, port 4791 unless configured otherwise, run by whoever invokes it, doing the configuration's faults.
+     * A socket on the device's first address, port 4791 unless configured otherwise, run by whoever invokes it, doing
+     * the configuration's faults.
      *
      * @throws PortInUseException when the address cannot be bound (taken, or not an address of this host)
      */
     public static InvokedTransport bindUdp(DeviceConfig config) throws PortInUseException {
-        PolledUdpPort port = UdpBinding.toPeers(PolledUdpPort.bind(UdpBinding.local(config), UdpBinding.rawOpener(config)), config);
+        PolledUdpPort port = UdpBinding.toPeers(PolledUdpPort.bind(UdpBinding.local(config), UdpBinding.rawOpener(config)),
+                config);
         return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
     }
 

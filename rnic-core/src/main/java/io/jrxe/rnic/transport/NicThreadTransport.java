@@ -31,7 +31,8 @@ public final class NicThreadTransport implements NicTransport {
     }
 
     /**
-     * A NIC thread and a socket on the device's first address, port 4791 unless configured otherwise, doing the configuration's faults.
+     * A NIC thread and a socket on the device's first address, port 4791 unless configured otherwise, doing the
+     * configuration's faults.
      *
      * @throws PortInUseException when the address cannot be bound (taken, or not an address of this host)
      */
