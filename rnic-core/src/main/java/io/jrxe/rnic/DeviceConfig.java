@@ -14,12 +14,16 @@ import java.util.List;
  * IBTA's; see the wire's IcrcCalculator.rxeFlush), and the capacity of its memory translation
  * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
- * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set).
+ * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
+ * and on real UDP the port its socket is bound to and the port its packets go to: RoCEv2's 4791 both, unless two jrxe
+ * devices share one address ({@link #withUdpPorts}).
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int udpPort, int peerUdpPort) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
+    /** RoCEv2's UDP port. */
+    public static final int ROCE_PORT = io.jrxe.wire.port.PeerAddress.ROCE_PORT;
 
     public DeviceConfig {
         if (name == null || name.isBlank()) {
@@ -30,6 +34,15 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         }
         addresses = List.copyOf(addresses);
         faults = faults == null ? FaultSpec.NONE : faults;
+        if (udpPort < 1 || udpPort > 65_535 || peerUdpPort < 1 || peerUdpPort > 65_535) {
+            throw new IllegalArgumentException("device " + name + ": UDP ports are 1 to 65535, not " + udpPort + " and "
+                    + peerUdpPort);
+        }
+    }
+
+    public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
+                        boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
+        this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ROCE_PORT, ROCE_PORT);
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
@@ -41,20 +54,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort, peerUdpPort);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, udpPort, peerUdpPort);
     }
 
     /**
@@ -62,6 +75,22 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, udpPort, peerUdpPort);
+    }
+
+    /**
+     * The same device bound to UDP port {@code udpPort} and sending to port {@code peerUdpPort} of its peers' addresses:
+     * how two jrxe devices on one address reach each other (each bound to the port the other sends to). A GID names
+     * no port, so such a device is reachable by jrxe devices so configured and by nothing else, and it cannot reach
+     * itself: a QP connected to the device's own GID reaches the peer (so its warm-up is skipped).
+     */
+    public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort);
+    }
+
+    /** Whether the device is bound to, and sends to, RoCEv2's port 4791. */
+    public boolean onRocePort() {
+        return udpPort == ROCE_PORT && peerUdpPort == ROCE_PORT;
     }
 }

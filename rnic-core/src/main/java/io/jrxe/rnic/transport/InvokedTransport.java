@@ -3,9 +3,7 @@ package io.jrxe.rnic.transport;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
-import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.fault.FaultyPort;
-import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.udp.InvokerLoop;
 import io.jrxe.wire.port.udp.PolledUdpPort;
 import io.jrxe.wire.port.udp.PortInUseException;
@@ -29,13 +27,14 @@ public final class InvokedTransport implements NicTransport {
     }
 
     /**
-     * A socket on the device's first address, port 4791, run by whoever invokes it, doing the configuration's faults.
+     * A socket on the device's first address, port 4791 unless configured otherwise, run by whoever invokes it, doing
+     * the configuration's faults.
      *
      * @throws PortInUseException when the address cannot be bound (taken, or not an address of this host)
      */
     public static InvokedTransport bindUdp(DeviceConfig config) throws PortInUseException {
-        PolledUdpPort port = PolledUdpPort.bind(PeerAddress.of(config.addresses().getFirst()), RawSocketOpener.system());
-        port.rxeFlushIcrc(config.rxeFlushIcrc());
+        PolledUdpPort port = UdpBinding.toPeers(PolledUdpPort.bind(UdpBinding.local(config), UdpBinding.rawOpener(config)),
+                config);
         return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
     }
 

@@ -3,7 +3,6 @@ package io.jrxe.rnic.transport;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
-import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.port.udp.EventLoopTime;
 import io.jrxe.wire.port.udp.PortInUseException;
@@ -32,7 +31,8 @@ public final class NicThreadTransport implements NicTransport {
     }
 
     /**
-     * A NIC thread and a socket on the device's first address, port 4791, doing the configuration's faults.
+     * A NIC thread and a socket on the device's first address, port 4791 unless configured otherwise, doing the
+     * configuration's faults.
      *
      * @throws PortInUseException when the address cannot be bound (taken, or not an address of this host)
      */
@@ -41,8 +41,8 @@ public final class NicThreadTransport implements NicTransport {
         EventLoopGroup group = transport.newNicThread(config.name());
         EventLoop loop = group.next();
         try {
-            UdpPort port = UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
-            port.rxeFlushIcrc(config.rxeFlushIcrc());
+            UdpPort port = UdpBinding.toPeers(UdpPort.bind(transport, loop, UdpBinding.local(config), UdpBinding.rawOpener(config)),
+                    config);
             return new NicThreadTransport(group, loop, port, config);
         } catch (PortInUseException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

@@ -1,6 +1,5 @@
 package io.jrxe.tools.demo;
 
-import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.SendWr;
@@ -15,13 +14,11 @@ import io.jrxe.wire.capture.CaptureTap;
 import io.jrxe.wire.capture.PcapngWriter;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.port.udp.PortInUseException;
 
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,17 +31,15 @@ final class Demo {
     private static final long STEP_TIMEOUT = 5_000_000_000L;
 
     private final PrintWriter out;
-    private final InetAddress addressA;
-    private final InetAddress addressB;
+    private final DemoPlacement placement;
     private final Path capture;
     private final PacketLog log = new PacketLog();
     private int failures;
     private long wrIds;
 
-    Demo(PrintWriter out, InetAddress a, InetAddress b, Path capture) {
+    Demo(PrintWriter out, DemoPlacement placement, Path capture) {
         this.out = out;
-        this.addressA = a;
-        this.addressB = b;
+        this.placement = placement;
         this.capture = capture;
     }
 
@@ -54,15 +49,20 @@ final class Demo {
         EmulatedDevice devB = null;
         CaptureTap tap = capture == null ? null : new CaptureTap(new PcapngWriter(capture), 100_000, 256L << 20);
         try (Arena arena = Arena.ofShared()) {
-            devA = create("jrxe0", addressA);
-            devB = create("jrxe1", addressB);
+            if (placement.notice() != null) {
+                out.printf("jrxe demo: %s%n", placement.notice());
+            }
+            devA = Verbs.emulated().createUdp(placement.configA("jrxe0"));
+            devB = Verbs.emulated().createUdp(placement.configB("jrxe1"));
             DemoSide a = new DemoSide("jrxe0", devA, arena);
             DemoSide b = new DemoSide("jrxe1", devB, arena);
             install(devA, "jrxe0", devB, "jrxe1", tap);
             install(devB, "jrxe1", devA, "jrxe0", tap);
-            out.printf("jrxe demo: two software RDMA NICs on one host, RoCEv2 over UDP port 4791%n");
-            out.printf("  jrxe0 at %s, jrxe1 at %s, transport %s, path MTU %d%n", addressA.getHostAddress(),
-                    addressB.getHostAddress(), devA.nic().port().getClass().getSimpleName().equals("UdpPort")
+            out.printf("jrxe demo: two software RDMA NICs on one host, RoCEv2 over UDP %s%n",
+                    placement.sharedAddress() ? "ports " + placement.portA() + " and " + placement.portB() + " of one address"
+                            : "port " + placement.portA());
+            out.printf("  jrxe0 at %s, jrxe1 at %s, transport %s, path MTU %d%n", placement.where(placement.addressA(),
+                    placement.portA()), placement.where(placement.addressB(), placement.portB()), devA.nic().port().getClass().getSimpleName().equals("UdpPort")
                             ? ((io.jrxe.wire.port.udp.UdpPort) devA.nic().port()).transport().describe() : "?",
                     devA.nic().resources().port().activeMtu().bytes());
             io.jrxe.wire.port.raw.TransmitPath transmit = io.jrxe.tools.common.TransmitNotice.of(devA);
@@ -105,10 +105,6 @@ final class Demo {
         }
         out.println(failures == 0 ? "\nAll steps behaved as expected." : "\n" + failures + " step(s) did not behave as expected.");
         return failures == 0;
-    }
-
-    private EmulatedDevice create(String name, InetAddress address) throws PortInUseException {
-        return Verbs.emulated().createUdp(DeviceConfig.of(name, address));
     }
 
     private void install(EmulatedDevice dev, String name, EmulatedDevice peer, String peerName, CaptureTap capture) {

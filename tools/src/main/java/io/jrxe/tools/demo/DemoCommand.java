@@ -35,18 +35,17 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--addr-a", paramLabel = "IP", defaultValue = "127.0.0.1", description = "jrxe0's address (default: ${DEFAULT-VALUE})")
     String addressA;
 
-    @Option(names = "--addr-b", paramLabel = "IP", defaultValue = "127.0.0.2", description = "jrxe1's address (default: ${DEFAULT-VALUE})")
+    @Option(names = "--addr-b", paramLabel = "IP", defaultValue = "127.0.0.2", description = "jrxe1's address (default: ${DEFAULT-VALUE}; where the machine lacks it, both NICs share --addr-a on UDP ports 4791 and 4792)")
     String addressB;
 
     @Override
     public Integer call() throws Exception {
         InetAddress a = address(addressA);
         InetAddress b = address(addressB);
-        if (a.equals(b)) {
-            throw new UserError("the two devices need two addresses, not both " + addressA);
-        }
+        boolean bAsked = spec.commandLine().getParseResult().hasMatchedOption("--addr-b");
+        DemoPlacement placement = DemoPlacement.choose(a, b, bAsked, DemoPlacement::isLocal);
         try {
-            return new Demo(spec.commandLine().getOut(), a, b, noCapture ? null : capture).run() ? 0 : 1;
+            return new Demo(spec.commandLine().getOut(), placement, noCapture ? null : capture).run() ? 0 : 1;
         } catch (PortInUseException e) {
             throw new UserError(e.getMessage(), e);
         }

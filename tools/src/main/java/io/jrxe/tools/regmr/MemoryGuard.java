@@ -21,6 +21,9 @@ final class MemoryGuard {
     }
 
     private static OptionalLong available() {
+        if (io.jrxe.verbs.spi.Platform.linuxOnlyUnavailable() != null) {
+            return OptionalLong.empty();
+        }
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
                 if (line.startsWith("MemAvailable:")) {

@@ -61,10 +61,16 @@ public final class ChildJrxe implements AutoCloseable {
 
     /** `jrxe ARGS` under a command that runs it elsewhere ({@code ip netns exec NAME}); no prefix: as start. */
     public static ChildJrxe startIn(List<String> prefix, String... args) {
+        return startIn(prefix, List.of(), args);
+    }
+
+    /** `jrxe ARGS` in a JVM with these options besides the launcher's (-Djrxe.portable=true, ...), under the prefix. */
+    public static ChildJrxe startIn(List<String> prefix, List<String> jvmOptions, String... args) {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "io.jrxe.tools.JrxeMain"));
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jrxe.tools.JrxeMain"));
         command.addAll(List.of(args));
         try {
             return new ChildJrxe(new ProcessBuilder(command).start());

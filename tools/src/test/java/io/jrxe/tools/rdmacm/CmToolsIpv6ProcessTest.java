@@ -1,13 +1,12 @@
 package io.jrxe.tools.rdmacm;
 
 import io.jrxe.tools.common.ChildJrxe;
+import io.jrxe.tools.common.NetworkNamespace;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -21,52 +20,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class CmToolsIpv6ProcessTest {
     private static final int LIMIT_SECONDS = 90;
-    private static final String NETNS = "jrxe-cmtools-" + ProcessHandle.current().pid();
     private static final String SERVER = "fd00:77::1";
     private static final String CLIENT = "fd00:77::2";
-    private static boolean made;
+    private static NetworkNamespace netns;
 
     @BeforeAll
     static void namespace() throws Exception {
-        String why = ip("netns", "add", NETNS);
-        if (why != null) {
-            System.out.println("SKIPPED: IPv6 CM tools test: cannot make a network namespace (root and iproute2 needed): " + why);
-            Assumptions.abort("cannot make a network namespace: " + why);
-        }
-        made = true;
+        netns = NetworkNamespace.makeOrSkip("jrxe-cmtools", "IPv6 CM tools test");
         for (List<String> step : List.of(List.of("link", "set", "lo", "up"),
                 List.of("-6", "addr", "add", SERVER + "/128", "dev", "lo", "nodad"),
                 List.of("-6", "addr", "add", CLIENT + "/128", "dev", "lo", "nodad"))) {
-            String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("-n", NETNS), step.stream()).toArray(String[]::new);
-            assertThat(ip(args)).as("ip %s", step).isNull();
+            assertThat(netns.ipIn(step.toArray(String[]::new))).as("ip %s", step).isNull();
         }
     }
 
     @AfterAll
     static void removeNamespace() throws Exception {
-        if (made) {
-            ip("netns", "del", NETNS);
-        }
-    }
-
-    /** Runs ip; null when it succeeded, else what it said. */
-    private static String ip(String... args) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(java.util.stream.Stream.concat(java.util.stream.Stream.of("ip"), java.util.Arrays.stream(args)).toList())
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).strip();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "ip did not finish";
-            }
-            return p.exitValue() == 0 ? null : out;
-        } catch (IOException e) {
-            return e.getMessage();
+        if (netns != null) {
+            netns.close();
         }
     }
 
     private static ChildJrxe jrxe(String... args) {
-        return ChildJrxe.startIn(List.of("ip", "netns", "exec", NETNS), args);
+        return ChildJrxe.startIn(netns.exec(), args);
     }
 
     @Test

@@ -89,6 +89,11 @@ public final class Warmup {
      * @return the rounds in which every completion came (0 when the device could not warm up)
      */
     public static int run(EmulatedDevice device, Context ctx, Options options) {
+        if (!device.rnic().config().onRocePort()) {
+            // Paired with another device on one address by UDP ports, it sends every packet to that device: its own
+            // GID leads there, so QP to QP on itself would be QP to QP on the peer.
+            return 0;
+        }
         FaultyPort faulty = device.nic().port() instanceof FaultyPort f ? f : null;
         if (faulty != null) {
             faulty.suspend(true);

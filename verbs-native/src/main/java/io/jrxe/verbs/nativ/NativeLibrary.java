@@ -36,6 +36,11 @@ class NativeLibrary {
      * @param notInstalled what to say when it cannot be loaded: which package to install
      */
     static SymbolLookup open(String library, String notInstalled) throws LibraryMissingException {
+        // rdma-core's libraries, and the struct layouts jrxe reads from them, are Linux's.
+        String notHere = io.jrxe.verbs.spi.Platform.linuxOnlyUnavailable();
+        if (notHere != null) {
+            throw new LibraryMissingException("kernel RDMA devices are not used: " + notHere);
+        }
         try {
             return SymbolLookup.libraryLookup(library, Arena.global());
         } catch (IllegalArgumentException e) {

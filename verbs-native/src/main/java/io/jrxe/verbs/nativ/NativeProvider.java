@@ -91,7 +91,7 @@ public final class NativeProvider implements Provider {
                 lib = Ibverbs.load(library);
             }
         } catch (Ibverbs.LibraryMissingException e) {
-            whyNone = Ibverbs.NOT_INSTALLED;
+            whyNone = io.jrxe.verbs.spi.Platform.linuxOnlyUnavailable() != null ? e.getMessage() : Ibverbs.NOT_INSTALLED;
             return List.of();
         }
         try {

@@ -168,8 +168,8 @@ public final class CaptureStream implements AutoCloseable {
 
     /** The libpcap functions the stream calls, bound once for the JVM's life. */
     private static final class Libpcap {
-        /** Debian's soname first, then other distributions' and the development link. */
-        private static final String[] NAMES = {"libpcap.so.0.8", "libpcap.so.1", "libpcap.so"};
+        /** Debian's soname first, then other distributions' and the development link, then macOS's and Npcap's (Windows). */
+        private static final String[] NAMES = {"libpcap.so.0.8", "libpcap.so.1", "libpcap.so", "libpcap.dylib", "wpcap.dll"};
         private static volatile Libpcap loaded;
 
         final MethodHandle openOffline;

@@ -11,7 +11,8 @@ import org.pcap4j.core.Pcaps;
  * sentence that tells the user what to install.
  */
 final class PcapLibrary {
-    static final String MISSING = "reading captures needs libpcap: install the Debian package libpcap0.8";
+    static final String MISSING = "reading captures needs libpcap: install the Debian package libpcap0.8 (macOS has it;"
+            + " on Windows, install Npcap)";
     static final String NO_PCAP4J = "reading captures needs Pcap4J on the class path: org.pcap4j:pcap4j-core "
             + "(an optional dependency of jrxe-wire)";
     static final String NATIVE_ACCESS_DENIED =

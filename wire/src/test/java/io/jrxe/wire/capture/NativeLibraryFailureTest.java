@@ -37,7 +37,8 @@ class NativeLibraryFailureTest {
         // Pcap4J's own switch for the library's name: point it at one that does not exist.
         ChildRun run = runChild(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Dorg.pcap4j.core.pcapLibName=jrxe-test-no-such-libpcap"));
-        assertThat(run.stdout()).isEqualTo("reading captures needs libpcap: install the Debian package libpcap0.8");
+        assertThat(run.stdout()).isEqualTo("reading captures needs libpcap: install the Debian package libpcap0.8 (macOS has it;"
+                + " on Windows, install Npcap)");
         assertThat(run.stderr()).doesNotContain("\tat ").doesNotContain("Exception");
     }
 

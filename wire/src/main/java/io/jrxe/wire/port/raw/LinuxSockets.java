@@ -1,5 +1,7 @@
 package io.jrxe.wire.port.raw;
 
+import io.jrxe.verbs.spi.Platform;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -89,6 +91,10 @@ final class LinuxSockets {
         MethodHandle close = null;
         MethodHandle strerror = null;
         try {
+            if (!Platform.linux()) {
+                // The constants and struct layouts above are Linux's: elsewhere the calls would link, and misbehave.
+                throw new UnsupportedOperationException("Linux only, and this is " + System.getProperty("os.name"));
+            }
             Linker linker = Linker.nativeLinker();
             SymbolLookup libc = linker.defaultLookup();
             Linker.Option errno = Linker.Option.captureCallState("errno");
@@ -104,6 +110,8 @@ final class LinuxSockets {
                             ValueLayout.JAVA_BYTE)), i));
         } catch (IllegalCallerException e) {
             why = "native access denied (run Java with --enable-native-access=ALL-UNNAMED)";
+        } catch (UnsupportedOperationException e) {
+            why = e.getMessage();
         } catch (RuntimeException | LinkageError e) {
             why = "libc's socket calls cannot be linked: " + e;
         }

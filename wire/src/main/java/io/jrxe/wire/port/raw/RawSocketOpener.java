@@ -27,13 +27,16 @@ public interface RawSocketOpener {
      */
     int open() throws RawSocketUnavailableException;
 
-    /** The real opener, unless {@code -Djrxe.ipv4.transmit=udp} asks for the UDP socket. */
+    /** The real opener, unless {@code -Djrxe.ipv4.transmit=udp} asks for the UDP socket or the portable path is taken. */
     static RawSocketOpener system() {
         return () -> {
             if ("udp".equalsIgnoreCase(System.getProperty(PROPERTY, ""))) {
                 throw new RawSocketUnavailableException(0, "-D" + PROPERTY + "=udp");
             }
-            String unavailable = LinuxSockets.unavailableReason();
+            String unavailable = io.jrxe.verbs.spi.Platform.linuxOnlyUnavailable();
+            if (unavailable == null) {
+                unavailable = LinuxSockets.unavailableReason();
+            }
             if (unavailable != null) {
                 throw new RawSocketUnavailableException(0, unavailable);
             }

@@ -257,14 +257,14 @@ public final class PolledUdpPort extends RoceUdpPort {
             return;
         }
         DatagramChannel ch = sender(srcPort, to);
-        int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
+        int sourcePort = ch == receiver ? boundPort() : srcPort;
         writeUdpIcrc(packet, offset, length, to, sourcePort);
         tapSent(to, sourcePort, 0, packet, offset, length);
         int position = packet.position();
         int limit = packet.limit();
         try {
             packet.limit(offset + length).position(offset);
-            if ((lastSenderConnected ? ch.write(packet) : ch.send(packet, to.socketAddress())) == 0) {
+            if ((lastSenderConnected ? ch.write(packet) : ch.send(packet, destination(to))) == 0) {
                 transmitFailures.increment();
             }
         } catch (IOException e) {
@@ -317,7 +317,7 @@ public final class PolledUdpPort extends RoceUdpPort {
             return false;
         }
         try {
-            ch.connect(to.socketAddress());
+            ch.connect(destination(to));
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             return false;

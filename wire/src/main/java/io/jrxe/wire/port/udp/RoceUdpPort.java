@@ -46,6 +46,12 @@ public abstract class RoceUdpPort extends AttachedPort {
     protected final SingleWriterCounter multicastUnroutable = new SingleWriterCounter();
     /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
     private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
+    /** The UDP port packets go to: RoCEv2's 4791, or another for devices that share one address ({@link #peersOnPort}). */
+    private int peerPort = PeerAddress.ROCE_PORT;
+    /** Per peer, its address on {@link #peerPort} (when that is not 4791): made once, not per packet. */
+    private final Map<PeerAddress, InetSocketAddress> destinations = new HashMap<>();
+    private PeerAddress lastDestinationPeer;
+    private InetSocketAddress lastDestination;
 
     protected RoceUdpPort(PeerAddress local) {
         super(local);
@@ -59,6 +65,42 @@ public abstract class RoceUdpPort extends AttachedPort {
             RawIpv4Sender raw = rawSender();
             return raw == null ? 0 : raw.packetsDropped();
         });
+    }
+
+    /**
+     * Sends every packet to UDP port {@code udpPort} of the peer's address instead of 4791. A GID names an address
+     * and no port, so two devices that share an address (a host whose loopback has only 127.0.0.1) can reach each
+     * other only if each is bound to its own port and sends to the other's: a pairing of jrxe devices, which no
+     * other RoCE peer can take part in. The ICRC, and the destination port the capture shows, stay those of 4791,
+     * so the packets' bytes are what they would be between two addresses. Set before use.
+     */
+    public void peersOnPort(int udpPort) {
+        if (udpPort < 1 || udpPort > 65_535) {
+            throw new IllegalArgumentException("not a UDP port: " + udpPort);
+        }
+        peerPort = udpPort;
+    }
+
+    /** The UDP port this port's socket is bound to, which packets leaving from that socket carry as their source. */
+    protected final int boundPort() {
+        return local.socketAddress().getPort();
+    }
+
+    /** Where a datagram to {@code to} goes: its RoCEv2 address, or that address on the port {@link #peersOnPort} set. */
+    protected final InetSocketAddress destination(PeerAddress to) {
+        if (peerPort == PeerAddress.ROCE_PORT) {
+            return to.socketAddress();
+        }
+        if (to != lastDestinationPeer) {
+            InetSocketAddress a = destinations.get(to);
+            if (a == null) {
+                a = new InetSocketAddress(to.address(), peerPort);
+                destinations.put(to, a);
+            }
+            lastDestinationPeer = to;
+            lastDestination = a;
+        }
+        return lastDestination;
     }
 
     /** How this port's packets leave: a raw socket or UDP sockets, and why. */

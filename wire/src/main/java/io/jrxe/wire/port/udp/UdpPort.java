@@ -256,7 +256,7 @@ public final class UdpPort extends RoceUdpPort {
             return;
         }
         Channel ch = sender(srcPort);
-        int sourcePort = ch == receiver ? PeerAddress.ROCE_PORT : srcPort;
+        int sourcePort = ch == receiver ? boundPort() : srcPort;
         writeUdpIcrc(packet, offset, length, to, sourcePort);
         batch(ch, to, packet, offset, length);
         tapSent(to, sourcePort, 0, packet, offset, length);
@@ -323,9 +323,9 @@ public final class UdpPort extends RoceUdpPort {
         }
         Channel ch = batchChannel;
         if (batchCount == 1) {
-            ch.write(new DatagramPacket(buf, batchTo.socketAddress()), ch.voidPromise());
+            ch.write(new DatagramPacket(buf, destination(batchTo)), ch.voidPromise());
         } else {
-            ch.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, batchSegment, batchTo.socketAddress()),
+            ch.write(new io.netty.channel.epoll.SegmentedDatagramPacket(buf, batchSegment, destination(batchTo)),
                     ch.voidPromise());
         }
         batchCount = 0;

@@ -171,8 +171,10 @@ final class UdpSockets {
     static String describeBindFailure(InetSocketAddress at, Throwable e) {
         String text = String.valueOf(e.getMessage());
         String where = at.getAddress().getHostAddress() + ":" + at.getPort();
-        // The JDK's sockets throw BindException for EADDRNOTAVAIL too, so the address is looked at first.
-        if (text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL")) {
+        // The JDK's sockets throw BindException for EADDRNOTAVAIL too, so the address is looked at first. macOS's
+        // strerror words it "Can't".
+        if (text.contains("Cannot assign requested address") || text.contains("Can't assign requested address")
+                || text.contains("EADDRNOTAVAIL")) {
             return at.getAddress().getHostAddress() + " is not an address of this machine (see `ip addr`)";
         }
         if (e instanceof BindException || text.contains("Address already in use") || text.contains("EADDRINUSE")) {

@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.verbs.spi.Platform;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -23,15 +24,20 @@ public enum UdpTransport {
     EPOLL,
     NIO;
 
-    /** The best transport this machine offers. */
+    /** The best transport this machine offers: epoll on Linux where its library loads, unless the portable path is forced. */
     public static UdpTransport best() {
-        return Epoll.isAvailable() ? EPOLL : NIO;
+        return epollUnavailableReason() == null ? EPOLL : NIO;
     }
 
     /** Why epoll is not used, or null when it is available. */
     public static String epollUnavailableReason() {
+        // Epoll is not even asked where it is not wanted: asking loads its native library.
+        String notHere = Platform.linuxOnlyUnavailable();
+        if (notHere != null) {
+            return notHere;
+        }
         Throwable t = Epoll.unavailabilityCause();
-        return t == null ? null : t.getMessage();
+        return t == null ? null : String.valueOf(t.getMessage());
     }
 
     /** A single-threaded event loop: the NIC thread of one device. */
@@ -53,7 +59,7 @@ public enum UdpTransport {
 
     /** What devinfo prints. */
     public String describe() {
-        return this == EPOLL ? "epoll (recvmmsg)" : "NIO" + (epollUnavailableReason() == null ? "" : " (epoll unavailable: "
-                + epollUnavailableReason() + ")");
+        String why = this == EPOLL ? null : epollUnavailableReason();
+        return this == EPOLL ? "epoll (recvmmsg)" : "NIO" + (why == null ? "" : " (epoll unavailable: " + why + ")");
     }
 }

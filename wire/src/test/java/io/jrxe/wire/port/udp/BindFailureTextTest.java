@@ -21,6 +21,8 @@ class BindFailureTextTest {
                 .isEqualTo("192.0.2.9 is not an address of this machine (see `ip addr`)");
         assertThat(UdpSockets.describeBindFailure(AT, new IOException("bind(..) failed: Cannot assign requested address")))
                 .isEqualTo("192.0.2.9 is not an address of this machine (see `ip addr`)");
+        assertThat(UdpSockets.describeBindFailure(AT, new BindException("Can't assign requested address")))
+                .as("macOS's words").isEqualTo("192.0.2.9 is not an address of this machine (see `ip addr`)");
     }
 
     @Test

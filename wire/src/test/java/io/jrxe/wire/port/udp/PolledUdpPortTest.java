@@ -86,6 +86,24 @@ class PolledUdpPortTest {
         }
     }
 
+    /**
+     * A port told to send to another UDP port (a device paired with another on one address) sends there, connected
+     * QP or not, though the peer's address, from its GID, says 4791.
+     */
+    @Test
+    void packetsGoToThePeersPortThatWasSet() throws Exception {
+        PeerAddress paired = PeerAddress.of(PEER.address(), 4792);
+        try (PolledUdpPort port = PolledUdpPort.bind(LOCAL, NO_RAW); DatagramChannel peer = roceSocket(paired)) {
+            port.peersOnPort(4792);
+            port.prepareSource(PEER, SOURCE_PORT + 5);
+            assertThat(port.sendsConnected(SOURCE_PORT + 5, PEER)).isTrue();
+            send(port, PEER, SOURCE_PORT + 5);
+            assertThat(receiveFrom(peer)).isEqualTo(new InetSocketAddress(LOCAL.address(), SOURCE_PORT + 5));
+            send(port, PEER, 4791); // from the port's own socket: unconnected
+            assertThat(receiveFrom(peer)).isEqualTo(new InetSocketAddress(LOCAL.address(), 4791));
+        }
+    }
+
     private static DatagramChannel roceSocket(PeerAddress at) throws Exception {
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
         ch.bind(at.socketAddress());

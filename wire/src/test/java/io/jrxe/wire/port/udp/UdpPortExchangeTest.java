@@ -112,6 +112,37 @@ class UdpPortExchangeTest {
         assertThat(recorder.sourcePorts).containsExactly(sourcePort);
     }
 
+    /**
+     * Two ports on one address, as on a host whose loopback has only 127.0.0.1: each bound to its own UDP port and
+     * sending to the other's. A peer's address comes from its GID, which names no port (4791's PeerAddress); packets
+     * still reach the other port, ICRC right, both ways.
+     */
+    @Test
+    void twoPortsOnOneAddressReachEachOtherThroughTheirOwnUdpPorts() throws Exception {
+        PeerAddress shared = PeerAddress.of("127.0.6.3");
+        portA = UdpPort.bind(transport, loopA.next(), PeerAddress.of(shared.address(), 4791));
+        portB = UdpPort.bind(transport, loopB.next(), PeerAddress.of(shared.address(), 4792));
+        portA.peersOnPort(4792);
+        portB.peersOnPort(4791);
+        Recorder atB = new Recorder(50);
+        Recorder atA = new Recorder(1);
+        portB.receiver(atB);
+        portA.receiver(atA);
+        loopA.next().submit(() -> {
+            for (int i = 0; i < 50; i++) {
+                portA.send(packet(i, 1000), 0, 1000, shared, 49153);
+            }
+        }).sync();
+        assertThat(atB.done.await(10, TimeUnit.SECONDS)).as("got %d, drops %s", atB.received.size(), atB.drops).isTrue();
+        assertThat(atB.drops).isEmpty();
+        assertThat(atB.received).containsExactlyElementsOf(expected(sizes(50, 1000)));
+        // From the port's own socket (no source port's socket bound yet): its bound port is the source the ICRC covers.
+        loopB.next().submit(() -> portB.send(packet(9, 200), 0, 200, shared, 4792)).sync();
+        assertThat(atA.done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(atA.drops).isEmpty();
+        assertThat(atA.sourcePorts).containsExactly(4792);
+    }
+
     /** Whether a plain socket (no SO_REUSEPORT) can bind the address: not while a port's socket holds it. */
     private static boolean canBind(PeerAddress at, int udpPort) throws java.io.IOException {
         try (var ch = java.nio.channels.DatagramChannel.open(java.net.StandardProtocolFamily.INET)) {
