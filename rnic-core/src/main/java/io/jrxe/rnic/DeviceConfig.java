@@ -1,5 +1,6 @@
 package io.jrxe.rnic;
 
+import io.jrxe.rnic.memory.MemoryKey;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 
@@ -14,12 +15,18 @@ import java.util.List;
  * IBTA's; see the wire's IcrcCalculator.rxeFlush), and the capacity of its memory translation
  * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
- * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set).
+ * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
+ * and where its numbering starts: the first QP number it hands out (rxe's 0x11 unless set) and the first MPT index
+ * of its L_Keys and R_Keys (1 unless set). Two devices that start alike give their first QPs and MRs the same
+ * numbers; a program that shows both sides (the demo) starts them apart, so that a reader sees that a QPN or a key
+ * means something on one device only.
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int firstQpn, int firstKeyIndex) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
+    /** A QP number is 24 bits wide. */
+    public static final int MAX_QPN = 0xFFFFFF;
 
     public DeviceConfig {
         if (name == null || name.isBlank()) {
@@ -30,6 +37,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         }
         addresses = List.copyOf(addresses);
         faults = faults == null ? FaultSpec.NONE : faults;
+        if (firstQpn < NicResources.FIRST_QPN || firstQpn > MAX_QPN) {
+            throw new IllegalArgumentException(String.format("device %s: the first QP number 0x%x is outside 0x%x..0x%x",
+                    name, firstQpn, NicResources.FIRST_QPN, MAX_QPN));
+        }
+        if (firstKeyIndex < 1 || firstKeyIndex > MemoryKey.MAX_INDEX) {
+            throw new IllegalArgumentException(String.format("device %s: the first key index %d is outside 1..%d",
+                    name, firstKeyIndex, MemoryKey.MAX_INDEX));
+        }
+    }
+
+    /** A device numbered as rxe numbers: QPs from 0x11, key indexes from 1. */
+    public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
+                        boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
+        this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, NicResources.FIRST_QPN, 1);
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
@@ -41,20 +62,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, firstQpn, firstKeyIndex);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, firstQpn, firstKeyIndex);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, firstQpn, firstKeyIndex);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, firstQpn, firstKeyIndex);
     }
 
     /**
@@ -62,6 +83,14 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, firstQpn, firstKeyIndex);
+    }
+
+    /**
+     * The same device handing out QP numbers from {@code qpn} on and key indexes from {@code keyIndex} on (a key is
+     * its index times 256 plus a variant byte).
+     */
+    public DeviceConfig withFirstNumbers(int qpn, int keyIndex) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, qpn, keyIndex);
     }
 }

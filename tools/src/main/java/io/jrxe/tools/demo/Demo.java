@@ -32,6 +32,10 @@ import java.util.Map;
  */
 final class Demo {
     private static final long STEP_TIMEOUT = 5_000_000_000L;
+    /** jrxe1's first QP number; jrxe0's is rxe's 0x11. */
+    static final int JRXE1_FIRST_QPN = 0x42;
+    /** jrxe1's first MPT index (its first key is 0x20xx); jrxe0's is 1 (0x1xx). */
+    static final int JRXE1_FIRST_KEY_INDEX = 0x20;
 
     private final PrintWriter out;
     private final InetAddress addressA;
@@ -54,8 +58,11 @@ final class Demo {
         EmulatedDevice devB = null;
         CaptureTap tap = capture == null ? null : new CaptureTap(new PcapngWriter(capture), 100_000, 256L << 20);
         try (Arena arena = Arena.ofShared()) {
-            devA = create("jrxe0", addressA);
-            devB = create("jrxe1", addressB);
+            // jrxe1 numbers its QPs and keys apart from jrxe0's: with both alike (each device starts at QPN 0x11 and
+            // key index 1, as rxe), the story could not show that a BTH names the destination's QP alone and that a key
+            // means something on the device that made it only.
+            devA = create(DeviceConfig.of("jrxe0", addressA));
+            devB = create(DeviceConfig.of("jrxe1", addressB).withFirstNumbers(JRXE1_FIRST_QPN, JRXE1_FIRST_KEY_INDEX));
             DemoSide a = new DemoSide("jrxe0", devA, arena);
             DemoSide b = new DemoSide("jrxe1", devB, arena);
             install(devA, "jrxe0", devB, "jrxe1", tap);
@@ -72,7 +79,11 @@ final class Demo {
             }
             a.connectTo(b, 0x1000, 0x2000);
             b.connectTo(a, 0x2000, 0x1000);
-            out.printf("  RC QP 0x%06x (jrxe0) <-> RC QP 0x%06x (jrxe1), both in RTS%n%n", a.qp.qpNum(), b.qp.qpNum());
+            out.printf("  RC QP 0x%06x (jrxe0) <-> RC QP 0x%06x (jrxe1), both in RTS%n", a.qp.qpNum(), b.qp.qpNum());
+            out.printf("  a packet's BTH names the destination QP only: qp=0x%06x on the way to jrxe1, qp=0x%06x back%n",
+                    b.qp.qpNum(), a.qp.qpNum());
+            out.printf("  each NIC makes its own keys: jrxe0's MR has key 0x%x, jrxe1's 0x%x; jrxe0 writes and reads with jrxe1's%n%n",
+                    a.mr.lkey(), b.mr.rkey());
             log.drain();
 
             sendRecv(a, b);
@@ -85,9 +96,11 @@ final class Demo {
             multiPacket(a, b);
             wrongRkey(a, b);
 
-            out.println("Counters (non-zero):");
+            out.println("Counters (non-zero; rxe's hw_counters under their names):");
             counters(a);
             counters(b);
+            out.println("  rdma_sends counts the SEND work requests that completed (steps 1 and 2), not the WRITEs, the READ"
+                    + " or the atomics; rdma_recvs counts the receives consumed (steps 1, 2 and the WRITE_WITH_IMM of 4).");
         } finally {
             if (devA != null) {
                 Verbs.emulated().remove(devA);
@@ -107,8 +120,8 @@ final class Demo {
         return failures == 0;
     }
 
-    private EmulatedDevice create(String name, InetAddress address) throws PortInUseException {
-        return Verbs.emulated().createUdp(DeviceConfig.of(name, address));
+    private static EmulatedDevice create(DeviceConfig config) throws PortInUseException {
+        return Verbs.emulated().createUdp(config);
     }
 
     private void install(EmulatedDevice dev, String name, EmulatedDevice peer, String peerName, CaptureTap capture) {
@@ -211,7 +224,8 @@ final class Demo {
         SendWr wr = send(a, WrOpcode.RDMA_WRITE, 4096, 64);
         wr.remoteAddr = b.memory.address();
         wr.rkey = b.mr.rkey() + 1;
-        step("9. A deliberate mistake: an RDMA_WRITE with a wrong rkey (0x" + Integer.toHexString(wr.rkey) + ")", a, null,
+        step("9. A deliberate mistake: an RDMA_WRITE with a wrong rkey (jrxe1's plus one, 0x" + Integer.toHexString(wr.rkey)
+                        + ")", a, null,
                 wr, WcStatus.REM_ACCESS_ERR, WcOpcode.RDMA_WRITE, null, () -> {
                     try {
                         return a.qp.query().state() == QpState.ERR;
