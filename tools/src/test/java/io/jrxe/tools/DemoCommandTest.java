@@ -78,6 +78,11 @@ class DemoCommandTest {
 
         // rdma_sends=2 after nine operations: the output says what it counts.
         assertThat(text).contains("rdma_sends=2", "rdma_sends counts the SEND work requests that completed");
+
+        // Step 1's long first answer is told, with its time and the other steps' for comparison.
+        assertThat(text).containsPattern("Times: step 1's answer left jrxe1 \\d+\\.\\d{3} ms after its request left jrxe0; "
+                + "the other steps' took \\d+\\.\\d{3} ms \\(median\\)")
+                .contains("a cost of the program's start, not of RDMA");
     }
 
     @Test
