@@ -3,11 +3,15 @@ package io.jrxe.tools.decode;
 import io.jrxe.tools.common.InProcess;
 import io.jrxe.wire.capture.GoldenCaptures;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -79,6 +83,37 @@ class DecodeLayoutTest {
                         "ICRC");
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jrxe.tools.decode.DecodeCommandTest#goldenFiles")
+    void everyGoldenFramesRowsTileItFromItsFirstByteToItsLast(Path capture) {
+        InProcess r = InProcess.run("decode", "--layout", capture.toString());
+        assertThat(r.status()).as(r.toString()).isZero();
+        List<String> lines = r.out().lines().toList();
+        int frames = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher frame = Pattern.compile("Frame (\\d+): (\\d+) bytes, .*").matcher(lines.get(i));
+            if (!frame.matches()) {
+                continue;
+            }
+            frames++;
+            int next = 0;
+            boolean icrc = false;
+            for (int k = i + 2; k < lines.size() && !lines.get(k).isEmpty(); k++) {
+                String line = lines.get(k);
+                assertThat(line).as("frame %s", frame.group(1)).doesNotContain("MALFORMED", "not RoCEv2");
+                if (line.matches(" +\\d+ +\\d+  .*")) {
+                    String[] f = line.strip().split(" +", 3);
+                    assertThat(Integer.parseInt(f[0])).as("frame %s: %s", frame.group(1), line).isEqualTo(next);
+                    next += Integer.parseInt(f[1]);
+                    icrc |= f[2].startsWith("ICRC");
+                }
+            }
+            assertThat(next).as("frame %s covered", frame.group(1)).isEqualTo(Integer.parseInt(frame.group(2)));
+            assertThat(icrc).as("frame %s has its ICRC row", frame.group(1)).isTrue();
+        }
+        assertThat(frames).isEqualTo(IndependentPcap.frames(capture).size());
     }
 
     @Test
