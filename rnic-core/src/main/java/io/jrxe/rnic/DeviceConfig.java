@@ -1,5 +1,6 @@
 package io.jrxe.rnic;
 
+import io.jrxe.rnic.memory.MemoryKey;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 
@@ -15,15 +16,21 @@ import java.util.List;
  * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
  * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
- * and on real UDP the port its socket is bound to and the port its packets go to: RoCEv2's 4791 both, unless two jrxe
- * devices share one address ({@link #withUdpPorts}).
+ * on real UDP the port its socket is bound to and the port its packets go to (RoCEv2's 4791 both, unless two jrxe
+ * devices share one address: {@link #withUdpPorts}), and where its numbering starts: the first QP number it hands
+ * out (rxe's 0x11 unless set) and the first MPT index of its L_Keys and R_Keys (1 unless set). Two devices that start
+ * alike give their first QPs and MRs the same numbers; a program that shows both sides (the demo) starts them apart,
+ * so that a reader sees that a QPN or a key means something on one device only.
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int udpPort, int peerUdpPort) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int udpPort, int peerUdpPort,
+                           int firstQpn, int firstKeyIndex) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
     /** RoCEv2's UDP port. */
     public static final int ROCE_PORT = io.jrxe.wire.port.PeerAddress.ROCE_PORT;
+    /** A QP number is 24 bits wide. */
+    public static final int MAX_QPN = 0xFFFFFF;
 
     public DeviceConfig {
         if (name == null || name.isBlank()) {
@@ -38,11 +45,21 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
             throw new IllegalArgumentException("device " + name + ": UDP ports are 1 to 65535, not " + udpPort + " and "
                     + peerUdpPort);
         }
+        if (firstQpn < NicResources.FIRST_QPN || firstQpn > MAX_QPN) {
+            throw new IllegalArgumentException(String.format("device %s: the first QP number 0x%x is outside 0x%x..0x%x",
+                    name, firstQpn, NicResources.FIRST_QPN, MAX_QPN));
+        }
+        if (firstKeyIndex < 1 || firstKeyIndex > MemoryKey.MAX_INDEX) {
+            throw new IllegalArgumentException(String.format("device %s: the first key index %d is outside 1..%d",
+                    name, firstKeyIndex, MemoryKey.MAX_INDEX));
+        }
     }
 
+    /** A device on RoCEv2's port, numbered as rxe numbers: QPs from 0x11, key indexes from 1. */
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
                         boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
-        this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ROCE_PORT, ROCE_PORT);
+        this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ROCE_PORT, ROCE_PORT,
+                NicResources.FIRST_QPN, 1);
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
@@ -54,20 +71,24 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort,
+                firstQpn, firstKeyIndex);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort,
+                firstQpn, firstKeyIndex);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort, peerUdpPort,
+                firstQpn, firstKeyIndex);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex);
     }
 
     /**
@@ -75,7 +96,8 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, udpPort, peerUdpPort);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex);
     }
 
     /**
@@ -86,11 +108,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      */
     public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort);
+                peerUdpPort, firstQpn, firstKeyIndex);
     }
 
     /** Whether the device is bound to, and sends to, RoCEv2's port 4791. */
     public boolean onRocePort() {
         return udpPort == ROCE_PORT && peerUdpPort == ROCE_PORT;
+    }
+
+    /**
+     * The same device handing out QP numbers from {@code qpn} on and key indexes from {@code keyIndex} on (a key is
+     * its index times 256 plus a variant byte).
+     */
+    public DeviceConfig withFirstNumbers(int qpn, int keyIndex) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort, qpn, keyIndex);
     }
 }

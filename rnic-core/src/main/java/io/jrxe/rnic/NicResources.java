@@ -52,14 +52,15 @@ public final class NicResources {
     private final Map<Integer, QueuePair> qps = new HashMap<>();
     private final Map<Integer, AddressHandle> ahs = new HashMap<>();
     private int nextHandle = 1;
-    private int nextQpn = FIRST_QPN;
+    private int nextQpn;
 
     NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults, boolean nicRunsElsewhere) {
         this.config = config;
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere);
+        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere, config.firstKeyIndex());
+        this.nextQpn = config.firstQpn();
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,
                 config.addresses().getFirst() instanceof java.net.Inet6Address);

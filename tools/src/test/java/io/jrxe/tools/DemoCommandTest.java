@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +38,7 @@ class DemoCommandTest {
             assertThat(text).as("the story shows %s", op).contains(op);
         }
         assertThat(text).contains("status=REM_ACCESS_ERR");
+        assertTheDetailsAreTrue(text);
 
         List<CapturedFrame> frames = CaptureReader.readAll(capture);
         assertThat(frames).hasSizeGreaterThan(20);
@@ -44,6 +47,42 @@ class DemoCommandTest {
             assertThat(dissector.dissect(f.frameNumber(), f.timestampNanos(), f.data(), f.linkType()).icrcOk())
                     .as("frame %d", f.frameNumber()).isTrue();
         }
+    }
+
+    /** Issue 40's misleading details: each would read again as it did without its fix. */
+    private static void assertTheDetailsAreTrue(String text) {
+        // Two QPNs and two keys: each NIC numbers its own.
+        Matcher qps = Pattern.compile("RC QP 0x(\\p{XDigit}{6}) \\(jrxe0\\) <-> RC QP 0x(\\p{XDigit}{6}) \\(jrxe1\\)").matcher(text);
+        assertThat(qps.find()).as(text).isTrue();
+        assertThat(qps.group(1)).isNotEqualTo(qps.group(2));
+        Matcher keys = Pattern.compile("jrxe0's MR has key 0x(\\p{XDigit}+), jrxe1's 0x(\\p{XDigit}+)").matcher(text);
+        assertThat(keys.find()).as(text).isTrue();
+        assertThat(keys.group(1)).isNotEqualTo(keys.group(2));
+        // The BTH of a packet to jrxe1 names jrxe1's QP, and the way back jrxe0's.
+        assertThat(text).contains("jrxe0 -> jrxe1  RC SEND_ONLY  qp=0x" + qps.group(2))
+                .contains("jrxe1 -> jrxe0  RC ACKNOWLEDGE  qp=0x" + qps.group(1));
+
+        // The wrong rkey is the right one plus one: nothing was re-registered, deregistered or invalidated.
+        assertThat(text).doesNotContain("re-registered", "deregistered", "invalidated")
+                .containsPattern("R_Key 0x\\p{XDigit}{8} \\(index \\d+, variant 0x\\p{XDigit}{2}\\): the key's index was handed out"
+                        + " on this device, but no MR or MW there now has the key's variant");
+
+        // Immediate data only where a completion holds some: the receiver's.
+        List<String> completions = text.lines().filter(l -> l.contains("completion on")).toList();
+        assertThat(completions).filteredOn(l -> l.contains("completion on jrxe0")).hasSize(9)
+                .noneMatch(l -> l.contains("imm="));
+        assertThat(completions).filteredOn(l -> l.contains("imm=")).containsExactly(
+                "  completion on jrxe1: wr_id=1003 status=SUCCESS opcode=RECV byte_len=8 qp=0x" + qps.group(2) + " imm=0x00c0ffee",
+                "  completion on jrxe1: wr_id=1006 status=SUCCESS opcode=RECV_RDMA_WITH_IMM byte_len=32 qp=0x" + qps.group(2)
+                        + " imm=0x0000002a");
+
+        // rdma_sends=2 after nine operations: the output says what it counts.
+        assertThat(text).contains("rdma_sends=2", "rdma_sends counts the SEND work requests that completed");
+
+        // Step 1's long first answer is told, with its time and the other steps' for comparison.
+        assertThat(text).containsPattern("Times: step 1's answer left jrxe1 \\d+\\.\\d{3} ms after its request left jrxe0; "
+                + "the other steps' took \\d+\\.\\d{3} ms \\(median\\)")
+                .contains("a cost of the program's start, not of RDMA");
     }
 
     @Test

@@ -110,6 +110,15 @@ public final class WorkCompletion {
         return (wcFlags & WITH_IMM) != 0;
     }
 
+    /**
+     * True when the completion holds immediate data: a receive completion with WITH_IMM. A sender's completion of a
+     * SEND_WITH_IMM or RDMA_WRITE_WITH_IMM has WITH_IMM too (rxe sets it), but its imm_data field holds nothing:
+     * ibv_poll_cq(3) makes imm_data meaningful on the receiving side only.
+     */
+    public boolean carriesImmediate() {
+        return hasImmediate() && (opcode == WcOpcode.RECV || opcode == WcOpcode.RECV_RDMA_WITH_IMM);
+    }
+
     /** True with WITH_INV. */
     public boolean hasInvalidate() {
         return (wcFlags & WITH_INV) != 0;
@@ -133,7 +142,7 @@ public final class WorkCompletion {
     @Override
     public String toString() {
         return String.format("wr_id=%d status=%s opcode=%s byte_len=%d qp=0x%06x%s%s%s", wrId, status, opcode, byteLen,
-                qpNum, hasImmediate() ? String.format(" imm=0x%08x", immData) : "",
+                qpNum, carriesImmediate() ? String.format(" imm=0x%08x", immData) : "",
                 hasInvalidate() ? String.format(" invalidated_rkey=0x%08x", immData) : "",
                 vendorErr != 0 ? " vendor_err=" + vendorErr : "");
     }

@@ -5,6 +5,7 @@ import io.jrxe.rnic.device.Counters;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.memory.MemoryKey;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.verbs.QpType;
@@ -490,7 +491,7 @@ final class Responder {
 
     /** The precise reason of a remote access error (built on the error path only). */
     private static String keyRefused(int rkey, AccessError err) {
-        return String.format("R_Key 0x%08x: %s", rkey, err.description());
+        return "R_Key " + MemoryKey.format(rkey) + ": " + err.description();
     }
 
     private static String misaligned(long va) {

@@ -12,8 +12,12 @@ public enum AccessError {
     NONE("ok"),
     /** No MR or MW has the key's index. */
     KEY_NOT_FOUND("no MR or MW has this key's index"),
-    /** The key's variant byte is old. */
-    STALE_KEY("the key's variant is old: the MR/MW was re-registered, deregistered or invalidated since"),
+    /**
+     * The key's index was handed out, but its variant byte is not the current one of the entry there. The check cannot
+     * tell a key from before a re-registration, deregistration or invalidation from one never handed out (a key
+     * made up or mistyped), so the words say what it found, not which of them happened.
+     */
+    WRONG_VARIANT("the key's index was handed out on this device, but no MR or MW there now has the key's variant (its low byte)"),
     /** The key was invalidated (LOCAL_INV, SEND_WITH_INV). */
     INVALIDATED("the key was invalidated"),
     /** A memory window that is not bound. */

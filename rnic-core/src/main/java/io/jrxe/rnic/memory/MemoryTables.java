@@ -43,6 +43,16 @@ public final class MemoryTables {
      * @param sharedMemoryOnly refuse memory confined to one thread (Arena.ofConfined): the NIC runs on another
      */
     public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults, boolean sharedMemoryOnly) {
+        this(attributes, mttEntries, pageFaults, sharedMemoryOnly, 1);
+    }
+
+    /** @param firstIndex the MPT index of the first key handed out (the device configuration's; below it, none) */
+    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults, boolean sharedMemoryOnly,
+                        int firstIndex) {
+        if (firstIndex < 1 || firstIndex > MemoryKey.MAX_INDEX) {
+            throw new IllegalArgumentException("the first key index " + firstIndex + " is outside 1.." + MemoryKey.MAX_INDEX);
+        }
+        this.nextIndex = firstIndex;
         this.attributes = attributes;
         this.mtt = new TranslationTable(mttEntries);
         this.pageFaults = pageFaults;
@@ -235,8 +245,9 @@ public final class MemoryTables {
      * variant, range and rights over the memory it was registered with.
      */
     public AccessError fastRegister(int mrKey, ProtectionDomain qpPd, int newVariant, long iova, long length, int access) {
-        MptEntry e = mpt[Math.max(0, Math.min(MemoryKey.index(mrKey), nextIndex - 1))];
-        if (e == null || e.kind != KeyKind.MR || MemoryKey.index(mrKey) >= nextIndex || MemoryKey.index(mrKey) <= 0) {
+        int index = MemoryKey.index(mrKey);
+        MptEntry e = index > 0 && index < nextIndex && index < mpt.length ? mpt[index] : null;
+        if (e == null || e.kind != KeyKind.MR) {
             return AccessError.KEY_NOT_FOUND;
         }
         if (e.state != MptEntry.State.INVALID) {
@@ -382,7 +393,8 @@ public final class MemoryTables {
     /** The entry a key reaches, or null when its index is free or its variant is stale. */
     public MptEntry lookup(int key) {
         int index = MemoryKey.index(key);
-        if (index <= 0 || index >= nextIndex) {
+        // Below a first index other than 1 the table has no entries, and may not reach that far.
+        if (index <= 0 || index >= nextIndex || index >= mpt.length) {
             return null;
         }
         MptEntry e = mpt[index];
@@ -394,11 +406,11 @@ public final class MemoryTables {
 
     private AccessError keyError(int key) {
         int index = MemoryKey.index(key);
-        if (index <= 0 || index >= nextIndex || mpt[index] == null) {
+        if (index <= 0 || index >= nextIndex || index >= mpt.length || mpt[index] == null) {
             return AccessError.KEY_NOT_FOUND;
         }
         // The index was handed out before: the key is from an MR/MW since deregistered or re-keyed.
-        return AccessError.STALE_KEY;
+        return AccessError.WRONG_VARIANT;
     }
 
     private MptEntry lookupOwned(int key, KeyKind kind, String verb) throws RnicException {
@@ -499,7 +511,7 @@ public final class MemoryTables {
             }
             index = nextIndex++;
             if (index >= mpt.length) {
-                mpt = java.util.Arrays.copyOf(mpt, Math.min(mpt.length * 2, MemoryKey.MAX_INDEX + 1));
+                mpt = java.util.Arrays.copyOf(mpt, Math.min(Math.max(mpt.length * 2, index + 1), MemoryKey.MAX_INDEX + 1));
             }
             // A fixed, index-derived first variant: keys differ across indexes and runs replay exactly.
             mpt[index] = new MptEntry(index, index * 0x9E + 0x3B);

@@ -104,9 +104,9 @@ class DestructionRulesTest {
         gone(() -> rnic.destroySrq(srq), srq + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.destroyAh(ah), ah + " does not belong to device jrxe0 or was destroyed");
         gone(() -> rnic.memory().deregisterMr(mrKey),
-                String.format("deregister MR 0x%08x: %s", mrKey, AccessError.STALE_KEY.description()));
+                String.format("deregister MR 0x%08x: %s", mrKey, AccessError.WRONG_VARIANT.description()));
         gone(() -> rnic.memory().deallocateMw(mwKey),
-                String.format("deallocate MW 0x%08x: %s", mwKey, AccessError.STALE_KEY.description()));
+                String.format("deallocate MW 0x%08x: %s", mwKey, AccessError.WRONG_VARIANT.description()));
     }
 
     @Test

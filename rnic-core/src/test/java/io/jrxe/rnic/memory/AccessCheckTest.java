@@ -74,20 +74,20 @@ class AccessCheckTest {
     void theKeyOfADeregisteredMrIsStale() throws RnicException {
         int key = mr.key();
         f.tables.deregisterMr(key);
-        assertThat(local(key, iova, 8, 0)).isEqualTo(AccessError.STALE_KEY);
+        assertThat(local(key, iova, 8, 0)).isEqualTo(AccessError.WRONG_VARIANT);
         // The index is given to the next MR, with another variant: the old key stays stale.
         MptEntry next = f.register(f.pages(1), Access.LOCAL_WRITE);
         assertThat(next.index()).isEqualTo(MemoryKey.index(key));
         assertThat(next.key()).isNotEqualTo(key);
-        assertThat(local(key, iova, 8, 0)).isEqualTo(AccessError.STALE_KEY);
+        assertThat(local(key, iova, 8, 0)).isEqualTo(AccessError.WRONG_VARIANT);
     }
 
     @Test
     void theKeyFromBeforeAReregistrationIsStale() throws RnicException {
         int old = mr.key();
         MptEntry again = f.tables.reregisterMr(old, null, null, null, Access.LOCAL_WRITE | Access.REMOTE_READ);
-        assertThat(local(old, iova, 8, 0)).isEqualTo(AccessError.STALE_KEY);
-        assertThat(remote(old, iova, 8, Access.REMOTE_READ)).isEqualTo(AccessError.STALE_KEY);
+        assertThat(local(old, iova, 8, 0)).isEqualTo(AccessError.WRONG_VARIANT);
+        assertThat(remote(old, iova, 8, Access.REMOTE_READ)).isEqualTo(AccessError.WRONG_VARIANT);
         assertThat(local(again.key(), iova, 8, 0)).isEqualTo(AccessError.NONE);
     }
 

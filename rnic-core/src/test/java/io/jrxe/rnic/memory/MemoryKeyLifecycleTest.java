@@ -88,7 +88,7 @@ class MemoryKeyLifecycleTest {
         RnicException again = catchThrowableOfType(RnicException.class, () -> f.tables.deregisterMr(key));
         assertThat(again.errno()).isEqualTo(Errno.EINVAL);
         assertThat(again.getMessage()).isEqualTo(String.format("deregister MR 0x%08x: %s", key,
-                AccessError.STALE_KEY.description()));
+                AccessError.WRONG_VARIANT.description()));
     }
 
     @Test

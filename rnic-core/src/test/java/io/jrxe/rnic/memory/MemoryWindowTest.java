@@ -58,7 +58,7 @@ class MemoryWindowTest {
         int rkey = f.tables.bindMw(unbound, f.pd, mr.key(), at, 8000, Access.REMOTE_READ, -1);
         assertThat(MemoryKey.index(rkey)).isEqualTo(mw.index());
         assertThat(rkey).isNotEqualTo(unbound);
-        assertThat(f.tables.check(unbound, f.pd, at, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.STALE_KEY);
+        assertThat(f.tables.check(unbound, f.pd, at, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.WRONG_VARIANT);
         assertThat(f.tables.check(rkey, f.pd, at, 8000, Access.REMOTE_READ, true)).isEqualTo(AccessError.NONE);
         assertThat(f.tables.check(rkey, f.pd, at - 1, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.OUT_OF_RANGE);
         assertThat(f.tables.check(rkey, f.pd, at + 7999, 2, Access.REMOTE_READ, true)).isEqualTo(AccessError.OUT_OF_RANGE);
@@ -77,7 +77,7 @@ class MemoryWindowTest {
         int rebound = f.tables.bindMw(rkey, f.pd, mr.key(), buffer.address(), 16, Access.REMOTE_WRITE, -1);
         assertThat(rebound).isNotEqualTo(rkey);
         assertThat(mr.boundWindows()).as("a rebind does not count twice").isEqualTo(1);
-        assertThat(f.tables.check(rkey, f.pd, at, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.STALE_KEY);
+        assertThat(f.tables.check(rkey, f.pd, at, 8, Access.REMOTE_READ, true)).isEqualTo(AccessError.WRONG_VARIANT);
 
         int afterUnbind = f.tables.bindMw(rebound, f.pd, 0, 0, 0, 0, -1);
         assertThat(mr.boundWindows()).isZero();

@@ -7,6 +7,7 @@ import io.jrxe.wire.dissect.Dissector;
 import io.jrxe.wire.dissect.PacketDetail;
 import io.jrxe.wire.dissect.PacketJson;
 import io.jrxe.wire.dissect.PacketSummary;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,6 +45,10 @@ public final class DecodeCommand implements Callable<Integer> {
     @Option(names = "-V", description = "the detail view: every field of every header")
     boolean detail;
 
+    @Option(names = "--layout", description = "the layout view: each header's offset, length and bytes in hex, the "
+            + "AETH syndrome bit by bit, the ICRC as Wireshark shows it and as the CRC-32 value")
+    boolean layout;
+
     // Declared here, not by mixinStandardHelpOptions: picocli leaves that mixin out altogether when a command has
     // an option of its names, and -V is tshark's detail view here, not --version.
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
@@ -54,14 +59,19 @@ public final class DecodeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         DecodeTotals totals = new DecodeTotals();
+        if (json && layout) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--layout and --json: one view at a time");
+        }
         Dissector dissector = new Dissector();
+        PacketLayout layoutView = new PacketLayout();
         try (CaptureReader reader = new CaptureReader(file)) {
             CapturedFrame frame;
             while ((frame = reader.next()) != null) {
                 DissectedPacket packet = dissector.dissect(frame.frameNumber(), frame.timestampNanos(), frame.data(),
                         frame.linkType());
                 totals.count(packet);
-                out.println(json ? PacketJson.of(packet) : detail ? PacketDetail.of(packet) : PacketSummary.of(packet));
+                out.println(json ? PacketJson.of(packet) : layout ? layoutView.of(frame, packet)
+                        : detail ? PacketDetail.of(packet) : PacketSummary.of(packet));
             }
         }
         (json ? err : out).println(totals.line());

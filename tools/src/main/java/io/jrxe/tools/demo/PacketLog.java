@@ -12,7 +12,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** Collects a one-line summary of every packet the demo's devices send, for the story of each step. */
 final class PacketLog {
-    private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
+    /** A packet's line and when its port sent it (System.nanoTime). */
+    record Logged(String line, long sentNanos) {
+    }
+
+    private final ConcurrentLinkedQueue<Logged> lines = new ConcurrentLinkedQueue<>();
 
     PacketTap tap(String deviceName, PeerAddress peerAddress, String peerName) {
         TapDissector dissector = new TapDissector();
@@ -28,14 +32,14 @@ final class PacketLog {
             what = what.replace("  icrc=ok", "");
             String arrow = direction == PacketTap.Direction.DROPPED
                     ? peerName + " x " + deviceName : deviceName + " -> " + peerName;
-            lines.add(arrow + "  " + what + (comment == null ? "" : "  (" + comment + ")"));
+            lines.add(new Logged(arrow + "  " + what + (comment == null ? "" : "  (" + comment + ")"), time));
         };
     }
 
-    /** The packets logged since the last call. */
-    List<String> drain() {
-        List<String> out = new ArrayList<>();
-        String s;
+    /** The packets logged since the last call, in the order they were sent. */
+    List<Logged> drain() {
+        List<Logged> out = new ArrayList<>();
+        Logged s;
         while ((s = lines.poll()) != null) {
             out.add(s);
         }

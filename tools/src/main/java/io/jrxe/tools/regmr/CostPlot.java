@@ -48,7 +48,7 @@ final class CostPlot {
 
     private static XYChart chart(List<DeviceCosts> devices, int repeat) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("Memory registration cost (median of " + repeat + ")")
+                .title("Memory registration cost (median of the last round of " + repeat + ")")
                 .xAxisTitle("buffer size (KiB)").yAxisTitle("time (µs)").build();
         Styler styler = chart.getStyler();
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)

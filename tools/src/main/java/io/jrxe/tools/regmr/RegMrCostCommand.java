@@ -23,17 +23,24 @@ import java.util.concurrent.Callable;
 @Command(name = "regmr-cost", mixinStandardHelpOptions = true,
         description = {"Times memory registration (ibv_reg_mr) and deregistration (ibv_dereg_mr) for buffers of each "
                 + "size, on a jrxe NIC made for the command or, with -d rxe0, on a kernel device through libibverbs; "
-                + "-d may be given several times to compare devices. Prints the median, min and max of --repeat "
-                + "timings per size in microseconds and, with --plot, draws them on log-log axes, one series per device.",
-            "Each size gets one page-aligned buffer whose pages are all written before the timings, so the page "
-                + "faults of a first touch are not what is measured; one untimed registration per size comes first. "
-                + "Sizes above half the available memory are refused.",
+                + "-d may be given several times to compare devices. Prints the median, min and max of a round of "
+                + "--repeat timings per size in microseconds, and the cost of one more page (the slope of a straight "
+                + "line through the medians); with --plot, draws them on log-log axes, one series per device.",
+            "One page-aligned buffer of the largest size has all its pages written before the timings, so the page "
+                + "faults of a first touch are not what is measured; each size registers its first bytes. Untimed "
+                + "passes over every size come first (the small sizes many times each), until three passes in a row "
+                + "take as long as each other (within --tolerance); then each size repeats rounds until the medians "
+                + "of its last three rounds are within --tolerance of each other, or --max-rounds is reached. Only "
+                + "the last round is reported; the rounds before it were warm-up. Sizes above half the available memory are refused.",
             "Example: jrxe regmr-cost --sizes 4K,1M,256M -d jrxe0 -d rxe0 --plot regmr.svg"},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the costs were measured", "1:bad options (a bad size, a plot that is neither .png nor .svg, ...)",
             "2:a device could not be opened or failed"})
 public final class RegMrCostCommand implements Callable<Integer> {
     private static final int MAX_REPEAT = 10_000;
+    private static final int MAX_ROUNDS = 1_000;
+    private static final double MIN_TOLERANCE = 0.1;
+    private static final double MAX_TOLERANCE = 50;
 
     @Spec
     CommandSpec spec;
@@ -49,8 +56,18 @@ public final class RegMrCostCommand implements Callable<Integer> {
     List<String> devices;
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "7",
-            description = "timings per size and device (default: ${DEFAULT-VALUE})")
+            description = "timings per round, for each size and device (default: ${DEFAULT-VALUE})")
     int repeat;
+
+    @Option(names = "--tolerance", paramLabel = "PERCENT", defaultValue = "5",
+            description = "how close, in percent, the last three rounds' medians must be for the figure to count "
+                    + "as settled (default: ${DEFAULT-VALUE})")
+    double tolerancePercent;
+
+    @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "30",
+            description = "rounds at the most per size, and warm-up passes at the most; a figure not settled by then "
+                    + "is reported and marked (default: ${DEFAULT-VALUE})")
+    int maxRounds;
 
     @Option(names = "--plot", paramLabel = "FILE",
             description = "also draw the medians on log-log axes into FILE: .png or .svg")
@@ -61,7 +78,7 @@ public final class RegMrCostCommand implements Callable<Integer> {
         PlotFormat format = checkOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RegistrationTimer timer = new RegistrationTimer(repeat, err);
+        RegistrationTimer timer = new RegistrationTimer(repeat, new StableRounds(tolerancePercent / 100, maxRounds), err);
         List<DeviceCosts> measured = new ArrayList<>();
         // One device at a time: two jrxe NICs could then share the default address, and each device's timings
         // are free of the others' threads.
@@ -70,7 +87,7 @@ public final class RegMrCostCommand implements Callable<Integer> {
                 measured.add(timer.measure(device.name(), device.context(), sizes));
             }
         }
-        CostTable.print(measured, repeat, out);
+        CostTable.print(measured, repeat, tolerancePercent, out);
         if (plot != null) {
             draw(measured, format);
             out.println("plot: " + plot);
@@ -99,6 +116,13 @@ public final class RegMrCostCommand implements Callable<Integer> {
     private PlotFormat checkOptions() {
         if (repeat < 1 || repeat > MAX_REPEAT) {
             throw bad("--repeat " + repeat + ": from 1 to " + MAX_REPEAT);
+        }
+        if (!(tolerancePercent >= MIN_TOLERANCE && tolerancePercent <= MAX_TOLERANCE)) {
+            throw bad("--tolerance " + tolerancePercent + ": a percentage from " + MIN_TOLERANCE + " to " + MAX_TOLERANCE);
+        }
+        if (maxRounds < StableRounds.WINDOW || maxRounds > MAX_ROUNDS) {
+            throw bad("--max-rounds " + maxRounds + ": from " + StableRounds.WINDOW + " (the rounds that must agree) to "
+                    + MAX_ROUNDS);
         }
         long largest = MemoryGuard.largestBuffer();
         for (long size : sizes) {

@@ -16,60 +16,103 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Times ibv_reg_mr and ibv_dereg_mr on one device, size by size. Each size gets one page-aligned buffer whose
- * pages are all written first, so that the kernel has backed them before any timing: a first touch costs a page
- * fault per page, which is the operating system's cost, not the registration's. One untimed registration per size
- * comes before the timed ones, so the first call's class loading and the JIT do not land in the numbers.
+ * Times ibv_reg_mr and ibv_dereg_mr on one device, size by size. One page-aligned buffer of the largest size is
+ * allocated and every page of it written first, so that the kernel has backed them before any timing (a first touch
+ * costs a page fault per page: the operating system's cost, not the registration's); each size registers the
+ * buffer's first bytes.
+ *
+ * <p>A JVM's first registrations run interpreted, then compiled by C1, then by C2, and a size measured early would
+ * pay for that where a later one does not (16 MiB measured before 256 MiB came out slower than it). So the timings
+ * start with untimed passes over every size, repeated until the passes take as long as each other, and each size then
+ * repeats rounds of timings until their medians agree ({@link StableRounds}); only the last round is reported.
  */
 final class RegistrationTimer {
     static final long PAGE = 4096;
     /** Sizes from here on print a progress line: registering them takes long enough for a user to wonder. */
     private static final long PROGRESS_FROM = 64L << 20;
     private static final int ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ;
+    /** The pages a warm-up pass covers with each size: 16 MiB of them. */
+    static final long WARM_UP_PAGES = 4096;
+    /** The most registrations of one size in a warm-up pass. */
+    static final long WARM_UP_CALLS = 1000;
 
     private final int repeat;
+    private final StableRounds rounds;
     private final PrintWriter progress;
 
-    RegistrationTimer(int repeat, PrintWriter progress) {
+    /** @param repeat the timings per round */
+    RegistrationTimer(int repeat, StableRounds rounds, PrintWriter progress) {
         this.repeat = repeat;
+        this.rounds = rounds;
         this.progress = progress;
     }
 
     DeviceCosts measure(String device, Context context, List<Long> sizes) {
         List<SizeCost> rows = new ArrayList<>();
-        try (Pd pd = context.allocPd()) {
+        long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+        // Shared: a jrxe NIC registers on its own thread, which must be able to read the buffer.
+        try (Pd pd = context.allocPd(); Arena arena = Arena.ofShared()) {
+            MemorySegment buffer = allocate(arena, largest);
+            touchEveryPage(buffer);
+            if (largest >= PROGRESS_FROM) {
+                progress.printf("regmr-cost: %s, warming up over every size ...%n", device);
+                progress.flush();
+            }
+            StableRounds.Settled warm = rounds.run(() -> pass(pd, buffer, sizes));
             for (long size : sizes) {
                 if (size >= PROGRESS_FROM) {
-                    progress.printf("regmr-cost: %s, %s x %d ...%n", device, ByteSize.unit(size), repeat);
+                    progress.printf("regmr-cost: %s, %s, rounds of %d ...%n", device, ByteSize.unit(size), repeat);
                     progress.flush();
                 }
-                rows.add(measure(pd, size));
+                MemorySegment slice = buffer.asSlice(0, size);
+                StableRounds.Settled s = rounds.run(() -> round(pd, slice));
+                rows.add(new SizeCost(size, s.main(), s.beside(), s.rounds(), s.settled()));
             }
+            return new DeviceCosts(device, context.device().provider(), warm.rounds(), warm.settled(), rows);
         } catch (VerbsException e) {
             throw new UserError(device + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
-        return new DeviceCosts(device, context.device().provider(), rows);
     }
 
-    private SizeCost measure(Pd pd, long size) throws VerbsException {
-        // Shared: a jrxe NIC registers on its own thread, which must be able to read the buffer.
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment buffer = allocate(arena, size);
-            touchEveryPage(buffer);
-            pd.regMr(buffer, ACCESS).close();
-            long[] reg = new long[repeat];
-            long[] dereg = new long[repeat];
-            for (int i = 0; i < repeat; i++) {
-                long start = System.nanoTime();
-                Mr mr = pd.regMr(buffer, ACCESS);
-                long registered = System.nanoTime();
-                mr.close();
-                long end = System.nanoTime();
-                reg[i] = registered - start;
-                dereg[i] = end - registered;
+    /**
+     * Untimed registrations of every size, each as often as covers {@link #WARM_UP_PAGES} pages (once from 16 MiB on,
+     * at most {@link #WARM_UP_CALLS} times): the small sizes' fixed path, the call to the device and back, then gets
+     * about as many runs as the large sizes' page loop gets pages. What the pass took in all is its one timing.
+     */
+    static StableRounds.Timings pass(Pd pd, MemorySegment buffer, List<Long> sizes) throws VerbsException {
+        long start = System.nanoTime();
+        for (long size : sizes) {
+            MemorySegment slice = buffer.asSlice(0, size);
+            for (long i = warmUpCalls(size); i > 0; i--) {
+                pd.regMr(slice, ACCESS).close();
             }
-            return new SizeCost(size, Spread.ofNanos(reg), Spread.ofNanos(dereg));
         }
+        long[] total = {System.nanoTime() - start};
+        return new StableRounds.Timings(total, total);
+    }
+
+    /** How many times a warm-up pass registers a buffer of {@code size} bytes. */
+    static long warmUpCalls(long size) {
+        return Math.clamp(WARM_UP_PAGES / Math.ceilDiv(size, PAGE), 1, WARM_UP_CALLS);
+    }
+
+    private StableRounds.Timings round(Pd pd, MemorySegment buffer) throws VerbsException {
+        long[] reg = new long[repeat];
+        long[] dereg = new long[repeat];
+        for (int i = 0; i < repeat; i++) {
+            long start = System.nanoTime();
+            Mr mr = pd.regMr(buffer, ACCESS);
+            long registered = System.nanoTime();
+            mr.close();
+            long end = System.nanoTime();
+            reg[i] = registered - start;
+            dereg[i] = end - registered;
+        }
+        return new StableRounds.Timings(reg, dereg);
     }
 
     private static MemorySegment allocate(Arena arena, long size) {

@@ -126,6 +126,7 @@ final class LadderJson {
             g.writeNumberField("first", m.first());
             g.writeNumberField("last", m.last());
             g.writeStringField("label", m.label());
+            g.writeBooleanField("started", m.started());
             g.writeEndObject();
         }
         g.writeEndArray();

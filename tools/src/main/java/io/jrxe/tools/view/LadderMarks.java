@@ -33,6 +33,19 @@ final class LadderMarks {
 
     /** A message: packets {@code first} to {@code last} (packet indices) sent by {@code lane} of a connection. */
     record Message(int connection, int lane, int first, int last, String label, Operation operation, boolean again) {
+        /**
+         * Whether the message is one its sender started: a request sent the first time. A READ's response and a
+         * message sent again are bracketed on the ladder too, but started nothing new; the summary, the page's header
+         * and each connection's heading count only these.
+         */
+        boolean started() {
+            return !again && operation != Operation.RDMA_READ_RESPONSE;
+        }
+    }
+
+    /** How many of the messages were started ({@link Message#started()}). */
+    long startedMessages() {
+        return messages.stream().filter(Message::started).count();
     }
 
     /** The requester on {@code lane} waiting from an RNR NAK ({@code from}) to its next packet ({@code to}, or -1). */

@@ -56,8 +56,13 @@ final class LadderPage {
     }
 
     private static String facts(LoadedCapture capture, List<Connection> connections, LadderMarks marks) {
+        long started = marks.startedMessages();
+        long bracketed = marks.messages.size();
         return count(capture.packets().size()) + " RoCEv2 packets in " + connections.size() + " connection"
-                + (connections.size() == 1 ? "" : "s") + ", " + count(marks.messages.size()) + " messages";
+                + (connections.size() == 1 ? "" : "s") + ", " + count(started) + " messages started (requests, each "
+                + "counted once, as in the summary per QP)"
+                + (bracketed == started ? "" : "; the ladders bracket " + count(bracketed)
+                        + ", with the READ responses and the messages sent again");
     }
 
     /** How many frames the stretches hold. */

@@ -44,8 +44,7 @@ record QpSummary(int connection, String transport, Endpoint endpoint, Endpoint p
                 }
                 long messages = 0;
                 for (LadderMarks.Message m : marks.messages) {
-                    if (m.connection() == c.id && m.lane() == lane && !m.again()
-                            && m.operation() != io.jrxe.wire.opcode.Operation.RDMA_READ_RESPONSE) {
+                    if (m.connection() == c.id && m.lane() == lane && m.started()) {
                         messages++;
                     }
                 }

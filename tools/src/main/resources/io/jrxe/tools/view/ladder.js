@@ -192,9 +192,12 @@
     });
     var html = [];
     data.connections.forEach(function (conn) {
-      var msgs = (msgsByConn[conn.id] || []).length;
+      var bracketed = (msgsByConn[conn.id] || []);
+      var started = bracketed.filter(function (x) { return x.m.started; }).length;
       html.push('<section class="conn" data-c="' + conn.id + '"><h2>' + esc(connectionTitle(conn))
-        + ' <span class="sub">' + conn.packets.length + ' packets, ' + msgs + ' messages</span></h2>');
+        + ' <span class="sub">' + conn.packets.length + ' packets, ' + started + ' messages started'
+        + (bracketed.length === started ? '' : ' (' + bracketed.length + ' bracketed: READ responses and messages sent again too)')
+        + '</span></h2>');
       html.push(laneHeads(conn));
       html.push(drawConnection(conn, msgsByConn, waitsByConn));
       html.push('</section>');

@@ -39,6 +39,9 @@ class CompareRunTest {
             assertThat(send.states()).isEqualTo("A RTS, B RTS");
             assertThat(send.counters()).containsEntry("sent_pkts", 2L).containsEntry("rcvd_pkts", 2L);
             assertThat(seen.get(1).onB()).containsExactly(new Completion(WcStatus.SUCCESS, WcOpcode.RECV, 8, 0xC0FFEE));
+            // The sender's SEND_WITH_IMM completion is flagged WITH_IMM, as rxe's, but holds no immediate data to print.
+            assertThat(seen.get(1).onA()).containsExactly(new Completion(WcStatus.SUCCESS, WcOpcode.SEND, 8, null, true));
+            assertThat(seen.get(1).onA().getFirst().describe()).isEqualTo("SEND SUCCESS len=8 WITH_IMM");
         }
     }
 }

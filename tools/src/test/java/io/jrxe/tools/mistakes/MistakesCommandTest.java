@@ -98,7 +98,7 @@ class MistakesCommandTest {
 
     @Test
     void freedMemoryIsAStaleKeyOrARemoteAccessErrorNeverAnEngineError() {
-        assertThat(section(8)).contains("(a) none:", "status=LOC_PROT_ERR", "vendor_err=2 (the key's variant is old",
+        assertThat(section(8)).contains("(a) none:", "status=LOC_PROT_ERR", "vendor_err=2 (the key's index was handed out on this device, but no MR or MW there now has the key's variant",
                 "(b) completion on jrxe0: wr_id=1 status=REM_ACCESS_ERR", "the MR's memory was freed",
                 "jrxe_engine_errors=0");
     }

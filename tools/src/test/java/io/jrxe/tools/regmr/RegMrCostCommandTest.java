@@ -57,6 +57,11 @@ class RegMrCostCommandTest {
         List<String[]> rows = rows(r);
         assertThat(rows).extracting(row -> row[0] + " " + row[1]).containsExactly("4KiB 1", "64KiB 16", "1MiB 256");
         rows.forEach(RegMrCostCommandTest::assertMediansWithinMinAndMax);
+        // Warm-up passes came first, and every size ran at least three rounds, of which only the last is reported.
+        assertThat(r.lines()).anyMatch(l -> l.matches("  warm-up: \\d+ untimed passes over every size, .*"));
+        assertThat(rows).allSatisfy(row -> assertThat(Integer.parseInt(row[8].replace("*", ""))).isBetween(3, 30));
+        assertThat(rows).extracting(row -> row[9]).first().isEqualTo("-");
+        assertThat(r.lines()).anyMatch(l -> l.matches("  per page: -?\\d+\\.\\d ns \\(the slope of a least-squares line .*"));
         byte[] bytes = Files.readAllBytes(png);
         assertThat(Arrays.copyOf(bytes, 8)).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
         BufferedImage image = ImageIO.read(png.toFile());
@@ -101,6 +106,13 @@ class RegMrCostCommandTest {
         InProcess r = InProcess.run("regmr-cost", "--sizes", "4K,1000T");
         assertBadOption(r, "--sizes");
         assertThat(r.err()).contains("1,000 TiB is more than half the memory available");
+    }
+
+    @Test
+    void aToleranceAndABoundOnRoundsOutOfRangeAreRefused() {
+        assertBadOption(InProcess.run("regmr-cost", "--sizes", "4K", "--tolerance", "0"), "--tolerance");
+        assertBadOption(InProcess.run("regmr-cost", "--sizes", "4K", "--tolerance", "NaN"), "--tolerance");
+        assertBadOption(InProcess.run("regmr-cost", "--sizes", "4K", "--max-rounds", "2"), "--max-rounds");
     }
 
     @Test

@@ -67,6 +67,9 @@ class ViewCommandTest {
             assertThat(row.get(6)).isEqualTo("40,960");  // data bytes
             assertThat(row.get(7)).isEqualTo("0");       // retransmitted
         });
+        // Nothing but requests was bracketed: the header's count is the summary's, with nothing more to say.
+        assertThat(page.html()).contains("100 RoCEv2 packets in 1 connection, 20 messages started (requests, each counted "
+                + "once, as in the summary per QP)</p>");
         assertSelfContained(page.html());
     }
 
@@ -99,10 +102,19 @@ class ViewCommandTest {
         assertThat(naks).hasSize(1);
         // The NAK's capture comment names the responder's reason; the page shows it once, not beside its own "NAK ..." note.
         assertThat((String) naks.getFirst().get("note")).startsWith("NAK remote access error: R_Key 0x")
-                .contains("variant is old").doesNotContain("; ");
+                .containsPattern("\\(index \\d+, variant 0x\\p{XDigit}{2}\\): the key's index was handed out on this device, "
+                        + "but no MR or MW there now has the key's variant").doesNotContain("; ");
         assertThat(page.messages()).extracting(m -> m.get("label")).contains("RDMA_WRITE 3,172 B (4 pkts)",
                 "SEND 16 B", "SEND 8 B + imm", "RDMA_READ_REQUEST 15 B", "RDMA_READ_RESPONSE 15 B", "COMPARE_SWAP 8 B",
                 "FETCH_ADD 8 B");
+        // The header counts what the summary counts (the nine requests jrxe0 started, each once) and says what else
+        // the ladder brackets: the READ's response, and any message a busy machine made the requester send again.
+        long started = page.summaryRows().stream().mapToLong(r -> Long.parseLong(r.get(5).replace(",", ""))).sum();
+        assertThat(started).isEqualTo(9);
+        assertThat(page.messages()).filteredOn(m -> Boolean.TRUE.equals(m.get("started"))).hasSize(9);
+        assertThat(page.html()).contains(page.packets().size() + " RoCEv2 packets in 1 connection, 9 messages started "
+                + "(requests, each counted once, as in the summary per QP); the ladders bracket " + page.messages().size()
+                + ", with the READ responses and the messages sent again</p>");
         assertSelfContained(page.html());
     }
 

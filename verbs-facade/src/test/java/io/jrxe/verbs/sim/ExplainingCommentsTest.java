@@ -66,7 +66,8 @@ class ExplainingCommentsTest {
             p.a.qp.postSend(bad);
             p.awaitOn(p.a, 1, 0, 10 * MS);
             assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::status).containsExactly(WcStatus.REM_ACCESS_ERR);
-            String why = String.format("R_Key 0x%08x: no MR or MW has this key's index", bad.rkey);
+            String why = String.format("R_Key 0x%08x (index %d, variant 0x%02x): no MR or MW has this key's index", bad.rkey,
+                    bad.rkey >>> 8, bad.rkey & 0xFF);
             assertThat(comments).containsExactly("NAK remote access error: " + why);
             AsyncEvent event = p.b.ctx.pollAsyncEvent();
             assertThat(event).isNotNull();
