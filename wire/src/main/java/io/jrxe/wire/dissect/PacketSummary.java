@@ -1,10 +1,11 @@
 package io.jrxe.wire.dissect;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.framing.FrameLayout;
 import io.jrxe.wire.header.AethSyndrome;
 
 /**
- * The one-line summary of a packet: addresses, transport and opcode, QPN, PSN, A bit, each extension header, the
+ * The one-line summary of a packet: addresses, the ECN codepoint unless Not-ECT, transport and opcode, QPN, PSN, A bit, each extension header, the
  * MAD of a packet to QP1 (a CM message by name), ICRC.
  */
 public final class PacketSummary {
@@ -25,6 +26,10 @@ public final class PacketSummary {
             return sb.toString();
         }
         var bth = p.bth();
+        // Most RoCE traffic is Not-ECT: the codepoint is shown only where a sender or a switch set one.
+        if (p.ip() != null && Ecn.of(p.ip().tos()) != Ecn.NOT_ECT) {
+            sb.append(Ecn.name(Ecn.of(p.ip().tos()))).append("  ");
+        }
         sb.append(p.opcode() != null ? p.opcode().displayName() : String.format("opcode 0x%02x", bth.opcode()));
         sb.append("  qp=").append(Formats.qpn(bth.destQpn()));
         sb.append(" psn=").append(bth.psn());
