@@ -14,10 +14,12 @@ import java.util.List;
  * IBTA's; see the wire's IcrcCalculator.rxeFlush), and the capacity of its memory translation
  * table in 8-byte entries (jrxe's own: ibv_device_attr has no such field, so it is configuration,
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
- * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set).
+ * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
+ * and whether what its UDP port sends is ECN-capable, ECT(0) in the IP header (off unless set: kernel rxe's
+ * traffic is Not-ECT, and a peer of it sees jrxe's packets as it sees rxe's).
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, boolean ecnCapable) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
 
@@ -33,7 +35,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
-        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES, FaultSpec.NONE);
+        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES, FaultSpec.NONE, false);
     }
 
     public static DeviceConfig of(String name, InetAddress address) {
@@ -41,20 +43,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, ecnCapable);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, ecnCapable);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, ecnCapable);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, ecnCapable);
     }
 
     /**
@@ -62,6 +64,11 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, ecnCapable);
+    }
+
+    /** The same device with its packets on real sockets ECN-capable, ECT(0), or not (see RoceUdpPort#ecnCapable). */
+    public DeviceConfig withEcnCapable(boolean capable) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, capable);
     }
 }

@@ -36,6 +36,7 @@ public final class InvokedTransport implements NicTransport {
     public static InvokedTransport bindUdp(DeviceConfig config) throws PortInUseException {
         PolledUdpPort port = PolledUdpPort.bind(PeerAddress.of(config.addresses().getFirst()), RawSocketOpener.system());
         port.rxeFlushIcrc(config.rxeFlushIcrc());
+        port.ecnCapable(config.ecnCapable());
         return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
     }
 

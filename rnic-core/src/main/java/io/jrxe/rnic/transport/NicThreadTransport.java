@@ -43,6 +43,7 @@ public final class NicThreadTransport implements NicTransport {
         try {
             UdpPort port = UdpPort.bind(transport, loop, PeerAddress.of(config.addresses().getFirst()));
             port.rxeFlushIcrc(config.rxeFlushIcrc());
+            port.ecnCapable(config.ecnCapable());
             return new NicThreadTransport(group, loop, port, config);
         } catch (PortInUseException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
@@ -44,6 +45,10 @@ public abstract class RoceUdpPort extends AttachedPort {
     protected final SingleWriterCounter transmitFailures = new SingleWriterCounter();
     /** Datagrams to a multicast group not sent: no route leaves through the device's interface. */
     protected final SingleWriterCounter multicastUnroutable = new SingleWriterCounter();
+    /** The TOS byte (IPv4) or traffic class (IPv6) of what this port sends: 0, or ECT(0) when ECN-capable. */
+    protected int sendTos;
+    /** Received datagrams whose IP header said congestion experienced (ECN CE). */
+    protected final SingleWriterCounter ceReceived = new SingleWriterCounter();
     /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
     private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
 
@@ -54,12 +59,35 @@ public abstract class RoceUdpPort extends AttachedPort {
     @Override
     public void registerCounters(CounterRegistry registry) {
         registry.register("jrxe_tx_failed", transmitFailures);
+        registry.register("jrxe_ecn_ce_received", ceReceived);
         registry.register("jrxe_tx_mcast_unroutable", multicastUnroutable);
         registry.register("jrxe_tx_raw_dropped", () -> {
             RawIpv4Sender raw = rawSender();
             return raw == null ? 0 : raw.packetsDropped();
         });
     }
+
+    /**
+     * Whether what this port sends says ECN-capable transport, ECT(0) in the IP header, so that a switch on the way
+     * may mark it CE instead of dropping it (RFC 3168). Off, the packets are Not-ECT as kernel rxe's are. Applies
+     * to the sockets the port has and to those it opens later; set before use.
+     */
+    public void ecnCapable(boolean capable) {
+        sendTos = capable ? Ecn.ECT_0 : Ecn.NOT_ECT;
+        RawIpv4Sender raw = rawSender();
+        if (raw != null) {
+            raw.tos(sendTos);
+        }
+        applySendTos();
+    }
+
+    /** Whether the port's packets leave ECN-capable (see {@link #ecnCapable}). */
+    public boolean ecnCapable() {
+        return sendTos == Ecn.ECT_0;
+    }
+
+    /** Sets {@link #sendTos} on the UDP sockets the port already has. */
+    protected abstract void applySendTos();
 
     /** How this port's packets leave: a raw socket or UDP sockets, and why. */
     public abstract TransmitPath transmitPath();
@@ -103,10 +131,13 @@ public abstract class RoceUdpPort extends AttachedPort {
     }
 
     /**
-     * A received datagram, sent to {@code destination} (the port's address, or a multicast group it joined):
-     * checked, shown to the tap, and handed to the NIC or dropped with its reason.
+     * A received datagram, sent to {@code destination} (the port's address, or a multicast group it joined) with
+     * {@code trafficClass} the TOS byte or traffic class of its IP header (0 where the socket does not tell it):
+     * checked, shown to the tap, and handed to the NIC, which finds the ECN codepoint in
+     * {@link PacketInfo#trafficClass}, or dropped with its reason.
      */
-    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination) {
+    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination,
+                               int trafficClass) {
         PacketSink s = sink;
         if (s == null) {
             return;
@@ -115,7 +146,10 @@ public abstract class RoceUdpPort extends AttachedPort {
         info.destination = destination;
         info.sourcePort = sender.getPort();
         info.ttl = 64;
-        info.trafficClass = 0;
+        info.trafficClass = trafficClass;
+        if (Ecn.of(trafficClass) == Ecn.CE) {
+            ceReceived.increment();
+        }
         info.flowLabel = 0;
         // Only a capture reads the time; a clock read per packet is a measurable share of a bulk receive.
         info.timestampNanos = tap != null ? System.nanoTime() : 0;

@@ -10,6 +10,7 @@ import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 import io.jrxe.wire.port.raw.TransmitPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -381,13 +382,22 @@ public final class UdpPort extends RoceUdpPort {
     private int lastSenderPort = -1;
     private Channel lastSender;
 
+    /** Set before use, as the sockets are the event loop's once packets flow. */
+    @Override
+    protected void applySendTos() {
+        receiver.config().setOption(ChannelOption.IP_TOS, sendTos);
+        for (Channel ch : senders.values()) {
+            ch.config().setOption(ChannelOption.IP_TOS, sendTos);
+        }
+    }
+
     private Channel lookUpSender(int srcPort) {
         Channel ch = senders.get(srcPort);
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
         }
         ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort), multicastIf,
-                countingFailures);
+                sendTos, countingFailures);
         senders.put(srcPort, f.channel());
         f.addListener(done -> {
             if (!done.isSuccess()) {
@@ -411,7 +421,8 @@ public final class UdpPort extends RoceUdpPort {
         ByteBuf content = msg.content();
         int length = content.readableBytes();
         ByteBuffer buffer = view(content, length);
-        admit(buffer, buffer.position(), length, msg.sender(), destination);
+        // Netty's datagram channels do not hand over the TOS byte: the ECN codepoint is unknown here.
+        admit(buffer, buffer.position(), length, msg.sender(), destination, 0);
     }
 
     /**
