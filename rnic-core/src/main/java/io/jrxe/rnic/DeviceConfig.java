@@ -16,12 +16,19 @@ import java.util.List;
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
  * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
  * and whether what its UDP port sends is ECN-capable, ECT(0) in the IP header (off unless set: kernel rxe's
- * traffic is Not-ECT, and a peer of it sees jrxe's packets as it sees rxe's).
+ * traffic is Not-ECT, and a peer of it sees jrxe's packets as it sees rxe's), and the shortest time between two
+ * CNPs a QP sends back for packets that arrived marked CE ({@link #DEFAULT_CNP_INTERVAL_NANOS} unless set).
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
-                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, boolean ecnCapable) {
+                           boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, boolean ecnCapable,
+                           long cnpIntervalNanos) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
+    /**
+     * At most one CNP per QP every 50 us: the notification point's interval in the DCQCN paper (Zhu et al.,
+     * SIGCOMM 2015), so that a burst of marked packets costs its sender one rate cut per interval, not one per packet.
+     */
+    public static final long DEFAULT_CNP_INTERVAL_NANOS = 50_000;
 
     public DeviceConfig {
         if (name == null || name.isBlank()) {
@@ -32,10 +39,13 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         }
         addresses = List.copyOf(addresses);
         faults = faults == null ? FaultSpec.NONE : faults;
+        if (cnpIntervalNanos < 0) {
+            throw new IllegalArgumentException("device " + name + ": a CNP interval of " + cnpIntervalNanos + " ns");
+        }
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
-        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES, FaultSpec.NONE, false);
+        this(name, addresses, interfaceMtu, attributes, false, DEFAULT_MTT_ENTRIES, FaultSpec.NONE, false, DEFAULT_CNP_INTERVAL_NANOS);
     }
 
     public static DeviceConfig of(String name, InetAddress address) {
@@ -43,20 +53,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, ecnCapable);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, ecnCapable, cnpIntervalNanos);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, ecnCapable);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, ecnCapable, cnpIntervalNanos);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, ecnCapable);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, ecnCapable, cnpIntervalNanos);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, ecnCapable);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, ecnCapable, cnpIntervalNanos);
     }
 
     /**
@@ -64,11 +74,16 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, ecnCapable);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, ecnCapable, cnpIntervalNanos);
     }
 
     /** The same device with its packets on real sockets ECN-capable, ECT(0), or not (see RoceUdpPort#ecnCapable). */
     public DeviceConfig withEcnCapable(boolean capable) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, capable);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, capable, cnpIntervalNanos);
+    }
+
+    /** The same device with its QPs sending at most one CNP every {@code nanos} (0: one per CE-marked packet). */
+    public DeviceConfig withCnpInterval(long nanos) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ecnCapable, nanos);
     }
 }

@@ -23,6 +23,8 @@ final class QpEngine {
     PeerAddress peer;
     PeerAddress local;
     int srcPort;
+    /** When the notification point last sent this QP's peer a CNP (NicTime), or NO_CNP_YET. */
+    long lastCnpNanos = NotificationPoint.NO_CNP_YET;
 
     final RequesterState req = new RequesterState();
     final CompleterState comp;
