@@ -44,7 +44,7 @@ final class NotificationPoint {
         }
         e.lastCnpNanos = now;
         int length = cnp.write(out.tx, 0, BthFlyweight.DEFAULT_PKEY, e.qp.destQpn());
+        counters.increment(Counter.SENT_CNP); // before it leaves: whoever receives it then finds it counted
         out.send(e.peer, e.srcPort, length);
-        counters.increment(Counter.SENT_CNP);
     }
 }
