@@ -86,6 +86,7 @@ public final class LinuxSockets {
     private static final MethodHandle RECVMSG;
     private static final MethodHandle GETSOCKNAME;
     private static final MethodHandle GETSOCKOPT;
+    private static final MethodHandle DUP;
 
     static {
         String why = null;
@@ -97,6 +98,7 @@ public final class LinuxSockets {
         MethodHandle recvmsg = null;
         MethodHandle getsockname = null;
         MethodHandle getsockopt = null;
+        MethodHandle dup = null;
         try {
             Linker linker = Linker.nativeLinker();
             SymbolLookup libc = linker.defaultLookup();
@@ -112,6 +114,7 @@ public final class LinuxSockets {
                     FunctionDescriptor.of(ValueLayout.JAVA_LONG, i, ValueLayout.ADDRESS, i), errno);
             getsockname = linker.downcallHandle(libc.findOrThrow("getsockname"),
                     FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            dup = linker.downcallHandle(libc.findOrThrow("dup"), FunctionDescriptor.of(i, i));
             getsockopt = linker.downcallHandle(libc.findOrThrow("getsockopt"),
                     FunctionDescriptor.of(i, i, i, i, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
@@ -131,6 +134,7 @@ public final class LinuxSockets {
         RECVMSG = recvmsg;
         GETSOCKNAME = getsockname;
         GETSOCKOPT = getsockopt;
+        DUP = dup;
     }
 
     private LinuxSockets() {
@@ -209,7 +213,16 @@ public final class LinuxSockets {
         }
     }
 
-    static void close(int fd) {
+    /** dup(2): a second descriptor of the same socket, or -1. */
+    public static int dup(int fd) {
+        try {
+            return (int) DUP.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("dup(2) could not be called", t);
+        }
+    }
+
+    public static void close(int fd) {
         try {
             int ignored = (int) CLOSE.invokeExact(fd);
         } catch (Throwable t) {

@@ -245,18 +245,14 @@ public final class PolledUdpPort extends RoceUdpPort {
 
     /** Reads up to {@code max} datagrams waiting on the port's own socket through recvmsg, each with its TOS byte. */
     private int receiveWithTos(int max) {
-        TosReceiver r = tosReceiver;
-        int n = 0;
-        while (n < max && !closed) {
-            int length = r.receive();
-            if (length < 0) {
-                break;
-            }
-            n++;
-            admit(r.buffer(), 0, length, r.sender(), local, r.tos());
-        }
-        return n;
+        return closed ? 0 : tosReceiver.drain(max, withTos);
     }
+
+    private final TosReceiver.Datagrams withTos = (buffer, offset, length, sender, tos) -> {
+        if (!closed) {
+            admit(buffer, offset, length, sender, local, tos);
+        }
+    };
 
     /** Reads up to {@code max} datagrams waiting on {@code ch}, whose destination was {@code destination}. */
     private int receiveFrom(DatagramChannel ch, PeerAddress destination, int max) {

@@ -31,6 +31,8 @@ public final class TosReceiver {
     private static final int IPPROTO_IPV6 = 41;
     private static final int IPV6_RECVTCLASS = 66;
     private static final int IPV6_TCLASS = 67;
+    private static final int SOL_UDP = 17;
+    private static final int UDP_GRO = 104;
     private static final int SOL_SOCKET = 1;
     private static final int SO_TYPE = 3;
     private static final int SOCK_DGRAM = 2;
@@ -56,10 +58,14 @@ public final class TosReceiver {
     private final byte[][] senderKeys = new byte[64][];
     private final byte[] address;
     private int tos;
+    private int segmentSize;
     private InetSocketAddress sender;
+    /** Whether this reads a descriptor of its own (a duplicate), which {@link #close} closes. */
+    private final boolean ownsDescriptor;
 
-    private TosReceiver(int fd, boolean ipv6, int capacity) {
+    private TosReceiver(int fd, boolean ipv6, int capacity, boolean ownsDescriptor) {
         this.fd = fd;
+        this.ownsDescriptor = ownsDescriptor;
         this.ipv6 = ipv6;
         this.address = new byte[ipv6 ? 16 : 4];
         // Freed by the garbage collector, not by a close: the thread that closes the port may not be the one reading.
@@ -96,19 +102,31 @@ public final class TosReceiver {
         if (LinuxSockets.unavailableReason() != null) {
             throw new IOException(LinuxSockets.unavailableReason());
         }
-        boolean v6 = bound.getAddress().getAddress().length == 16;
-        int fd = boundDatagramSocket(bound);
-        int result = v6 ? setIntOption(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1) : setIntOption(fd, IPPROTO_IP, IP_RECVTOS, 1);
-        if (result != 0) {
-            throw new IOException("the socket bound to " + bound + " refuses " + (v6 ? "IPV6_RECVTCLASS" : "IP_RECVTOS"));
+        Found socket = boundDatagramSocket(bound);
+        // An IPv6 socket may carry IPv4 (Netty's epoll sockets are dual-stack): it is asked for both.
+        boolean refused = setIntOption(socket.fd, IPPROTO_IP, IP_RECVTOS, 1) != 0 && !socket.ipv6
+                || socket.ipv6 && setIntOption(socket.fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1) != 0;
+        if (refused) {
+            throw new IOException("the socket bound to " + bound + " refuses IP_RECVTOS or IPV6_RECVTCLASS");
         }
-        return new TosReceiver(fd, v6, capacity);
+        return new TosReceiver(socket.fd, socket.ipv6, capacity, false);
     }
 
-    /** The descriptor of the UDP socket of this process bound to {@code bound}. */
-    private static int boundDatagramSocket(InetSocketAddress bound) throws IOException {
+    private record Found(int fd, boolean ipv6) {
+    }
+
+    /**
+     * The descriptor of the UDP socket of this process bound to {@code bound}: an IPv4 address may be held by an
+     * IPv6 socket as ::ffff:a.b.c.d.
+     */
+    private static Found boundDatagramSocket(InetSocketAddress bound) throws IOException {
         byte[] wanted = bound.getAddress().getAddress();
-        int wantedFamily = wanted.length == 16 ? AF_INET6 : AF_INET;
+        byte[] mapped = new byte[16];
+        if (wanted.length == 4) {
+            mapped[10] = (byte) 0xFF;
+            mapped[11] = (byte) 0xFF;
+            System.arraycopy(wanted, 0, mapped, 12, 4);
+        }
         List<Integer> candidates;
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             candidates = fds.map(p -> p.getFileName().toString()).filter(s -> s.chars().allMatch(Character::isDigit))
@@ -117,14 +135,22 @@ public final class TosReceiver {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = arena.allocate(SOCKADDR_ROOM, 8);
             for (int fd : candidates) {
-                if (LinuxSockets.getsockname(fd, sa, SOCKADDR_ROOM) != 0 || sa.get(ValueLayout.JAVA_SHORT, 0) != wantedFamily) {
+                if (LinuxSockets.getsockname(fd, sa, SOCKADDR_ROOM) != 0) {
                     continue;
                 }
+                int family = sa.get(ValueLayout.JAVA_SHORT, 0);
                 int port = Short.toUnsignedInt(Short.reverseBytes(sa.get(ValueLayout.JAVA_SHORT, 2)));
-                byte[] at = sa.asSlice(wantedFamily == AF_INET6 ? 8 : 4, wanted.length).toArray(ValueLayout.JAVA_BYTE);
-                if (port == bound.getPort() && Arrays.equals(at, wanted)
-                        && LinuxSockets.getIntOption(fd, SOL_SOCKET, SO_TYPE) == SOCK_DGRAM) {
-                    return fd;
+                boolean matches;
+                if (family == AF_INET) {
+                    matches = Arrays.equals(sa.asSlice(4, 4).toArray(ValueLayout.JAVA_BYTE), wanted);
+                } else if (family == AF_INET6) {
+                    byte[] at = sa.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE);
+                    matches = Arrays.equals(at, wanted) || wanted.length == 4 && Arrays.equals(at, mapped);
+                } else {
+                    continue;
+                }
+                if (matches && port == bound.getPort() && LinuxSockets.getIntOption(fd, SOL_SOCKET, SO_TYPE) == SOCK_DGRAM) {
+                    return new Found(fd, family == AF_INET6);
                 }
             }
         }
@@ -149,9 +175,74 @@ public final class TosReceiver {
         if (n < 0) {
             return -1;
         }
-        tos = readTos(message.get(ValueLayout.JAVA_LONG, LinuxSockets.MSG_CONTROLLEN));
+        readControl(message.get(ValueLayout.JAVA_LONG, LinuxSockets.MSG_CONTROLLEN));
         sender = readSender();
         return (int) n;
+    }
+
+    /** Where {@link #drain} hands each datagram. */
+    public interface Datagrams {
+        void datagram(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, int tos);
+    }
+
+    /**
+     * Reads up to {@code max} waiting reads without blocking and hands every datagram to {@code to}, a run the kernel
+     * coalesced (UDP GRO) cut back into its datagrams.
+     *
+     * @return the reads made (0: nothing waited)
+     */
+    public int drain(int max, Datagrams to) {
+        int n = 0;
+        while (n < max) {
+            int length = receive();
+            if (length < 0) {
+                break;
+            }
+            n++;
+            int segment = segmentSize;
+            if (segment <= 0 || segment >= length) {
+                to.datagram(data, 0, length, sender, tos);
+            } else {
+                for (int at = 0; at < length; at += segment) {
+                    to.datagram(data, at, Math.min(segment, length - at), sender, tos);
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * A receiver of the same socket through a descriptor of its own (dup(2)), which {@link #close} closes: what an
+     * epoll set can watch beside the descriptor its owner registered there already.
+     *
+     * @throws IOException when the descriptor cannot be duplicated
+     */
+    public TosReceiver duplicate(int capacity) throws IOException {
+        int copy = LinuxSockets.dup(fd);
+        if (copy < 0) {
+            throw new IOException("dup(2) of the socket's descriptor failed");
+        }
+        return new TosReceiver(copy, ipv6, capacity, true);
+    }
+
+    /** The descriptor read. */
+    public int descriptor() {
+        return fd;
+    }
+
+    /** Closes the descriptor if it is this receiver's own ({@link #duplicate}); the socket's other one stays. */
+    public void close() {
+        if (ownsDescriptor) {
+            LinuxSockets.close(fd);
+        }
+    }
+
+    /**
+     * The size of each datagram the last read held when the kernel coalesced a run of them (UDP GRO), the last one
+     * maybe shorter; 0 for a single datagram.
+     */
+    public int segmentSize() {
+        return segmentSize;
     }
 
     /** The errno of the last {@link #receive} that returned -1 (EAGAIN, 11, when nothing waited). */
@@ -174,24 +265,27 @@ public final class TosReceiver {
         return data;
     }
 
-    private int readTos(long controlLength) {
+    /** Takes the TOS byte (or traffic class) and the GRO segment size from the control messages. */
+    private void readControl(long controlLength) {
+        tos = 0;
+        segmentSize = 0;
         int at = 0;
         while (at + CMSG_HEADER <= controlLength) {
             long length = controlBytes.getLong(at);
             int level = controlBytes.getInt(at + 8);
             int type = controlBytes.getInt(at + 12);
             if (level == IPPROTO_IP && type == IP_TOS) {
-                return controlBytes.get(at + CMSG_HEADER) & 0xFF;
-            }
-            if (level == IPPROTO_IPV6 && type == IPV6_TCLASS) {
-                return controlBytes.getInt(at + CMSG_HEADER) & 0xFF;
+                tos = controlBytes.get(at + CMSG_HEADER) & 0xFF;
+            } else if (level == IPPROTO_IPV6 && type == IPV6_TCLASS) {
+                tos = controlBytes.getInt(at + CMSG_HEADER) & 0xFF;
+            } else if (level == SOL_UDP && type == UDP_GRO) {
+                segmentSize = controlBytes.getInt(at + CMSG_HEADER);
             }
             if (length < CMSG_HEADER) {
                 break;
             }
             at += (int) ((length + 7) & ~7L);
         }
-        return 0;
     }
 
     private InetSocketAddress readSender() {

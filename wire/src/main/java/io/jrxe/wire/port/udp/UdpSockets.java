@@ -28,7 +28,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class UdpSockets {
     /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
-    private static final int RECEIVE_SLOT = 65_535;
+    static final int RECEIVE_SLOT = 65_535;
 
     /**
      * Kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0 (the ICRC protects the packet),

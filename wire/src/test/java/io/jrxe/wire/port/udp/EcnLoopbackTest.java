@@ -93,15 +93,75 @@ class EcnLoopbackTest {
             assertThat(counters.get("jrxe_ecn_ce_received")).isZero();
 
             // What a switch does to a packet of a congested queue: the same packet, marked CE.
-            marker.setOption(StandardSocketOptions.IP_TOS, Ecn.CE);
             marker.bind(new InetSocketAddress(SENDER.address(), 50_003));
-            ByteBuffer marked = packet();
-            IcrcCalculator.write(marked, marked.capacity() - IcrcCalculator.LENGTH, new IcrcCalculator().ipv4(SENDER.ipv4(),
-                    RECEIVER.ipv4(), 0, 0x4000, 50_003, PeerAddress.ROCE_PORT, marked, 0, marked.capacity()));
-            marker.send(marked, RECEIVER.socketAddress());
+            sendMarked(marker, RECEIVER, Ecn.CE);
             awaitPackets(receiver, classes, 4);
             assertThat(classes.get(3)).as("the NIC sees CE").isEqualTo(Ecn.CE);
             assertThat(counters.get("jrxe_ecn_ce_received")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * The NIC-thread port over epoll: once ECN-capable it reads its socket with recvmsg on the event loop, and each
+     * datagram reaches the NIC with its codepoint; a port that is not ECN-capable keeps Netty's reading, without it.
+     */
+    @Test
+    void theNicThreadPortReadsTheCodepointOnceEcnCapable() throws Exception {
+        UdpTransport transport = UdpTransport.best();
+        if (transport != UdpTransport.EPOLL) {
+            System.out.println("SKIPPED: epoll is unavailable (" + UdpTransport.epollUnavailableReason() + ")");
+        }
+        assumeTrue(transport == UdpTransport.EPOLL, "epoll is unavailable");
+        PeerAddress nicThreadPort = PeerAddress.of("127.0.34.5");
+        io.netty.channel.EventLoopGroup loop = transport.newNicThread("ecn-test");
+        java.util.Queue<Integer> classes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        CounterRegistry counters = new CounterRegistry();
+        try (DatagramChannel marker = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            marker.bind(new InetSocketAddress(SENDER.address(), 50_004));
+            UdpPort port = UdpPort.bind(transport, loop.next(), nicThreadPort);
+            try {
+                port.registerCounters(counters);
+                port.receiver(new Collecting(classes));
+                assertThat(port.tosUnreadReason()).as("not ECN-capable: Netty reads the socket").isNotNull();
+                sendMarked(marker, nicThreadPort, Ecn.CE);
+                awaitCount(classes, 1);
+                assertThat(classes.peek()).as("without recvmsg the mark is not seen").isEqualTo(Ecn.NOT_ECT);
+
+                port.ecnCapable(true);
+                assertThat(port.tosUnreadReason()).isNull();
+                for (int tos : new int[] {Ecn.ECT_0, Ecn.CE, 26 << 2 | Ecn.CE, Ecn.NOT_ECT}) {
+                    sendMarked(marker, nicThreadPort, tos);
+                }
+                awaitCount(classes, 5);
+                assertThat(classes).containsExactly(Ecn.NOT_ECT, Ecn.ECT_0, Ecn.CE, Ecn.CE, Ecn.NOT_ECT);
+                assertThat(counters.get("jrxe_ecn_ce_received")).isEqualTo(2);
+            } finally {
+                port.close();
+            }
+        } finally {
+            loop.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        // Closed, the port's address is free again: the descriptor the reading duplicated is closed too.
+        try (DatagramChannel again = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            again.bind(nicThreadPort.socketAddress());
+        }
+    }
+
+    /** A packet with a valid ICRC from the marker's socket to {@code to}, its IP TOS byte {@code tos}. */
+    private static void sendMarked(DatagramChannel marker, PeerAddress to, int tos) throws Exception {
+        marker.setOption(StandardSocketOptions.IP_TOS, tos);
+        int port = ((InetSocketAddress) marker.getLocalAddress()).getPort();
+        ByteBuffer p = packet();
+        IcrcCalculator.write(p, p.capacity() - IcrcCalculator.LENGTH, new IcrcCalculator().ipv4(SENDER.ipv4(), to.ipv4(), 0,
+                0x4000, port, PeerAddress.ROCE_PORT, p, 0, p.capacity()));
+        marker.send(p, to.socketAddress());
+    }
+
+    private static void awaitCount(java.util.Collection<Integer> seen, int count) {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (seen.size() < count) {
+            assertThat(System.nanoTime()).as("%d packets within 10 s, %d so far", count, seen.size()).isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 
@@ -132,7 +192,7 @@ class EcnLoopbackTest {
         }
     }
 
-    private record Collecting(List<Integer> ecn) implements PacketSink {
+    private record Collecting(java.util.Collection<Integer> ecn) implements PacketSink {
         @Override
         public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
             ecn.add(Ecn.of(info.trafficClass));
