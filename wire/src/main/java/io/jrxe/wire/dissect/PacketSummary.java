@@ -74,7 +74,8 @@ public final class PacketSummary {
             case HeaderFields.Ieth h -> String.format("IETH rkey=0x%08x", h.rkey());
             case HeaderFields.Deth h -> String.format("DETH qkey=0x%08x src_qp=0x%06x", h.qkey(), h.srcQpn());
             case HeaderFields.Feth h -> String.format("FETH selectivity=%d placement=0x%x", (h.bits() >>> 4) & 3, h.bits() & 0xF);
-            case HeaderFields.CnpReserved h -> "CNP";
+            case HeaderFields.CnpReserved h -> "reserved=" + (java.util.Arrays.equals(h.bytes(), new byte[h.bytes().length])
+                    ? "0" : java.util.HexFormat.of().formatHex(h.bytes()));
             default -> r.toString();
         };
     }

@@ -96,7 +96,7 @@ class CnpAndEcnWireTest {
             if (FRAMES[i][2] == Opcode.CNP.code()) {
                 assertThat(p.bth().becn()).as(where).isTrue();
                 assertThat(p.bth().psn()).as(where).isZero();
-                assertThat(PacketSummary.of(p)).as(where).contains("CNP  qp=");
+                assertThat(PacketSummary.of(p)).as(where).contains("CNP  qp=").contains("reserved=0  icrc=ok");
                 assertThat(json).as(where).contains("\"opcode_name\":\"CNP\"", "\"cnp\":true");
                 assertThat(detail).as(where).contains("CNP       reserved " + "00".repeat(16));
             }
