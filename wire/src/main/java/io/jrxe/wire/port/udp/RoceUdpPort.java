@@ -125,8 +125,8 @@ public abstract class RoceUdpPort extends AttachedPort {
                                  int length) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
-                    length, System.nanoTime(), takeSentComment());
+            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, sendTos, packet,
+                    offset, length, System.nanoTime(), takeSentComment());
         }
     }
 
@@ -186,7 +186,7 @@ public abstract class RoceUdpPort extends AttachedPort {
         PacketTap t = tap;
         if (t != null) {
             t.packet(PacketTap.Direction.RECEIVED, info.source, destination, info.sourcePort, PeerAddress.ROCE_PORT,
-                    info.identification, buffer, offset, length, info.timestampNanos, null);
+                    info.identification, info.trafficClass, buffer, offset, length, info.timestampNanos, null);
         }
         s.packet(buffer, offset, length, info);
     }
@@ -194,8 +194,8 @@ public abstract class RoceUdpPort extends AttachedPort {
     private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
-                    offset, length, info.timestampNanos, "dropped: " + reason.description());
+            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT, 0,
+                    info.trafficClass, buffer, offset, length, info.timestampNanos, "dropped: " + reason.description());
         }
         s.dropped(buffer, offset, length, info, reason);
     }

@@ -12,7 +12,14 @@ import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 import io.jrxe.wire.stats.CounterRegistry;
 import org.junit.jupiter.api.BeforeAll;
+import io.jrxe.wire.capture.CaptureReader;
+import io.jrxe.wire.capture.CaptureTap;
+import io.jrxe.wire.capture.CapturedFrame;
+import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.dissect.DissectedPacket;
+import io.jrxe.wire.dissect.Dissector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,6 +27,7 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,16 +79,23 @@ class EcnLoopbackTest {
         }
     }
 
+    /**
+     * ... and jrxe's own capture of both ports shows each packet's codepoint as it was sent and received.
+     */
     @Test
-    void theInvokedPortSendsEct0WhenToldAndCountsTheCeMarksItReceives() throws Exception {
+    void theInvokedPortSendsEct0WhenToldAndCountsTheCeMarksItReceives(@TempDir Path dir) throws Exception {
         List<Integer> classes = new ArrayList<>();
         CounterRegistry counters = new CounterRegistry();
+        Path file = dir.resolve("ecn.pcapng");
+        CaptureTap capture = new CaptureTap(new PcapngWriter(file), 100, 1 << 20);
         try (PolledUdpPort receiver = PolledUdpPort.bind(RECEIVER, NO_RAW);
              PolledUdpPort sender = PolledUdpPort.bind(SENDER, NO_RAW);
              DatagramChannel marker = DatagramChannel.open(StandardProtocolFamily.INET)) {
             assertThat(receiver.tosUnreadReason()).isNull();
             receiver.registerCounters(counters);
             receiver.receiver(new Collecting(classes));
+            receiver.tap(capture.forPort("receiver"));
+            sender.tap(capture.forPort("sender"));
 
             assertThat(sender.ecnCapable()).as("the default").isFalse();
             sender.send(packet(), 0, packet().capacity(), RECEIVER, 50_001);
@@ -98,7 +113,18 @@ class EcnLoopbackTest {
             awaitPackets(receiver, classes, 4);
             assertThat(classes.get(3)).as("the NIC sees CE").isEqualTo(Ecn.CE);
             assertThat(counters.get("jrxe_ecn_ce_received")).isEqualTo(1);
+        } finally {
+            capture.close();
         }
+        Dissector dissector = new Dissector();
+        List<Integer> captured = new ArrayList<>();
+        for (CapturedFrame f : CaptureReader.readAll(file)) {
+            DissectedPacket p = dissector.dissect(f.frameNumber(), f.timestampNanos(), f.data(), f.linkType());
+            assertThat(p.icrcOk()).as("frame %d", f.frameNumber()).isTrue();
+            captured.add(Ecn.of(p.ip().tos()));
+        }
+        assertThat(captured).as("three sent, four received").containsExactlyInAnyOrder(
+                Ecn.NOT_ECT, Ecn.ECT_0, Ecn.ECT_0, Ecn.NOT_ECT, Ecn.ECT_0, Ecn.ECT_0, Ecn.CE);
     }
 
     /**
