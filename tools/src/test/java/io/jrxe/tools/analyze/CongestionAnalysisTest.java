@@ -1,9 +1,7 @@
 package io.jrxe.tools.analyze;
 
 import io.jrxe.wire.capture.PcapngWriter;
-import io.jrxe.wire.framing.Ipv4Checksum;
 import io.jrxe.wire.framing.LinkType;
-import io.jrxe.wire.framing.RoceFramer;
 import io.jrxe.wire.header.AethFlyweight;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.BthFlyweight;
@@ -94,14 +92,8 @@ class CongestionAnalysisTest {
         return p;
     }
 
-    /** The packet framed from {@code src} to {@code dst}, its IP TOS byte {@code tos} (the ICRC leaves TOS out). */
     private static void write(PcapngWriter w, int iface, long time, int tos, byte[] roce, String src, String dst, int srcPort) {
-        byte[] frame = SamplePackets.frame(roce, src, dst, srcPort, (int) (time / 1_000));
-        ByteBuffer b = ByteBuffer.wrap(frame);
-        int ip = RoceFramer.ETHERNET_HEADER_LENGTH;
-        b.put(ip + 1, (byte) tos);
-        b.putShort(ip + 10, (short) 0);
-        b.putShort(ip + 10, (short) Ipv4Checksum.compute(b, ip, IcrcCalculator.IPV4_HEADER_LENGTH));
+        byte[] frame = SamplePackets.frame(roce, src, dst, srcPort, (int) (time / 1_000), tos);
         w.write(iface, time, frame, 0, frame.length, null);
     }
 }
