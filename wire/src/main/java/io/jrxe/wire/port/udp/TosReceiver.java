@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * byte (IPv4, IP_RECVTOS) or traffic class (IPv6, IPV6_RECVTCLASS) of its IP header, which holds the ECN codepoint:
  * the JDK's DatagramChannel and Netty's epoll channels hand over the payload and the sender only. The socket stays
  * the JDK's (its selector still wakes for it); this reads its descriptor, found by the address it is bound to.
- * Linux, LP64. Per datagram nothing is allocated but a sender's address the first time it is seen.
+ * Linux, LP64. Per datagram nothing is allocated but a sender's address when it is not in its slot of a small
+ * table of those seen (the first time, or after another sender took the slot).
  */
 public final class TosReceiver {
     private static final int IPPROTO_IP = 0;
