@@ -17,20 +17,28 @@ import java.util.List;
  * not an attribute; {@link #DEFAULT_MTT_ENTRIES} unless set), and the faults its port does to its own packets on
  * real sockets (loss, duplication, reordering, delay, corruption, targeted rules: {@link FaultSpec}; none unless set),
  * on real UDP the port its socket is bound to and the port its packets go to (RoCEv2's 4791 both, unless two jrxe
- * devices share one address: {@link #withUdpPorts}), and where its numbering starts: the first QP number it hands
- * out (rxe's 0x11 unless set) and the first MPT index of its L_Keys and R_Keys (1 unless set). Two devices that start
- * alike give their first QPs and MRs the same numbers; a program that shows both sides (the demo) starts them apart,
- * so that a reader sees that a QPN or a key means something on one device only.
+ * devices share one address: {@link #withUdpPorts}), where its numbering starts: the first QP number it hands
+ * out (rxe's 0x11 unless set) and the first MPT index of its L_Keys and R_Keys (1 unless set), whether what its UDP
+ * port sends is ECN-capable, ECT(0) in the IP header (off unless set: kernel rxe's traffic is Not-ECT, and a peer of
+ * it sees jrxe's packets as it sees rxe's), and the shortest time between two CNPs a QP sends back for packets that
+ * arrived marked CE ({@link #DEFAULT_CNP_INTERVAL_NANOS} unless set). Two devices that start their numbering alike
+ * give their first QPs and MRs the same numbers; a program that shows both sides (the demo) starts them apart, so
+ * that a reader sees that a QPN or a key means something on one device only.
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
                            boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int udpPort, int peerUdpPort,
-                           int firstQpn, int firstKeyIndex) {
+                           int firstQpn, int firstKeyIndex, boolean ecnCapable, long cnpIntervalNanos) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
     /** RoCEv2's UDP port. */
     public static final int ROCE_PORT = io.jrxe.wire.port.PeerAddress.ROCE_PORT;
     /** A QP number is 24 bits wide. */
     public static final int MAX_QPN = 0xFFFFFF;
+    /**
+     * At most one CNP per QP every 50 us: the notification point's interval in the DCQCN paper (Zhu et al.,
+     * SIGCOMM 2015), so that a burst of marked packets costs its sender one rate cut per interval, not one per packet.
+     */
+    public static final long DEFAULT_CNP_INTERVAL_NANOS = 50_000;
 
     public DeviceConfig {
         if (name == null || name.isBlank()) {
@@ -53,13 +61,16 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
             throw new IllegalArgumentException(String.format("device %s: the first key index %d is outside 1..%d",
                     name, firstKeyIndex, MemoryKey.MAX_INDEX));
         }
+        if (cnpIntervalNanos < 0) {
+            throw new IllegalArgumentException("device " + name + ": a CNP interval of " + cnpIntervalNanos + " ns");
+        }
     }
 
-    /** A device on RoCEv2's port, numbered as rxe numbers: QPs from 0x11, key indexes from 1. */
+    /** A device on RoCEv2's port, numbered as rxe numbers (QPs from 0x11, key indexes from 1), Not-ECT. */
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
                         boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
         this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ROCE_PORT, ROCE_PORT,
-                NicResources.FIRST_QPN, 1);
+                NicResources.FIRST_QPN, 1, false, DEFAULT_CNP_INTERVAL_NANOS);
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
@@ -71,24 +82,24 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort,
-                firstQpn, firstKeyIndex);
+        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort, peerUdpPort,
-                firstQpn, firstKeyIndex);
+        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort, peerUdpPort,
-                firstQpn, firstKeyIndex);
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex);
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     /**
@@ -97,7 +108,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      */
     public DeviceConfig withFaults(FaultSpec spec) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex);
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     /**
@@ -108,7 +119,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      */
     public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex);
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
     }
 
     /** Whether the device is bound to, and sends to, RoCEv2's port 4791. */
@@ -122,6 +133,18 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      */
     public DeviceConfig withFirstNumbers(int qpn, int keyIndex) {
         return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, qpn, keyIndex);
+                peerUdpPort, qpn, keyIndex, ecnCapable, cnpIntervalNanos);
+    }
+
+    /** The same device with its packets on real sockets ECN-capable, ECT(0), or not (see RoceUdpPort#ecnCapable). */
+    public DeviceConfig withEcnCapable(boolean capable) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex, capable, cnpIntervalNanos);
+    }
+
+    /** The same device with its QPs sending at most one CNP every {@code nanos} (0: one per CE-marked packet). */
+    public DeviceConfig withCnpInterval(long nanos) {
+        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, nanos);
     }
 }

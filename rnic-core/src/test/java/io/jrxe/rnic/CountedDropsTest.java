@@ -48,6 +48,10 @@ class CountedDropsTest {
         clock = new ManualClock();
         port = new StandInPort(LOCAL, PEER);
         nic = new NicContext(DeviceConfig.of("drops0", LOCAL.address())).transport(SimulatedTransport.of(port, clock)).open();
+        rcQpInRtsOnTheNic();
+    }
+
+    private void rcQpInRtsOnTheNic() throws Exception {
         NicResources r = nic.resources();
         ProtectionDomain pd = r.allocatePd();
         CompletionQueue cq = r.createCq(8, null);
@@ -82,6 +86,51 @@ class CountedDropsTest {
         port.deliver(0x2, readRequest(RQ_PSN + 1)); // ECT(0): not a mark
         assertThat(counter("jrxe_rcvd_ecn_ce")).isEqualTo(1);
         assertThat(counter("jrxe_cc_ecn_ce_ignored")).isEqualTo(1);
+    }
+
+    /**
+     * The notification point: a CE-marked request makes the QP send its peer's QP a CNP (BTH 0x81, BECN, to the
+     * QP's peer), at most one per interval (50 us by default); a mark within the interval is counted, not answered.
+     */
+    @Test
+    void aCeMarkSendsTheSenderOneCnpPerInterval() {
+        port.deliver(0x2, readRequest(RQ_PSN)); // ECT(0): no mark, no CNP
+        assertThat(cnpsSent()).isEmpty();
+        port.deliver(0x3, readRequest(RQ_PSN + 1));
+        port.deliver(0x3, readRequest(RQ_PSN + 2));
+        clock.now += DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS - 1;
+        port.deliver(0x3, readRequest(RQ_PSN + 3));
+        assertThat(cnpsSent()).as("one CNP for three marks within 50 us").hasSize(1);
+        assertThat(counter("jrxe_sent_cnp")).isEqualTo(1);
+        assertThat(counter("jrxe_cnp_not_sent")).isEqualTo(2);
+        clock.now += 1;
+        port.deliver(0x3, readRequest(RQ_PSN + 4));
+        List<byte[]> cnps = cnpsSent();
+        assertThat(cnps).as("the interval passed").hasSize(2);
+        assertThat(counter("jrxe_rcvd_ecn_ce")).isEqualTo(4);
+        for (byte[] cnp : cnps) {
+            BthFlyweight bth = new BthFlyweight().wrap(ByteBuffer.wrap(cnp), 0);
+            assertThat(bth.destQpn()).as("the peer's QP").isEqualTo(REMOTE_QPN);
+            assertThat(bth.becn()).isTrue();
+            assertThat(bth.psn()).isZero();
+            assertThat(cnp).hasSize(Opcode.CNP.headerLength() + IcrcCalculator.LENGTH);
+        }
+    }
+
+    @Test
+    void theCnpIntervalIsTheDevicesToSet() throws Exception {
+        nic.close();
+        port = new StandInPort(LOCAL, PEER);
+        nic = new NicContext(DeviceConfig.of("drops0", LOCAL.address()).withCnpInterval(0))
+                .transport(SimulatedTransport.of(port, clock)).open();
+        rcQpInRtsOnTheNic();
+        port.deliver(0x3, readRequest(RQ_PSN), readRequest(RQ_PSN + 1), readRequest(RQ_PSN + 2));
+        assertThat(cnpsSent()).as("an interval of 0: one CNP per mark").hasSize(3);
+        assertThat(counter("jrxe_cnp_not_sent")).isZero();
+    }
+
+    private List<byte[]> cnpsSent() {
+        return port.sent.stream().filter(p -> (p[0] & 0xFF) == Opcode.CNP.code()).toList();
     }
 
     @Test

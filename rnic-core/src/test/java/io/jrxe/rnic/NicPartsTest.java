@@ -170,7 +170,11 @@ class NicPartsTest {
     }
 
     static void toRts(Nic nic, QpHandle qp) throws RnicException {
-        byte[] peerGid = PEER.gid();
+        toRts(nic, qp, PEER.gid());
+    }
+
+    /** Takes an RC QP to RTS connected to QP 0x22 of the device with {@code peerGid}, expecting PSN 0 from it. */
+    static void toRts(Nic nic, QpHandle qp, byte[] peerGid) throws RnicException {
         nic.modifyQp(qp, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(0));
         nic.modifyQp(qp, new QpAttributes().state(QpState.RTR).av(AddressVector.to(peerGid, 1)).pathMtu(Mtu.MTU_1024)
                 .destQpn(0x22).rqPsn(0).maxDestRdAtomic(1).minRnrTimer(12));

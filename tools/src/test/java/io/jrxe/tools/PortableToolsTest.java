@@ -44,7 +44,7 @@ class PortableToolsTest {
 
         List<String> analysis = runs(1, "analyze", capture.toString()); // 1: an error found, the demo's deliberate mistake
         assertThat(analysis.getFirst()).contains(": 42 frames (42 RoCEv2, 0 other, 0 malformed), ").endsWith("; ICRC bad 0");
-        assertThat(analysis).anyMatch(l -> l.startsWith("RC connection 1: 127.0.0.1 QP 0x000011 <-> 127.0.0.2 QP 0x000011"))
+        assertThat(analysis).anyMatch(l -> l.startsWith("RC connection 1: 127.0.0.1 QP 0x000011 <-> 127.0.0.2 QP 0x000042"))
                 .anyMatch(l -> l.contains("error") && l.contains("NAK remote access error"))
                 .contains("summary: 1 connection, 1 error, 0 warnings, 0 notes, 0 chat: something is wrong");
     }

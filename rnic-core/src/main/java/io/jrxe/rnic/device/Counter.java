@@ -47,6 +47,10 @@ public enum Counter {
     RCVD_CNP("jrxe_rcvd_cnp"),
     /** Packets for a QP of the device that arrived with the IP ECN field at Congestion Experienced. */
     RCVD_ECN_CE("jrxe_rcvd_ecn_ce"),
+    /** CNPs sent: a QP's packet arrived marked CE, and the QP had sent none within the device's CNP interval. */
+    SENT_CNP("jrxe_sent_cnp"),
+    /** CE-marked packets that sent no CNP: their QP had sent one within the interval, or has no connected peer (UD). */
+    CNP_NOT_SENT("jrxe_cnp_not_sent"),
     /**
      * Responses the responder could not queue behind a READ's (a peer beyond its max_rd_atomic): not sent,
      * the peer's retry asks again.

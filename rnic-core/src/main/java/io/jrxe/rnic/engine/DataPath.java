@@ -53,6 +53,7 @@ public final class DataPath implements PacketSink, QpControl {
     private final ReceiveConsumer receives;
     private final GsiQp gsi;
     private final MulticastReceiver multicast;
+    private final NotificationPoint notificationPoint;
 
     public DataPath(NicResources resources, PacketPort port, NicTime time, CongestionControl congestionControl,
                     CounterRegistry registry) {
@@ -64,6 +65,7 @@ public final class DataPath implements PacketSink, QpControl {
         this.drops = new Drops(counters, tracer, port);
         Dma dma = new Dma(resources.memory(), tracer);
         Transmitter out = new Transmitter(port, counters);
+        this.notificationPoint = new NotificationPoint(out, time, counters, resources.config().cnpIntervalNanos());
         CompletionWriter completions = new CompletionWriter(resources, tracer, this);
         this.receives = new ReceiveConsumer(dma, completions, counters, resources.events());
         this.requester = new Requester(resources, out, dma, time, tracer);
@@ -327,6 +329,7 @@ public final class DataPath implements PacketSink, QpControl {
         if ((info.trafficClass & ECN_MASK) == ECN_CE) {
             counters.increment(Counter.RCVD_ECN_CE);
             e.flow.congestionExperienced();
+            notificationPoint.marked(e);
         }
         tracer.trace(TraceEvent.PACKET_RECEIVED, e.qp.qpn(), 0, p.psn, p.opcodeValue, length);
         if (p.opcode.isResponse()) {

@@ -26,6 +26,8 @@ final class QpEngine {
     /** The source port and peer this QP asked its port to prepare at RTR, until it gives them back; -1 for none. */
     int preparedSrcPort = -1;
     PeerAddress preparedPeer;
+    /** When the notification point last sent this QP's peer a CNP (NicTime), or NO_CNP_YET. */
+    long lastCnpNanos = NotificationPoint.NO_CNP_YET;
 
     final RequesterState req = new RequesterState();
     final CompleterState comp;

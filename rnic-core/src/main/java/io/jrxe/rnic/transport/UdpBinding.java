@@ -33,10 +33,11 @@ final class UdpBinding {
         };
     }
 
-    /** Points the bound port at the peers' UDP port. */
+    /** Points the bound port at the peers' UDP port, and sets what it sends as the device asks (FLUSH's ICRC, ECT). */
     static <P extends RoceUdpPort> P toPeers(P port, DeviceConfig config) {
         port.rxeFlushIcrc(config.rxeFlushIcrc());
         port.peersOnPort(config.peerUdpPort());
+        port.ecnCapable(config.ecnCapable());
         return port;
     }
 }

@@ -44,6 +44,10 @@
     while (s.length < digits) { s = '0' + s; }
     return '0x' + s;
   }
+  // RFC 3168's names of the two ECN bits.
+  function ecnName(e) {
+    return e + ' (' + ['Not-ECT', 'ECT(1)', 'ECT(0)', 'CE'][e & 3] + ')';
+  }
 
   function flagNames(k) {
     var names = [];
@@ -120,7 +124,9 @@
       var hx = endX - dir * 9;
       out.push('<polygon class="head" points="' + endX + ',' + y2 + ' ' + hx + ',' + (y2 - 4.5) + ' ' + hx + ',' + (y2 + 4.5) + '"/>');
     }
-    var label = (names.indexOf('retx') >= 0 ? '\u21bb ' : '') + p.op + '  psn ' + p.psn + '  A=' + (p.ack ? 1 : 0);
+    // A CNP has no PSN to speak of: its label names the QP it asks to slow down. A CE mark leads the label.
+    var label = (names.indexOf('retx') >= 0 ? '\u21bb ' : '') + (p.d.ecn === 3 ? 'CE ' : '') + p.op
+        + (p.op === 'CNP' ? '  for qp ' + hex(p.d.dest_qpn, 6) : '  psn ' + p.psn + '  A=' + (p.ack ? 1 : 0));
     out.push('<text class="lbl" x="' + ((from + to) / 2) + '" y="' + (y - 4) + '" text-anchor="middle">' + esc(label) + '</text>');
     if (p.note) {
       var note = p.note.length > 70 ? p.note.substring(0, 67) + '...' : p.note;
@@ -225,13 +231,13 @@
       sec('Ethernet II', [['Destination', x.eth.dst], ['Source', x.eth.src], ['Type', hex(x.eth.type, 4) + (x.eth.type === 0x800 ? ' (IPv4)' : x.eth.type === 0x86dd ? ' (IPv6)' : '')]]);
     }
     if (x.ip.version === 4) {
-      sec('Internet Protocol version 4', [['Source', d.src], ['Destination', d.dst], ['Type of service', hex(x.ip.tos, 2)],
+      sec('Internet Protocol version 4', [['Source', d.src], ['Destination', d.dst], ['Type of service', hex(x.ip.tos, 2)], ['DSCP', String(d.dscp)], ['ECN', ecnName(d.ecn)],
         ['Identification', hex(d.ip_id, 4) + ' (' + d.ip_id + ')'],
         ['Flags', hex(x.ip.flags_frag >>> 13, 1) + ((x.ip.flags_frag & 0x4000) ? ' (don\'t fragment)' : '')],
         ['Fragment offset', String(x.ip.flags_frag & 0x1fff)], ['Time to live', String(x.ip.ttl)], ['Protocol', '17 (UDP)'],
         ['Header checksum', hex(x.ip.checksum, 4)]]);
     } else {
-      sec('Internet Protocol version 6', [['Source', d.src], ['Destination', d.dst], ['Traffic class', hex(x.ip.tos, 2)],
+      sec('Internet Protocol version 6', [['Source', d.src], ['Destination', d.dst], ['Traffic class', hex(x.ip.tos, 2)], ['DSCP', String(d.dscp)], ['ECN', ecnName(d.ecn)],
         ['Flow label', hex(x.ip.flow, 5)], ['Hop limit', String(x.ip.ttl)], ['Next header', '17 (UDP)']]);
     }
     if (x.udp) {

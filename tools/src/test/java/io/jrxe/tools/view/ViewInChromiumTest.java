@@ -2,10 +2,18 @@ package io.jrxe.tools.view;
 
 import io.jrxe.tools.common.InProcess;
 import io.jrxe.wire.capture.GoldenCaptures;
+import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.framing.LinkType;
+import io.jrxe.wire.header.BthFlyweight;
+import io.jrxe.wire.header.CnpWriter;
+import io.jrxe.wire.icrc.IcrcCalculator;
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.testing.SamplePackets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -119,6 +127,30 @@ class ViewInChromiumTest {
         String ladders = ladders(load);
         assertThat(ladders).contains("Connection 2: UD 10.77.0.2 QP 0x000012");
         assertThat(count(ladders, "style=\"display: none;\"")).isEqualTo(1);
+    }
+
+    /** A CE-marked packet's label starts with CE; a CNP's names the QP it is for; the detail shows DSCP and ECN. */
+    @Test
+    void aCeMarkAndACnpAreLabelled() throws IOException {
+        HeadlessChromium.assumeInstalled();
+        Path capture = dir.resolve("congested.pcapng");
+        byte[] send = new byte[Opcode.RC_SEND_ONLY.headerLength() + 8 + IcrcCalculator.LENGTH];
+        new BthFlyweight().wrap(ByteBuffer.wrap(send), 0).set(Opcode.RC_SEND_ONLY.code(), false, 0, BthFlyweight.DEFAULT_PKEY,
+                0x11, true, 7);
+        byte[] cnp = new byte[CnpWriter.LENGTH + IcrcCalculator.LENGTH];
+        new CnpWriter().write(ByteBuffer.wrap(cnp), 0, BthFlyweight.DEFAULT_PKEY, 0x22);
+        try (PcapngWriter w = new PcapngWriter(capture)) {
+            int i = w.addInterface("lo", LinkType.ETHERNET, 0);
+            byte[] marked = SamplePackets.frame(send, "10.9.0.1", "10.9.0.2", 49_152, 1, 26 << 2 | 3);
+            byte[] notification = SamplePackets.frame(cnp, "10.9.0.2", "10.9.0.1", 49_153, 2, 48 << 2);
+            w.write(i, 1_000, marked, 0, marked.length, null);
+            w.write(i, 2_000, notification, 0, notification.length, null);
+        }
+        HeadlessChromium.Load load = loadCleanly(page(capture).toUri() + "#p0");
+        String ladders = ladders(load);
+        assertThat(ladders).contains("CE SEND_ONLY  psn 7  A=1", "CNP  for qp 0x000022");
+        String tree = load.dom().substring(load.dom().indexOf("<div id=\"tree\">"));
+        assertThat(tree).contains("DSCP", "26", "3 (CE)");
     }
 
     /** The check above can fail: a page whose script throws is caught by its console message. */

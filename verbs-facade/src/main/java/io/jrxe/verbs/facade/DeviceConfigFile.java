@@ -25,6 +25,8 @@ import java.util.Map;
  * jrxe0.mtt_entries = 4096      #   max_qp_wr, max_sge, max_srq, max_mw, max_ah, mtt_entries,
  * jrxe0.max_mcast_grp = 2       #   max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach
  * jrxe0.faults = loss=0.01,seed=7  # faults its port does to its packets on real UDP (FaultSpec's grammar)
+ * jrxe0.ecn_capable = true     # its packets on real UDP say ECT(0) in the IP header (false unless set)
+ * jrxe0.cnp_interval_us = 50    # at most one CNP per QP this often, for packets that arrive marked CE
  * </pre>
  * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
  * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
@@ -75,6 +77,8 @@ public final class DeviceConfigFile {
         int mtu = 1500;
         long mttEntries = DeviceConfig.DEFAULT_MTT_ENTRIES;
         FaultSpec faults = FaultSpec.NONE;
+        boolean ecnCapable = false;
+        long cnpIntervalNanos = DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS;
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -99,9 +103,15 @@ public final class DeviceConfigFile {
                     case "max_total_mcast_qp_attach" -> a.maxTotalMcastQpAttach(Integer.parseInt(value));
                     case "mtt_entries" -> mttEntries = Long.parseLong(value);
                     case "faults" -> faults = faults(value, where);
+                    case "ecn_capable" -> ecnCapable = switch (value) {
+                        case "true" -> true;
+                        case "false" -> false;
+                        default -> throw new IllegalArgumentException(where + ": true or false, not " + value);
+                    };
+                    case "cnp_interval_us" -> cnpIntervalNanos = Math.multiplyExact(Long.parseLong(value), 1_000L);
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
-                            + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults)");
+                            + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults, ecn_capable, cnp_interval_us)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);
@@ -112,7 +122,8 @@ public final class DeviceConfigFile {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
-        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries).withFaults(faults);
+        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries).withFaults(faults)
+                .withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos);
     }
 
     private static FaultSpec faults(String value, String where) {

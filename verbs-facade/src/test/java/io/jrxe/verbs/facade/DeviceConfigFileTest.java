@@ -29,6 +29,8 @@ class DeviceConfigFileTest {
                 jrxe1.addr2 = ::1
                 jrxe1.mtt_entries = 1024
                 jrxe1.faults = loss=0.01,seed=7;drop,nth=3
+                jrxe1.ecn_capable = true
+                jrxe1.cnp_interval_us = 4
                 """);
         List<DeviceConfig> configs = DeviceConfigFile.load(f);
         assertThat(configs).extracting(DeviceConfig::name).containsExactly("jrxe0", "jrxe1");
@@ -41,6 +43,10 @@ class DeviceConfigFileTest {
         assertThat(configs.get(1).faults().seed()).isEqualTo(7);
         assertThat(configs.get(1).faults().send().loss()).isEqualTo(0.01);
         assertThat(configs.get(1).faults().rules()).hasSize(1);
+        assertThat(configs.get(0).ecnCapable()).as("off unless set").isFalse();
+        assertThat(configs.get(1).ecnCapable()).isTrue();
+        assertThat(configs.get(0).cnpIntervalNanos()).isEqualTo(50_000);
+        assertThat(configs.get(1).cnpIntervalNanos()).isEqualTo(4_000);
     }
 
     @Test
@@ -51,6 +57,8 @@ class DeviceConfigFileTest {
         Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.faults = loss=lots\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.faults: clause 1 'loss=lots': "
                 + "loss=lots: not a number; a probability from 0 to 1, as 0.01");
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.ecn_capable = yes\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.ecn_capable: true or false, not yes");
         Files.writeString(f, "jrxe0.colour = blue\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessageStartingWith(f + ":1: jrxe0.colour: unknown key");
         Files.writeString(f, "jrxe0.mtu = 1500\n");

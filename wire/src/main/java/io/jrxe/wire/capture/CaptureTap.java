@@ -57,22 +57,36 @@ public final class CaptureTap {
     /** A tap for one port: its packets go to their own interface of the capture. */
     public synchronized PacketTap forPort(String name) {
         int interfaceId = writer.addInterface(name, LinkType.ETHERNET, snapLength);
-        return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length,
-                timestampNanos, comment) -> write(interfaceId, source, destination, sourcePort, destinationPort,
-                identification, roce, offset, length, timestampNanos, comment);
+        return new PacketTap() {
+            @Override
+            public void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort,
+                               int destinationPort, int identification, ByteBuffer roce, int offset, int length,
+                               long timestampNanos, String comment) {
+                write(interfaceId, source, destination, sourcePort, destinationPort, identification, 0, roce, offset,
+                        length, timestampNanos, comment);
+            }
+
+            @Override
+            public void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort,
+                               int destinationPort, int identification, int trafficClass, ByteBuffer roce, int offset,
+                               int length, long timestampNanos, String comment) {
+                write(interfaceId, source, destination, sourcePort, destinationPort, identification, trafficClass, roce,
+                        offset, length, timestampNanos, comment);
+            }
+        };
     }
 
     private synchronized void write(int interfaceId, PeerAddress source, PeerAddress destination, int sourcePort,
-                                    int destinationPort, int identification, ByteBuffer roce, int offset, int length,
-                                    long timestampNanos, String comment) {
+                                    int destinationPort, int identification, int trafficClass, ByteBuffer roce,
+                                    int offset, int length, long timestampNanos, String comment) {
         if (writer.packetsWritten() >= maxPackets || writer.bytesWritten() >= maxBytes) {
             skipped++;
             return;
         }
         if (source != framedSource || destination != framedDestination || sourcePort != framedSourcePort
                 || destinationPort != framedDestinationPort || identification != framedIdentification
-                || length != framedLength) {
-            frame(source, destination, sourcePort, destinationPort, identification, length);
+                || length != framedLength || trafficClass != framedTrafficClass) {
+            frame(source, destination, sourcePort, destinationPort, identification, trafficClass, length);
         }
         try {
             writer.write(interfaceId, epochOffsetNanos + timestampNanos, headers, framedHeaderLength, roce, offset, length,
@@ -90,19 +104,21 @@ public final class CaptureTap {
     private int framedSourcePort;
     private int framedDestinationPort;
     private int framedIdentification;
+    private int framedTrafficClass;
     private int framedLength = -1;
     private int framedHeaderLength;
 
     private void frame(PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
-                       int identification, int length) {
+                       int identification, int trafficClass, int length) {
         framer.addresses(source.ipBytes(), destination.ipBytes()).ports(sourcePort, destinationPort)
-                .identification(identification);
+                .identification(identification).tos(trafficClass);
         framedHeaderLength = framer.writeHeaders(headers, 0, length);
         framedSource = source;
         framedDestination = destination;
         framedSourcePort = sourcePort;
         framedDestinationPort = destinationPort;
         framedIdentification = identification;
+        framedTrafficClass = trafficClass;
         framedLength = length;
     }
 

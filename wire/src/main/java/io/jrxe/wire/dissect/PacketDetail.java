@@ -1,5 +1,6 @@
 package io.jrxe.wire.dissect;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.framing.LinkType;
 import io.jrxe.wire.header.AethSyndrome;
 
@@ -28,6 +29,8 @@ public final class PacketDetail {
                 sb.append(String.format("  IPv6      src %s  dst %s  traffic class 0x%02x  flow label 0x%05x  hop limit %d%n",
                         Formats.ip(ip.src()), Formats.ip(ip.dst()), ip.tos(), ip.flowLabel(), ip.ttl()));
             }
+            sb.append(String.format("            DSCP %d  ECN %d (%s)%n", Ecn.dscp(ip.tos()), Ecn.of(ip.tos()),
+                    Ecn.name(Ecn.of(ip.tos()))));
         }
         if (p.udp() != null) {
             var u = p.udp();

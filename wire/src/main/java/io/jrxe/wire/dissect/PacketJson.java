@@ -1,6 +1,7 @@
 package io.jrxe.wire.dissect;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.json.Json;
 
@@ -11,7 +12,8 @@ import static io.jrxe.wire.json.Json.unsignedField;
 /**
  * One JSON object per packet, for scripts. Numbers are JSON numbers (64-bit values as unsigned
  * decimals); the extension headers are nested objects named after them (reth, aeth, ...), and so are
- * a MAD's header ("mad") and CM message ("cm").
+ * a MAD's header ("mad") and CM message ("cm"). "dscp" and "ecn" are the IP header's DSCP and ECN
+ * codepoint (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE).
  */
 public final class PacketJson {
     private PacketJson() {
@@ -38,6 +40,8 @@ public final class PacketJson {
             if (p.ip().version() == 4) {
                 g.writeNumberField("ip_id", p.ip().identification());
             }
+            g.writeNumberField("dscp", Ecn.dscp(p.ip().tos()));
+            g.writeNumberField("ecn", Ecn.of(p.ip().tos()));
         }
         if (p.udp() != null) {
             g.writeNumberField("sport", p.udp().srcPort());

@@ -1,10 +1,11 @@
 package io.jrxe.wire.dissect;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.framing.FrameLayout;
 import io.jrxe.wire.header.AethSyndrome;
 
 /**
- * The one-line summary of a packet: addresses, transport and opcode, QPN, PSN, A bit, each extension header, the
+ * The one-line summary of a packet: addresses, the ECN codepoint unless Not-ECT, transport and opcode, QPN, PSN, A bit, each extension header, the
  * MAD of a packet to QP1 (a CM message by name), ICRC.
  */
 public final class PacketSummary {
@@ -25,6 +26,10 @@ public final class PacketSummary {
             return sb.toString();
         }
         var bth = p.bth();
+        // Most RoCE traffic is Not-ECT: the codepoint is shown only where a sender or a switch set one.
+        if (p.ip() != null && Ecn.of(p.ip().tos()) != Ecn.NOT_ECT) {
+            sb.append(Ecn.name(Ecn.of(p.ip().tos()))).append("  ");
+        }
         sb.append(p.opcode() != null ? p.opcode().displayName() : String.format("opcode 0x%02x", bth.opcode()));
         sb.append("  qp=").append(Formats.qpn(bth.destQpn()));
         sb.append(" psn=").append(bth.psn());
@@ -69,7 +74,8 @@ public final class PacketSummary {
             case HeaderFields.Ieth h -> String.format("IETH rkey=0x%08x", h.rkey());
             case HeaderFields.Deth h -> String.format("DETH qkey=0x%08x src_qp=0x%06x", h.qkey(), h.srcQpn());
             case HeaderFields.Feth h -> String.format("FETH selectivity=%d placement=0x%x", (h.bits() >>> 4) & 3, h.bits() & 0xF);
-            case HeaderFields.CnpReserved h -> "CNP";
+            case HeaderFields.CnpReserved h -> "reserved=" + (java.util.Arrays.equals(h.bytes(), new byte[h.bytes().length])
+                    ? "0" : java.util.HexFormat.of().formatHex(h.bytes()));
             default -> r.toString();
         };
     }

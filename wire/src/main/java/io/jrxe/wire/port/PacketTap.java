@@ -13,12 +13,35 @@ public interface PacketTap {
 
     /** Both taps, in order (a capture file and a live log, say). */
     static PacketTap both(PacketTap first, PacketTap second) {
-        return (d, s, t, sp, dp, id, roce, off, len, ts, c) -> {
-            first.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
-            second.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
+        return new PacketTap() {
+            @Override
+            public void packet(Direction d, PeerAddress s, PeerAddress t, int sp, int dp, int id, ByteBuffer roce, int off,
+                               int len, long ts, String c) {
+                first.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
+                second.packet(d, s, t, sp, dp, id, roce, off, len, ts, c);
+            }
+
+            @Override
+            public void packet(Direction d, PeerAddress s, PeerAddress t, int sp, int dp, int id, int tos, ByteBuffer roce,
+                               int off, int len, long ts, String c) {
+                first.packet(d, s, t, sp, dp, id, tos, roce, off, len, ts, c);
+                second.packet(d, s, t, sp, dp, id, tos, roce, off, len, ts, c);
+            }
         };
     }
 
     void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort, int destinationPort,
                 int identification, ByteBuffer roce, int offset, int length, long timestampNanos, String comment);
+
+    /**
+     * As the other {@code packet}, with the TOS byte (IPv4) or traffic class (IPv6) of the packet's IP header, which
+     * holds its ECN codepoint, where the port knows it. A tap that writes IP headers (a capture) takes it; the others
+     * need not.
+     */
+    default void packet(Direction direction, PeerAddress source, PeerAddress destination, int sourcePort,
+                        int destinationPort, int identification, int trafficClass, ByteBuffer roce, int offset, int length,
+                        long timestampNanos, String comment) {
+        packet(direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length,
+                timestampNanos, comment);
+    }
 }

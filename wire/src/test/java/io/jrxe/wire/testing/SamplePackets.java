@@ -36,8 +36,13 @@ public final class SamplePackets {
 
     /** Frames a RoCE packet between two addresses (IPv4 or IPv6), computing its ICRC. */
     public static byte[] frame(byte[] roce, String src, String dst, int srcPort, int identification) {
+        return frame(roce, src, dst, srcPort, identification, 0);
+    }
+
+    /** As {@link #frame(byte[], String, String, int, int)}, with this IP TOS byte or traffic class (DSCP and ECN). */
+    public static byte[] frame(byte[] roce, String src, String dst, int srcPort, int identification, int tos) {
         RoceFramer framer = new RoceFramer().addresses(address(src), address(dst))
-                .ports(srcPort, RoceFramer.ROCE_V2_PORT).identification(identification);
+                .ports(srcPort, RoceFramer.ROCE_V2_PORT).identification(identification).tos(tos);
         byte[] frame = new byte[framer.headerLength() + roce.length];
         framer.frame(ByteBuffer.wrap(frame), 0, ByteBuffer.wrap(roce), 0, roce.length, true);
         return frame;

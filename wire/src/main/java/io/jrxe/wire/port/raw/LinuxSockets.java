@@ -16,12 +16,13 @@ import java.lang.invoke.VarHandle;
 /**
  * The few libc socket calls the raw transmit path needs, through java.lang.foreign: socket,
  * setsockopt, sendmmsg, close and strerror, each with errno captured right after the call (a
- * later JVM action could overwrite the thread's errno). Linux, LP64 (x86_64, aarch64).
+ * later JVM action could overwrite the thread's errno); and those the receive path needs to read
+ * each datagram's TOS byte (recvmsg, getsockname, getsockopt). Linux, LP64 (x86_64, aarch64).
  *
  * <p>Loading needs native access (--enable-native-access=ALL-UNNAMED); where it is denied,
  * {@link #unavailableReason()} says so and nothing here may be called.
  */
-final class LinuxSockets {
+public final class LinuxSockets {
     static final int AF_INET = 2;
     static final int SOCK_RAW = 3;
     static final int SOCK_CLOEXEC = 0x80000;
@@ -50,8 +51,8 @@ final class LinuxSockets {
             ValueLayout.JAVA_SHORT.withName("sin_port"),
             ValueLayout.JAVA_INT.withName("sin_addr"),
             MemoryLayout.paddingLayout(8));
-    /** struct mmsghdr: a struct msghdr and the byte count the kernel reports back. */
-    static final StructLayout MMSGHDR = MemoryLayout.structLayout(
+    /** struct mmsghdr: a struct msghdr and the byte count the kernel reports back (recvmsg reads the msghdr). */
+    public static final StructLayout MMSGHDR = MemoryLayout.structLayout(
             ValueLayout.ADDRESS.withName("msg_name"),
             ValueLayout.JAVA_INT.withName("msg_namelen"),
             MemoryLayout.paddingLayout(4),
@@ -68,10 +69,12 @@ final class LinuxSockets {
     static final long IOV_LEN = offset(IOVEC, "iov_len");
     static final long SIN_FAMILY = offset(SOCKADDR_IN, "sin_family");
     static final long SIN_ADDR = offset(SOCKADDR_IN, "sin_addr");
-    static final long MSG_NAME = offset(MMSGHDR, "msg_name");
-    static final long MSG_NAMELEN = offset(MMSGHDR, "msg_namelen");
-    static final long MSG_IOV = offset(MMSGHDR, "msg_iov");
-    static final long MSG_IOVLEN = offset(MMSGHDR, "msg_iovlen");
+    public static final long MSG_NAME = offset(MMSGHDR, "msg_name");
+    public static final long MSG_NAMELEN = offset(MMSGHDR, "msg_namelen");
+    public static final long MSG_IOV = offset(MMSGHDR, "msg_iov");
+    public static final long MSG_IOVLEN = offset(MMSGHDR, "msg_iovlen");
+    public static final long MSG_CONTROL = offset(MMSGHDR, "msg_control");
+    public static final long MSG_CONTROLLEN = offset(MMSGHDR, "msg_controllen");
 
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -82,6 +85,10 @@ final class LinuxSockets {
     private static final MethodHandle SENDMMSG;
     private static final MethodHandle CLOSE;
     private static final MethodHandle STRERROR;
+    private static final MethodHandle RECVMSG;
+    private static final MethodHandle GETSOCKNAME;
+    private static final MethodHandle GETSOCKOPT;
+    private static final MethodHandle DUP;
 
     static {
         String why = null;
@@ -90,10 +97,16 @@ final class LinuxSockets {
         MethodHandle sendmmsg = null;
         MethodHandle close = null;
         MethodHandle strerror = null;
+        MethodHandle recvmsg = null;
+        MethodHandle getsockname = null;
+        MethodHandle getsockopt = null;
+        MethodHandle dup = null;
         try {
-            if (!Platform.linux()) {
+            String unavailable = Platform.linuxOnlyUnavailable();
+            if (unavailable != null) {
                 // The constants and struct layouts above are Linux's: elsewhere the calls would link, and misbehave.
-                throw new UnsupportedOperationException("Linux only, and this is " + System.getProperty("os.name"));
+                // The portable path, forced, must not use them either.
+                throw new UnsupportedOperationException(unavailable);
             }
             Linker linker = Linker.nativeLinker();
             SymbolLookup libc = linker.defaultLookup();
@@ -105,6 +118,13 @@ final class LinuxSockets {
             sendmmsg = linker.downcallHandle(libc.findOrThrow("sendmmsg"),
                     FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, i, i), errno);
             close = linker.downcallHandle(libc.findOrThrow("close"), FunctionDescriptor.of(i, i));
+            recvmsg = linker.downcallHandle(libc.findOrThrow("recvmsg"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, i, ValueLayout.ADDRESS, i), errno);
+            getsockname = linker.downcallHandle(libc.findOrThrow("getsockname"),
+                    FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            dup = linker.downcallHandle(libc.findOrThrow("dup"), FunctionDescriptor.of(i, i));
+            getsockopt = linker.downcallHandle(libc.findOrThrow("getsockopt"),
+                    FunctionDescriptor.of(i, i, i, i, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
                     FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(1024,
                             ValueLayout.JAVA_BYTE)), i));
@@ -121,22 +141,26 @@ final class LinuxSockets {
         SENDMMSG = sendmmsg;
         CLOSE = close;
         STRERROR = strerror;
+        RECVMSG = recvmsg;
+        GETSOCKNAME = getsockname;
+        GETSOCKOPT = getsockopt;
+        DUP = dup;
     }
 
     private LinuxSockets() {
     }
 
     /** Why these calls cannot be made in this JVM, or null when they can. */
-    static String unavailableReason() {
+    public static String unavailableReason() {
         return UNAVAILABLE;
     }
 
     /** A segment to hand to the calls that capture errno; one per thread that calls them. */
-    static MemorySegment allocateCallState(Arena arena) {
+    public static MemorySegment allocateCallState(Arena arena) {
         return arena.allocate(CAPTURE_LAYOUT);
     }
 
-    static int errno(MemorySegment callState) {
+    public static int errno(MemorySegment callState) {
         return (int) ERRNO.get(callState, 0L);
     }
 
@@ -150,7 +174,7 @@ final class LinuxSockets {
     }
 
     /** setsockopt(2) with an int value: 0, or -1 with errno in callState. */
-    static int setIntOption(MemorySegment callState, int fd, int level, int option, int value) {
+    public static int setIntOption(MemorySegment callState, int fd, int level, int option, int value) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
             return (int) SETSOCKOPT.invokeExact(callState, fd, level, option, v, (int) ValueLayout.JAVA_INT.byteSize());
@@ -168,7 +192,47 @@ final class LinuxSockets {
         }
     }
 
-    static void close(int fd) {
+    /** recvmsg(2): the bytes received, or -1 with errno in callState. Allocates nothing. */
+    public static long recvmsg(MemorySegment callState, int fd, MemorySegment message, int flags) {
+        try {
+            return (long) RECVMSG.invokeExact(callState, fd, message, flags);
+        } catch (Throwable t) {
+            throw new IllegalStateException("recvmsg(2) could not be called", t);
+        }
+    }
+
+    /** getsockname(2) into {@code address} of {@code room} bytes: 0, or -1 (not a socket, closed). */
+    public static int getsockname(int fd, MemorySegment address, int room) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, room);
+            return (int) GETSOCKNAME.invokeExact(fd, address, length);
+        } catch (Throwable t) {
+            throw new IllegalStateException("getsockname(2) could not be called", t);
+        }
+    }
+
+    /** getsockopt(2) of an int option: its value, or -1 when the descriptor refuses it. */
+    public static int getIntOption(int fd, int level, int option) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, (int) ValueLayout.JAVA_INT.byteSize());
+            int result = (int) GETSOCKOPT.invokeExact(fd, level, option, value, length);
+            return result == 0 ? value.get(ValueLayout.JAVA_INT, 0) : -1;
+        } catch (Throwable t) {
+            throw new IllegalStateException("getsockopt(2) could not be called", t);
+        }
+    }
+
+    /** dup(2): a second descriptor of the same socket, or -1. */
+    public static int dup(int fd) {
+        try {
+            return (int) DUP.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("dup(2) could not be called", t);
+        }
+    }
+
+    public static void close(int fd) {
         try {
             int ignored = (int) CLOSE.invokeExact(fd);
         } catch (Throwable t) {

@@ -138,6 +138,11 @@ public final class RawIpv4Sender implements AutoCloseable {
         framer.rxeFlushIcrc(asRxe);
     }
 
+    /** The TOS byte of the packets staged from now on (the ECN codepoint in its two low bits). */
+    public void tos(int value) {
+        framer.tos(value);
+    }
+
     /** Whether multicast leaves through the device's interface; if not, the port sends none (it could go anywhere). */
     public boolean sendsMulticastFromLocalInterface() {
         return multicastFromLocalInterface;

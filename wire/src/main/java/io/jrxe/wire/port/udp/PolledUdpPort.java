@@ -56,6 +56,12 @@ public final class PolledUdpPort extends RoceUdpPort {
     /** Who watches a new group socket for the standby thread (the invoker loop's selector), or null. */
     private volatile Consumer<DatagramChannel> watcher;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(MAX_DATAGRAM);
+    /**
+     * Reads the port's own socket with recvmsg, which gives each datagram's TOS byte (the ECN codepoint); null
+     * where it cannot be had ({@link #tosUnreadReason} says why), and the JDK's receive reads it without.
+     */
+    private final TosReceiver tosReceiver;
+    private final String tosUnreadReason;
     private int lastSenderPort = -1;
     private PeerAddress lastSenderPeer;
     private DatagramChannel lastSender;
@@ -76,6 +82,23 @@ public final class PolledUdpPort extends RoceUdpPort {
         this.family = local.ipv6() ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         this.raw = raw;
         this.transmitPath = transmitPath;
+        TosReceiver r = null;
+        String why = null;
+        try {
+            r = TosReceiver.of(local.socketAddress(), MAX_DATAGRAM);
+        } catch (IOException e) {
+            why = e.getMessage();
+        }
+        this.tosReceiver = r;
+        this.tosUnreadReason = why;
+    }
+
+    /**
+     * Why the ECN codepoint of the datagrams to the port's own address is not read, or null when it is. A multicast
+     * group's datagrams are read without it.
+     */
+    public String tosUnreadReason() {
+        return tosUnreadReason;
     }
 
     /**
@@ -210,7 +233,7 @@ public final class PolledUdpPort extends RoceUdpPort {
      * @return the datagrams read
      */
     int receive(int max) {
-        int n = receiveFrom(receiver, local, max);
+        int n = tosReceiver != null ? receiveWithTos(max) : receiveFrom(receiver, local, max);
         for (GroupSocket g : groupSockets) {
             n += receiveFrom(g.channel(), g.group(), max - n);
         }
@@ -220,6 +243,17 @@ public final class PolledUdpPort extends RoceUdpPort {
         }
         return n;
     }
+
+    /** Reads up to {@code max} datagrams waiting on the port's own socket through recvmsg, each with its TOS byte. */
+    private int receiveWithTos(int max) {
+        return closed ? 0 : tosReceiver.drain(max, withTos);
+    }
+
+    private final TosReceiver.Datagrams withTos = (buffer, offset, length, sender, tos) -> {
+        if (!closed) {
+            admit(buffer, offset, length, sender, local, tos);
+        }
+    };
 
     /** Reads up to {@code max} datagrams waiting on {@code ch}, whose destination was {@code destination}. */
     private int receiveFrom(DatagramChannel ch, PeerAddress destination, int max) {
@@ -232,7 +266,7 @@ public final class PolledUdpPort extends RoceUdpPort {
                     break;
                 }
                 n++;
-                admit(rx, 0, rx.position(), from, destination);
+                admit(rx, 0, rx.position(), from, destination, 0);
             }
         } catch (IOException e) {
             return n; // a closed socket (shutdown, a group left) or an ICMP error queued on it: nothing to read now
@@ -372,6 +406,9 @@ public final class PolledUdpPort extends RoceUdpPort {
             ch = DatagramChannel.open(family);
             ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
+            if (sendTos != 0) {
+                ch.setOption(StandardSocketOptions.IP_TOS, sendTos);
+            }
             ch.configureBlocking(false);
             sendMulticastFrom(ch, local, multicastIf);
             ch.bind(new InetSocketAddress(local.address(), srcPort));
@@ -379,6 +416,21 @@ public final class PolledUdpPort extends RoceUdpPort {
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             return receiver;
+        }
+    }
+
+    @Override
+    protected void applySendTos() {
+        setTos(receiver);
+        senders.values().forEach(this::setTos);
+        connectedSenders.values().forEach(c -> setTos(c.channel()));
+    }
+
+    private void setTos(DatagramChannel ch) {
+        try {
+            ch.setOption(StandardSocketOptions.IP_TOS, sendTos);
+        } catch (IOException | RuntimeException e) {
+            // a socket closed meanwhile sends nothing more
         }
     }
 

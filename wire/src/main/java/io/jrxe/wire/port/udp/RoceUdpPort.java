@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.icrc.Ipv4IdentificationSolver;
@@ -44,6 +45,10 @@ public abstract class RoceUdpPort extends AttachedPort {
     protected final SingleWriterCounter transmitFailures = new SingleWriterCounter();
     /** Datagrams to a multicast group not sent: no route leaves through the device's interface. */
     protected final SingleWriterCounter multicastUnroutable = new SingleWriterCounter();
+    /** The TOS byte (IPv4) or traffic class (IPv6) of what this port sends: 0, or ECT(0) when ECN-capable. */
+    protected int sendTos;
+    /** Received datagrams whose IP header said congestion experienced (ECN CE). */
+    protected final SingleWriterCounter ceReceived = new SingleWriterCounter();
     /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
     private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
     /** The UDP port packets go to: RoCEv2's 4791, or another for devices that share one address ({@link #peersOnPort}). */
@@ -60,6 +65,7 @@ public abstract class RoceUdpPort extends AttachedPort {
     @Override
     public void registerCounters(CounterRegistry registry) {
         registry.register("jrxe_tx_failed", transmitFailures);
+        registry.register("jrxe_ecn_ce_received", ceReceived);
         registry.register("jrxe_tx_mcast_unroutable", multicastUnroutable);
         registry.register("jrxe_tx_raw_dropped", () -> {
             RawIpv4Sender raw = rawSender();
@@ -103,6 +109,28 @@ public abstract class RoceUdpPort extends AttachedPort {
         return lastDestination;
     }
 
+    /**
+     * Whether what this port sends says ECN-capable transport, ECT(0) in the IP header, so that a switch on the way
+     * may mark it CE instead of dropping it (RFC 3168). Off, the packets are Not-ECT as kernel rxe's are. Applies
+     * to the sockets the port has and to those it opens later; set before use.
+     */
+    public void ecnCapable(boolean capable) {
+        sendTos = capable ? Ecn.ECT_0 : Ecn.NOT_ECT;
+        RawIpv4Sender raw = rawSender();
+        if (raw != null) {
+            raw.tos(sendTos);
+        }
+        applySendTos();
+    }
+
+    /** Whether the port's packets leave ECN-capable (see {@link #ecnCapable}). */
+    public boolean ecnCapable() {
+        return sendTos == Ecn.ECT_0;
+    }
+
+    /** Sets {@link #sendTos} on the UDP sockets the port already has. */
+    protected abstract void applySendTos();
+
     /** How this port's packets leave: a raw socket or UDP sockets, and why. */
     public abstract TransmitPath transmitPath();
 
@@ -139,16 +167,19 @@ public abstract class RoceUdpPort extends AttachedPort {
                                  int length) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, packet, offset,
-                    length, System.nanoTime(), takeSentComment());
+            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, sendTos, packet,
+                    offset, length, System.nanoTime(), takeSentComment());
         }
     }
 
     /**
-     * A received datagram, sent to {@code destination} (the port's address, or a multicast group it joined):
-     * checked, shown to the tap, and handed to the NIC or dropped with its reason.
+     * A received datagram, sent to {@code destination} (the port's address, or a multicast group it joined) with
+     * {@code trafficClass} the TOS byte or traffic class of its IP header (0 where the socket does not tell it):
+     * checked, shown to the tap, and handed to the NIC, which finds the ECN codepoint in
+     * {@link PacketInfo#trafficClass}, or dropped with its reason.
      */
-    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination) {
+    protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination,
+                               int trafficClass) {
         PacketSink s = sink;
         if (s == null) {
             return;
@@ -157,7 +188,10 @@ public abstract class RoceUdpPort extends AttachedPort {
         info.destination = destination;
         info.sourcePort = sender.getPort();
         info.ttl = 64;
-        info.trafficClass = 0;
+        info.trafficClass = trafficClass;
+        if (Ecn.of(trafficClass) == Ecn.CE) {
+            ceReceived.increment();
+        }
         info.flowLabel = 0;
         // Only a capture reads the time; a clock read per packet is a measurable share of a bulk receive.
         info.timestampNanos = tap != null ? System.nanoTime() : 0;
@@ -194,7 +228,7 @@ public abstract class RoceUdpPort extends AttachedPort {
         PacketTap t = tap;
         if (t != null) {
             t.packet(PacketTap.Direction.RECEIVED, info.source, destination, info.sourcePort, PeerAddress.ROCE_PORT,
-                    info.identification, buffer, offset, length, info.timestampNanos, null);
+                    info.identification, info.trafficClass, buffer, offset, length, info.timestampNanos, null);
         }
         s.packet(buffer, offset, length, info);
     }
@@ -202,8 +236,8 @@ public abstract class RoceUdpPort extends AttachedPort {
     private void deliverDrop(PacketSink s, ByteBuffer buffer, int offset, int length, DropReason reason) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT, 0, buffer,
-                    offset, length, info.timestampNanos, "dropped: " + reason.description());
+            t.packet(PacketTap.Direction.DROPPED, info.source, info.destination, info.sourcePort, PeerAddress.ROCE_PORT, 0,
+                    info.trafficClass, buffer, offset, length, info.timestampNanos, "dropped: " + reason.description());
         }
         s.dropped(buffer, offset, length, info, reason);
     }

@@ -10,6 +10,8 @@ import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 import io.jrxe.wire.port.raw.TransmitPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -398,13 +400,66 @@ public final class UdpPort extends RoceUdpPort {
     private int lastSenderPort = -1;
     private Channel lastSender;
 
+    /**
+     * Set before use, as the sockets are the event loop's once packets flow. An ECN-capable port over epoll also
+     * reads its own socket with recvmsg ({@link EpollTosReading}), each datagram with its TOS byte: the device takes
+     * part in an ECN experiment, where the marks its peers' packets arrive with matter. Otherwise Netty's recvmmsg
+     * reads it, in batches, without.
+     */
+    @Override
+    protected void applySendTos() {
+        receiver.config().setOption(ChannelOption.IP_TOS, sendTos);
+        for (Channel ch : senders.values()) {
+            ch.config().setOption(ChannelOption.IP_TOS, sendTos);
+        }
+        if (sendTos != 0 && tosReading == null && transport == UdpTransport.EPOLL && loop instanceof IoEventLoop io) {
+            // On the NIC thread, so that from the moment this returns no datagram is read without its TOS byte.
+            onNicThread(() -> {
+                receiver.config().setAutoRead(false);
+                try {
+                    tosReading = EpollTosReading.start(io, local.socketAddress(), UdpSockets.RECEIVE_SLOT, withTos);
+                } catch (java.io.IOException e) {
+                    tosUnreadReason = e.getMessage();
+                    receiver.config().setAutoRead(true);
+                }
+            });
+        }
+    }
+
+    /** The NIC thread's recvmsg reading of the port's socket, or null (see applySendTos). */
+    private volatile EpollTosReading tosReading;
+    private volatile String tosUnreadReason = "the port is not ECN-capable: Netty's recvmmsg reads its socket";
+
+    /**
+     * Why the ECN codepoint of the datagrams to the port's own address is not read, or null when it is (an
+     * ECN-capable port over epoll). A multicast group's datagrams are read without it.
+     */
+    public String tosUnreadReason() {
+        return tosReading != null ? null : transport != UdpTransport.EPOLL ? "Netty's NIO transport gives no TOS byte"
+                : tosUnreadReason;
+    }
+
+    private final EpollTosReading.Datagrams withTos = new EpollTosReading.Datagrams() {
+        @Override
+        public void datagram(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, int tos) {
+            if (!closed) {
+                admit(buffer, offset, length, sender, local, tos);
+            }
+        }
+
+        @Override
+        public void burstEnd() {
+            readComplete();
+        }
+    };
+
     private Channel lookUpSender(int srcPort) {
         Channel ch = senders.get(srcPort);
         if (ch != null) {
             return ch.isActive() ? ch : receiver;
         }
         ChannelFuture f = UdpSockets.bindSender(transport, loop, new InetSocketAddress(local.address(), srcPort), multicastIf,
-                countingFailures);
+                sendTos, countingFailures);
         senders.put(srcPort, f.channel());
         f.addListener(done -> {
             if (!done.isSuccess()) {
@@ -428,7 +483,8 @@ public final class UdpPort extends RoceUdpPort {
         ByteBuf content = msg.content();
         int length = content.readableBytes();
         ByteBuffer buffer = view(content, length);
-        admit(buffer, buffer.position(), length, msg.sender(), destination);
+        // Netty's datagram channels do not hand over the TOS byte: the ECN codepoint is unknown here.
+        admit(buffer, buffer.position(), length, msg.sender(), destination, 0);
     }
 
     /**
@@ -454,6 +510,10 @@ public final class UdpPort extends RoceUdpPort {
         if (raw != null) {
             closeOnNicThread(raw);
         }
+        EpollTosReading reading = tosReading;
+        if (reading != null) {
+            onNicThread(reading::close);
+        }
         receiver.close().syncUninterruptibly();
         for (Channel ch : groups.values()) {
             ch.close().syncUninterruptibly();
@@ -468,14 +528,19 @@ public final class UdpPort extends RoceUdpPort {
 
     /** The raw sender's native memory may only go when no send on the NIC thread can be using it. */
     private void closeOnNicThread(RawIpv4Sender sender) {
+        onNicThread(sender::close);
+    }
+
+    /** Runs {@code task} on the NIC thread and waits for it; here when the loop has stopped. */
+    private void onNicThread(Runnable task) {
         if (loop.inEventLoop()) {
-            sender.close();
+            task.run();
             return;
         }
         try {
-            loop.submit(sender::close).syncUninterruptibly();
+            loop.submit(task).syncUninterruptibly();
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            sender.close();
+            task.run();
         }
     }
 }

@@ -28,7 +28,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class UdpSockets {
     /** A receive slot of recvmmsg: a whole UDP GRO run (at most 64 KiB). */
-    private static final int RECEIVE_SLOT = 65_535;
+    static final int RECEIVE_SLOT = 65_535;
 
     /**
      * Kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0 (the ICRC protects the packet),
@@ -107,9 +107,10 @@ final class UdpSockets {
      * the bind completes on the event loop, which must not wait for it.
      */
     static ChannelFuture bindSender(UdpTransport transport, EventLoop loop, InetSocketAddress at, NetworkInterface multicastIf,
-                                    ChannelHandler handler) {
+                                    int tos, ChannelHandler handler) {
         Bootstrap b = new Bootstrap().group(loop).channel(transport.channelClass())
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                .option(ChannelOption.IP_TOS, tos)
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .handler(handler);
         sendMulticastFrom(b, at, multicastIf);

@@ -32,6 +32,8 @@ class UdpPortExchangeTest {
     private final EventLoopGroup loopB = transport.newNicThread("test-b");
     private UdpPort portA;
     private UdpPort portB;
+    private boolean ecnCapable;
+    private Recorder recorder;
 
     @AfterEach
     void close() {
@@ -48,6 +50,21 @@ class UdpPortExchangeTest {
     @Test
     void aBurstOfSameSizePacketsArrivesWholeAndInOrder() throws Exception {
         assertThat(exchange(sizes(200, 4112))).containsExactlyElementsOf(expected(sizes(200, 4112)));
+    }
+
+    /**
+     * ECN-capable, A sends ECT(0) in its GSO batches and B reads its socket with recvmsg, cutting each GRO run back
+     * into its datagrams: the same packets arrive, each with the codepoint.
+     */
+    @Test
+    void ecnCapablePortsExchangeTheSamePacketsEachMarkedEct0() throws Exception {
+        ecnCapable = true;
+        int[] sizes = new int[300];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = i < 150 ? 4112 : i % 7 == 0 ? 32 : 60 + (i / 5) * 13 % 4000;
+        }
+        assertThat(exchange(sizes)).containsExactlyElementsOf(expected(sizes));
+        assertThat(recorder.trafficClasses).hasSize(sizes.length).containsOnly(2);
     }
 
     @Test
@@ -171,7 +188,9 @@ class UdpPortExchangeTest {
     private Recorder bindBoth(int expected) throws PortInUseException {
         portA = UdpPort.bind(transport, loopA.next(), A);
         portB = UdpPort.bind(transport, loopB.next(), B);
-        Recorder recorder = new Recorder(expected);
+        portA.ecnCapable(ecnCapable);
+        portB.ecnCapable(ecnCapable);
+        recorder = new Recorder(expected);
         portB.receiver(recorder);
         return recorder;
     }
@@ -210,6 +229,7 @@ class UdpPortExchangeTest {
         final List<String> received = Collections.synchronizedList(new ArrayList<>());
         final List<DropReason> drops = Collections.synchronizedList(new ArrayList<>());
         final List<Integer> sourcePorts = Collections.synchronizedList(new ArrayList<>());
+        final List<Integer> trafficClasses = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch done;
 
         Recorder(int expected) {
@@ -220,6 +240,7 @@ class UdpPortExchangeTest {
         public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
             received.add(describe(buffer, offset, length));
             sourcePorts.add(info.sourcePort);
+            trafficClasses.add(info.trafficClass);
             done.countDown();
         }
 
