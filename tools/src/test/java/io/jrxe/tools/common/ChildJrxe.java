@@ -84,6 +84,11 @@ public final class ChildJrxe implements AutoCloseable {
         return process.pid();
     }
 
+    /** Kills the child as {@code kill -9} does (SIGKILL: no shutdown hook, no goodbye to its peers) and waits for it. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     /** Reads stdout until a line matches; fails when the child ends or the timeout passes first. */
     public String awaitLine(Predicate<String> matches, long timeoutSeconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
