@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class Tshark {
     public static final Path EXECUTABLE = Path.of("/usr/bin/tshark");
+    /** Wireshark's tool that joins captures, from the same package as tshark. */
+    private static final Path MERGECAP = Path.of("/usr/bin/mergecap");
     private static final long TIMEOUT_SECONDS = 120;
 
     private Tshark() {
@@ -48,6 +50,29 @@ public final class Tshark {
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * {@link #fields} of every capture, one after another in one list, from a single tshark run over the captures
+     * joined end to end by mergecap (into a pcapng, which keeps each one's link type): one tshark start instead of
+     * one per file. Without mergecap, tshark runs once per capture.
+     */
+    public static List<List<String>> fieldsOfAll(List<Path> captures, Path scratch, String... fieldNames) {
+        if (!Files.isExecutable(MERGECAP)) {
+            List<List<String>> rows = new ArrayList<>();
+            for (Path capture : captures) {
+                rows.addAll(fields(capture, fieldNames));
+            }
+            return rows;
+        }
+        Path joined = scratch.resolve("joined.pcapng");
+        List<String> command = new ArrayList<>(List.of(MERGECAP.toString(), "-a", "-F", "pcapng", "-w", joined.toString()));
+        captures.forEach(c -> command.add(c.toString()));
+        io.jrxe.wire.testing.ExternalTool.Result r = io.jrxe.wire.testing.ExternalTool.run(command, TIMEOUT_SECONDS);
+        if (r.exitCode() != 0) {
+            throw new IllegalStateException("mergecap exited with " + r.exitCode() + ": " + r.stderr().strip());
+        }
+        return fields(joined, fieldNames);
     }
 
     /** Runs tshark through the shared runner (files, not pipes, and a timeout); fails unless it exits 0. */
