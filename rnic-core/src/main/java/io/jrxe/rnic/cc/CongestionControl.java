@@ -61,6 +61,13 @@ public interface CongestionControl {
          */
         boolean refusesNext();
 
+        /**
+         * A new packet the QP was allowed went on the wire, this many bytes from its BTH to its
+         * payload's padding: what a rate is charged. Resent packets are not reported.
+         */
+        default void transmitted(int bytes) {
+        }
+
         /** The peer acknowledged this many more of the QP's packets (a go-back-N rewind acknowledges none). */
         void acknowledged(int packets);
 

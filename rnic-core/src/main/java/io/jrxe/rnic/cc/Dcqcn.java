@@ -1,0 +1,132 @@
+package io.jrxe.rnic.cc;
+
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.stats.SingleWriterCounter;
+import io.jrxe.wire.time.NicTime;
+
+/**
+ * Congestion control {@code dcqcn}: the default {@link DeviceWindow} (the device's cap of packets
+ * in flight still holds, for the reasons it has) with a DCQCN rate limiter per QP on top
+ * ({@link DcqcnRate}). A QP sends when both let it: the pacer is asked first, since asking the
+ * window takes a turn in its queue. CNPs cut the QP's rate; ECN marks are the notification point's
+ * business, and the window counts them as it does under {@code none}.
+ * <p>
+ * Only a requester's new packets are paced: resent packets and READ responses go as under
+ * {@code none} (the requester asks the part about new packets only, and a READ response the pacer
+ * held would wait on a peer's timer that the window's reasoning in {@link Flow#mayRespond} warns of).
+ */
+public final class Dcqcn implements CongestionControl {
+    private final DcqcnParameters parameters;
+    private final NicTime time;
+    private final DeviceWindow window;
+    private final SingleWriterCounter cnpsActedOn = new SingleWriterCounter();
+    private final SingleWriterCounter rateDecreased = new SingleWriterCounter();
+    private final SingleWriterCounter rateIncreased = new SingleWriterCounter();
+    private final SingleWriterCounter pacedRefusals = new SingleWriterCounter();
+
+    public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
+        this.parameters = parameters;
+        this.time = time;
+        this.window = new DeviceWindow(windowPackets, time, counters);
+        counters.register("jrxe_cc_cnp_acted", cnpsActedOn);
+        counters.register("jrxe_cc_rate_decreased", rateDecreased);
+        counters.register("jrxe_cc_rate_increased", rateIncreased);
+        counters.register("jrxe_cc_paced", pacedRefusals);
+    }
+
+    /** The factory of DCQCN with these settings over a device window of {@link DeviceWindow#DEFAULT_PACKETS}. */
+    public static Factory of(DcqcnParameters parameters) {
+        return (time, counters) -> new Dcqcn(parameters, DeviceWindow.DEFAULT_PACKETS, time, counters);
+    }
+
+    public DcqcnParameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public String name() {
+        return "dcqcn";
+    }
+
+    @Override
+    public Flow attach(int qpn, Runnable wake) {
+        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, wake, rateDecreased,
+                rateIncreased));
+    }
+
+    /** One QP: the window's flow, and its own rate. */
+    private final class RateLimitedFlow implements Flow {
+        private final Flow windowFlow;
+        private final DcqcnRate rate;
+
+        RateLimitedFlow(Flow windowFlow, DcqcnRate rate) {
+            this.windowFlow = windowFlow;
+            this.rate = rate;
+        }
+
+        @Override
+        public boolean mayTransmit() {
+            if (!rate.mayTransmit()) {
+                pacedRefusals.increment();
+                return false;
+            }
+            return windowFlow.mayTransmit();
+        }
+
+        @Override
+        public boolean mayRespond() {
+            return windowFlow.mayRespond();
+        }
+
+        @Override
+        public boolean nearLimit() {
+            return windowFlow.nearLimit();
+        }
+
+        /**
+         * The window's answer only: a paced QP waits microseconds for its timer, not for an ACK, so
+         * asking for an ACK on every paced packet would only double the packets on a congested path.
+         */
+        @Override
+        public boolean refusesNext() {
+            return windowFlow.refusesNext();
+        }
+
+        @Override
+        public void transmitted(int bytes) {
+            rate.transmitted(bytes);
+        }
+
+        @Override
+        public void acknowledged(int packets) {
+            windowFlow.acknowledged(packets);
+        }
+
+        @Override
+        public void turnEnded() {
+            windowFlow.turnEnded();
+        }
+
+        @Override
+        public void inFlight(int packets) {
+            windowFlow.inFlight(packets);
+        }
+
+        @Override
+        public void congestionNotified() {
+            cnpsActedOn.increment();
+            rate.congestionNotified();
+        }
+
+        @Override
+        public void congestionExperienced() {
+            windowFlow.congestionExperienced();
+        }
+
+        @Override
+        public void detach() {
+            rate.detach();
+            windowFlow.detach();
+        }
+    }
+}
