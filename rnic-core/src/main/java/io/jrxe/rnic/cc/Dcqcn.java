@@ -1,7 +1,6 @@
 package io.jrxe.rnic.cc;
 
 import io.jrxe.wire.stats.CounterRegistry;
-import io.jrxe.wire.stats.SingleWriterCounter;
 import io.jrxe.wire.time.NicTime;
 
 /**
@@ -19,19 +18,13 @@ public final class Dcqcn implements CongestionControl {
     private final DcqcnParameters parameters;
     private final NicTime time;
     private final DeviceWindow window;
-    private final SingleWriterCounter cnpsActedOn = new SingleWriterCounter();
-    private final SingleWriterCounter rateDecreased = new SingleWriterCounter();
-    private final SingleWriterCounter rateIncreased = new SingleWriterCounter();
-    private final SingleWriterCounter pacedRefusals = new SingleWriterCounter();
+    private final DcqcnCounters counters;
 
     public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
         this.parameters = parameters;
         this.time = time;
         this.window = new DeviceWindow(windowPackets, time, counters);
-        counters.register("jrxe_cc_cnp_acted", cnpsActedOn);
-        counters.register("jrxe_cc_rate_decreased", rateDecreased);
-        counters.register("jrxe_cc_rate_increased", rateIncreased);
-        counters.register("jrxe_cc_paced", pacedRefusals);
+        this.counters = new DcqcnCounters(counters);
     }
 
     /** The factory of DCQCN with these settings over a device window of {@link DeviceWindow#DEFAULT_PACKETS}. */
@@ -50,8 +43,7 @@ public final class Dcqcn implements CongestionControl {
 
     @Override
     public Flow attach(int qpn, Runnable wake) {
-        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, wake, rateDecreased,
-                rateIncreased));
+        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, wake, counters));
     }
 
     /** One QP: the window's flow, and its own rate. */
@@ -67,7 +59,7 @@ public final class Dcqcn implements CongestionControl {
         @Override
         public boolean mayTransmit() {
             if (!rate.mayTransmit()) {
-                pacedRefusals.increment();
+                counters.paced.increment();
                 return false;
             }
             return windowFlow.mayTransmit();
@@ -114,7 +106,7 @@ public final class Dcqcn implements CongestionControl {
 
         @Override
         public void congestionNotified() {
-            cnpsActedOn.increment();
+            counters.cnpsActedOn.increment();
             rate.congestionNotified();
         }
 

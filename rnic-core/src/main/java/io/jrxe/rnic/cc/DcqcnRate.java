@@ -1,6 +1,5 @@
 package io.jrxe.rnic.cc;
 
-import io.jrxe.wire.stats.SingleWriterCounter;
 import io.jrxe.wire.time.NicTime;
 
 /**
@@ -33,8 +32,7 @@ public final class DcqcnRate {
     private final DcqcnParameters p;
     private final NicTime time;
     private final Runnable wake;
-    private final SingleWriterCounter decreased;
-    private final SingleWriterCounter increased;
+    private final DcqcnCounters counters;
     /** Made once: the timer tasks the clock runs, so that arming a timer allocates nothing. */
     private final Runnable increaseTimerTask = this::increaseTimerFired;
     private final Runnable wakeTask = this::wakeFired;
@@ -56,17 +54,14 @@ public final class DcqcnRate {
     private boolean detached;
 
     /**
-     * @param wake      what runs the QP's task again: called once the pacer lets a refused QP send
-     * @param decreased counts each cut of the rate
-     * @param increased counts each step up
+     * @param wake     what runs the QP's task again: called once the pacer lets a refused QP send
+     * @param counters the device's, which this QP's cuts and steps add to
      */
-    public DcqcnRate(DcqcnParameters parameters, NicTime time, Runnable wake, SingleWriterCounter decreased,
-                     SingleWriterCounter increased) {
+    public DcqcnRate(DcqcnParameters parameters, NicTime time, Runnable wake, DcqcnCounters counters) {
         this.p = parameters;
         this.time = time;
         this.wake = wake;
-        this.decreased = decreased;
-        this.increased = increased;
+        this.counters = counters;
         this.currentRate = parameters.lineRateBitsPerSecond();
         this.targetRate = currentRate;
     }
@@ -101,14 +96,18 @@ public final class DcqcnRate {
         }
         cnpSeen = true;
         alphaAnchor = now;
+        boolean wasLimited = limited();
         targetRate = currentRate;
         currentRate = Math.max(p.minRateBitsPerSecond(), currentRate * (1 - alpha / 2));
+        if (!wasLimited && limited()) {
+            counters.rateLimitedQps.increment();
+        }
         alpha = (1 - p.gain()) * alpha + p.gain();
         timerSteps = 0;
         byteSteps = 0;
         bytesTowardStep = 0;
         lastStep = Step.NONE;
-        decreased.increment();
+        counters.rateDecreased.increment();
         increaseDue = now + p.rateIncreaseTimerNanos();
         if (!increaseTimerArmed) {
             increaseTimerArmed = true;
@@ -145,8 +144,11 @@ public final class DcqcnRate {
         }
     }
 
-    /** The QP is gone: its pending timers find nothing to do. */
+    /** The QP is gone: its pending timers find nothing to do, and it is no longer a limited QP. */
     public void detach() {
+        if (!detached && limited()) {
+            counters.rateLimitedQps.add(-1);
+        }
         detached = true;
     }
 
@@ -191,13 +193,14 @@ public final class DcqcnRate {
         currentRate = Math.min(line, (currentRate + targetRate) / 2);
         if (line - currentRate < 1) {
             currentRate = line; // halving the gap never closes it: within a bit per second is there
+            counters.rateLimitedQps.add(-1);
         }
         if (byTimer) {
             timerSteps++;
         } else {
             byteSteps++;
         }
-        increased.increment();
+        counters.rateIncreased.increment();
     }
 
     private long periodsSince(long anchor) {

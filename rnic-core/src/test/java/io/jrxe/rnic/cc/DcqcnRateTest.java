@@ -1,7 +1,6 @@
 package io.jrxe.rnic.cc;
 
 import io.jrxe.wire.sim.VirtualTime;
-import io.jrxe.wire.stats.SingleWriterCounter;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,11 +19,10 @@ class DcqcnRateTest {
     private static final double LINE = DcqcnParameters.DEFAULT_LINE_RATE;
 
     private final VirtualTime clock = new VirtualTime();
-    private final SingleWriterCounter decreased = new SingleWriterCounter();
-    private final SingleWriterCounter increased = new SingleWriterCounter();
+    private final DcqcnCounters counters = new DcqcnCounters();
 
     private DcqcnRate rate(DcqcnParameters parameters, Runnable wake) {
-        return new DcqcnRate(parameters, clock, wake, decreased, increased);
+        return new DcqcnRate(parameters, clock, wake, counters);
     }
 
     @Test
@@ -46,7 +44,7 @@ class DcqcnRateTest {
         assertThat(r.targetRate()).isEqualTo(before);
         assertThat(r.alpha()).isEqualTo((1 - DcqcnParameters.DEFAULT_GAIN) * alpha + DcqcnParameters.DEFAULT_GAIN,
                 within(1e-12));
-        assertThat(decreased.getAsLong()).isEqualTo(2);
+        assertThat(counters.rateDecreased()).isEqualTo(2);
     }
 
     @Test
@@ -70,7 +68,7 @@ class DcqcnRateTest {
         assertThat(cuts).isEqualTo(7); // 10 Gbit/s halved 7 times passes 100 Mbit/s
         r.congestionNotified();
         assertThat(r.currentRate()).as("never below the minimum").isEqualTo(DcqcnParameters.DEFAULT_MIN_RATE);
-        assertThat(increased.getAsLong()).isZero();
+        assertThat(counters.rateIncreased()).isZero();
     }
 
     @Test
@@ -88,7 +86,7 @@ class DcqcnRateTest {
         // the target was the line rate: additive increase cannot raise it, the current rate closes the gap
         clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER);
         assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.ADDITIVE);
-        assertThat(increased.getAsLong()).isEqualTo(6);
+        assertThat(counters.rateIncreased()).isEqualTo(6);
 
         // cut twice, so that the target is below the line rate and additive increase shows
         r.congestionNotified();
@@ -117,12 +115,13 @@ class DcqcnRateTest {
         sender.rate = r;
         r.congestionNotified();
         r.congestionNotified(); // at once: the target is half the line rate, so there is room to climb
+        assertThat(counters.rateLimitedQps()).isEqualTo(1);
         long previousIncreases = 0;
         clock.execute(sender);
         for (int i = 0; i < 200_000 && r.limited(); i++) {
             clock.step();
-            if (increased.getAsLong() != previousIncreases) {
-                previousIncreases = increased.getAsLong();
+            if (counters.rateIncreased() != previousIncreases) {
+                previousIncreases = counters.rateIncreased();
                 if (steps.isEmpty() || steps.getLast() != r.lastStep()) {
                     steps.add(r.lastStep());
                 }
@@ -132,6 +131,8 @@ class DcqcnRateTest {
                 DcqcnRate.Step.HYPER);
         assertThat(r.limited()).as("back at the line rate").isFalse();
         assertThat(r.currentRate()).isEqualTo(LINE);
+        assertThat(counters.rateLimitedQps()).as("no longer limited").isZero();
+        assertThat(r.mayTransmit()).isTrue();
     }
 
     @Test

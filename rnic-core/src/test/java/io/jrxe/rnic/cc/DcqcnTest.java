@@ -7,6 +7,7 @@ import io.jrxe.wire.stats.CounterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The {@code dcqcn} part as the NIC holds it: a window and a rate per QP; and {@code none} as it was. */
 class DcqcnTest {
@@ -67,5 +68,14 @@ class DcqcnTest {
         assertThat(counters.has("jrxe_cc_rate_decreased")).isFalse();
         assertThat(flow.mayTransmit()).as("no rate: a CNP holds nothing back").isTrue();
         assertThat(clock.idle()).as("no timer was set").isTrue();
+    }
+
+    @Test
+    void partsAreChosenByName() {
+        assertThat(CongestionControlChoice.named("dcqcn").create(clock, counters).name()).isEqualTo("dcqcn");
+        assertThat(CongestionControlChoice.named("none").create(clock, new CounterRegistry()).name())
+                .isEqualTo("none");
+        assertThatThrownBy(() -> CongestionControlChoice.named("timely"))
+                .hasMessage("no congestion control named 'timely': there are none, dcqcn");
     }
 }
