@@ -8,7 +8,8 @@ import io.jrxe.wire.time.NicTime;
  * what the NIC does with the network's congestion signals (an ECN Congestion Experienced mark on
  * a received packet, a CNP from a peer). The requester asks its QP's {@link Flow} before every
  * packet it sends; the receive path hands the flow the signals. A NIC gets it from its
- * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow}.
+ * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow} ({@code none}),
+ * the other {@link Dcqcn} ({@code dcqcn}), both by name through {@link CongestionControlChoice}.
  * Everything here runs on the NIC thread.
  */
 public interface CongestionControl {
