@@ -136,6 +136,36 @@ class DcqcnRateTest {
     }
 
     @Test
+    void theTimerAndTheByteCounterCountApartAndHyperIncreaseGrowsWithTheStepsPastF() {
+        long b = 64 * 1024;
+        DcqcnParameters parameters = DcqcnParameters.DEFAULTS.withByteCounter(b)
+                .withIncrease(1, DcqcnParameters.DEFAULT_ADDITIVE_INCREASE, DcqcnParameters.DEFAULT_HYPER_INCREASE);
+        DcqcnRate r = rate(parameters, () -> { });
+        r.congestionNotified();
+        r.congestionNotified();
+        double target = r.targetRate();
+        double ai = DcqcnParameters.DEFAULT_ADDITIVE_INCREASE;
+        double hai = DcqcnParameters.DEFAULT_HYPER_INCREASE;
+
+        r.transmitted((int) b); // T 0, BC 0: both below F = 1
+        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.FAST_RECOVERY);
+        assertThat(r.targetRate()).isEqualTo(target);
+        clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER); // T 0, BC 1: one counter reached F
+        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.ADDITIVE);
+        assertThat(r.targetRate()).isEqualTo(target + ai, within(1e-3));
+        r.transmitted((int) b); // T 1, BC 1: both have, one step past F at the least
+        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.HYPER);
+        assertThat(r.targetRate()).isEqualTo(target + ai + hai, within(1e-3));
+        clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER); // T 1, BC 2: still one
+        assertThat(r.targetRate()).isEqualTo(target + ai + 2 * hai, within(1e-3));
+        double current = r.currentRate();
+        r.transmitted((int) b); // T 2, BC 2: two steps past F
+        assertThat(r.targetRate()).isEqualTo(target + ai + 4 * hai, within(1e-3));
+        assertThat(r.currentRate()).isEqualTo((current + r.targetRate()) / 2, within(1e-3));
+        assertThat(counters.rateIncreased()).isEqualTo(5);
+    }
+
+    @Test
     void thePacerLetsThroughNoMoreThanRateTimesTimePlusOnePacket() {
         // the rate held still for the window: timers and the byte counter too long to step in it
         DcqcnParameters parameters = DcqcnParameters.DEFAULTS.withTimers(1_000_000_000L, 1_000_000_000L)
