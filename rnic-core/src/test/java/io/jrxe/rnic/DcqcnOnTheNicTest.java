@@ -3,6 +3,7 @@ package io.jrxe.rnic;
 import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.cc.CongestionControlChoice;
 import io.jrxe.rnic.engine.QpHandle;
+import io.jrxe.rnic.engine.TraceEvent;
 import io.jrxe.rnic.memory.MptEntry;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.queue.CompletionQueue;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.jrxe.rnic.NicPartsTest.LOCAL;
 import static io.jrxe.rnic.NicPartsTest.PEER;
@@ -34,8 +37,15 @@ class DcqcnOnTheNicTest {
     @Test
     void afterACnpTheRequesterSendsOnePacketAndWaitsForItsSlot() throws Exception {
         Nic nic = nicWith(CongestionControlChoice.named("dcqcn"));
+        List<String> rateChanges = new ArrayList<>();
+        nic.trace((event, qpn, wrId, psn, opcode, value) -> {
+            if (event == TraceEvent.RATE_CHANGED) {
+                rateChanges.add(event.opcodeName(opcode) + " " + value);
+            }
+        });
         try (Arena arena = Arena.ofShared()) {
             cnpThenWrite(nic, arena);
+            assertThat(rateChanges).as("the trace shows the cut and why").containsExactly("CUT 5000000000");
             assertThat(nic.counters().get("jrxe_cc_cnp_acted")).isEqualTo(1);
             assertThat(nic.counters().get("jrxe_cc_rate_decreased")).isEqualTo(1);
             assertThat(nic.counters().get("jrxe_cc_rate_limited_qps")).isEqualTo(1);

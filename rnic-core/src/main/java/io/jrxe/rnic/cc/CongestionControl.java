@@ -24,6 +24,13 @@ public interface CongestionControl {
      */
     Flow attach(int qpn, Runnable wake);
 
+    /**
+     * Where the part reports each change of a QP's rate from now on (the NIC's trace); QPs attached
+     * before keep what they had. A part without rates ignores it.
+     */
+    default void reportRateChanges(RateChangeListener listener) {
+    }
+
     /** Makes the part of one NIC: its clock and timers, and the registry its counters go to. */
     @FunctionalInterface
     interface Factory {

@@ -19,6 +19,7 @@ public final class Dcqcn implements CongestionControl {
     private final NicTime time;
     private final DeviceWindow window;
     private final DcqcnCounters counters;
+    private RateChangeListener rateChanges = RateChangeListener.NONE;
 
     public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
         this.parameters = parameters;
@@ -43,7 +44,13 @@ public final class Dcqcn implements CongestionControl {
 
     @Override
     public Flow attach(int qpn, Runnable wake) {
-        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, wake, counters));
+        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, qpn, wake, counters,
+                rateChanges));
+    }
+
+    @Override
+    public void reportRateChanges(RateChangeListener listener) {
+        rateChanges = listener;
     }
 
     /** One QP: the window's flow, and its own rate. */

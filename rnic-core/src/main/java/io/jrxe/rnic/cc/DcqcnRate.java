@@ -24,14 +24,16 @@ import io.jrxe.wire.time.NicTime;
  * Runs on the NIC thread; allocates nothing after it is made.
  */
 public final class DcqcnRate {
-    /** Which rule made the last increase: what the tests and the docs follow. */
-    public enum Step { NONE, FAST_RECOVERY, ADDITIVE, HYPER }
+    /** Which rule changed the rate last: what the trace, the tests and the docs follow. */
+    public enum Step { NONE, CUT, FAST_RECOVERY, ADDITIVE, HYPER }
 
     private static final double NANOS_PER_SECOND = 1e9;
 
     private final DcqcnParameters p;
     private final NicTime time;
+    private final int qpn;
     private final Runnable wake;
+    private final RateChangeListener changes;
     private final DcqcnCounters counters;
     /** Made once: the timer tasks the clock runs, so that arming a timer allocates nothing. */
     private final Runnable increaseTimerTask = this::increaseTimerFired;
@@ -54,13 +56,18 @@ public final class DcqcnRate {
     private boolean detached;
 
     /**
+     * @param qpn      the QP's number, which the rate changes are reported with
      * @param wake     what runs the QP's task again: called once the pacer lets a refused QP send
      * @param counters the device's, which this QP's cuts and steps add to
+     * @param changes  hears each change of the rate
      */
-    public DcqcnRate(DcqcnParameters parameters, NicTime time, Runnable wake, DcqcnCounters counters) {
+    public DcqcnRate(DcqcnParameters parameters, NicTime time, int qpn, Runnable wake, DcqcnCounters counters,
+                     RateChangeListener changes) {
         this.p = parameters;
         this.time = time;
+        this.qpn = qpn;
         this.wake = wake;
+        this.changes = changes;
         this.counters = counters;
         this.currentRate = parameters.lineRateBitsPerSecond();
         this.targetRate = currentRate;
@@ -106,8 +113,9 @@ public final class DcqcnRate {
         timerSteps = 0;
         byteSteps = 0;
         bytesTowardStep = 0;
-        lastStep = Step.NONE;
+        lastStep = Step.CUT;
         counters.rateDecreased.increment();
+        changes.rateChanged(qpn, Step.CUT, (long) currentRate);
         increaseDue = now + p.rateIncreaseTimerNanos();
         if (!increaseTimerArmed) {
             increaseTimerArmed = true;
@@ -201,6 +209,7 @@ public final class DcqcnRate {
             byteSteps++;
         }
         counters.rateIncreased.increment();
+        changes.rateChanged(qpn, lastStep, (long) currentRate);
     }
 
     private long periodsSince(long anchor) {

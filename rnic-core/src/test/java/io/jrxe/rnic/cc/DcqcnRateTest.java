@@ -20,9 +20,11 @@ class DcqcnRateTest {
 
     private final VirtualTime clock = new VirtualTime();
     private final DcqcnCounters counters = new DcqcnCounters();
+    /** Every rate change reported, as "why rate". */
+    private final List<String> changes = new ArrayList<>();
 
     private DcqcnRate rate(DcqcnParameters parameters, Runnable wake) {
-        return new DcqcnRate(parameters, clock, wake, counters);
+        return new DcqcnRate(parameters, clock, 0x11, wake, counters, (qpn, why, bitsPerSecond) -> changes.add(why + " " + bitsPerSecond));
     }
 
     @Test
@@ -45,6 +47,10 @@ class DcqcnRateTest {
         assertThat(r.alpha()).isEqualTo((1 - DcqcnParameters.DEFAULT_GAIN) * alpha + DcqcnParameters.DEFAULT_GAIN,
                 within(1e-12));
         assertThat(counters.rateDecreased()).isEqualTo(2);
+        assertThat(changes).as("each cut reported with its reason and the rate after it")
+                .filteredOn(c -> c.startsWith("CUT"))
+                .containsExactly("CUT 5000000000", "CUT " + (long) r.currentRate());
+        assertThat(changes).hasSize(2 + (int) counters.rateIncreased());
     }
 
     @Test
@@ -163,6 +169,8 @@ class DcqcnRateTest {
         assertThat(r.targetRate()).isEqualTo(target + ai + 4 * hai, within(1e-3));
         assertThat(r.currentRate()).isEqualTo((current + r.targetRate()) / 2, within(1e-3));
         assertThat(counters.rateIncreased()).isEqualTo(5);
+        assertThat(changes).extracting(c -> c.split(" ")[0])
+                .containsExactly("CUT", "CUT", "FAST_RECOVERY", "ADDITIVE", "HYPER", "HYPER", "HYPER");
     }
 
     @Test
