@@ -139,13 +139,7 @@ class NicPartsTest {
 
             // The region's first page loses its translation: the requester's gather must fault it in through the hook.
             r.memory().mtt().set(mr.mttOffset(), 0);
-            SendWr write = new SendWr(7);
-            write.opcode = WrOpcode.RDMA_WRITE;
-            write.flags = SendWr.SIGNALED;
-            write.sgl.add(memory.address(), 4 * MTU, mr.key());
-            write.remoteAddr = 0x1000;
-            write.rkey = 0x1234;
-            qp.postSend(write);
+            qp.postSend(signaledWrite(memory.address(), 4 * MTU, mr.key()));
             clock.runAll();
 
             assertThat(faults).as("MTT entries faulted through the hook").containsExactly(mr.mttOffset());
@@ -180,6 +174,17 @@ class NicPartsTest {
                 .destQpn(0x22).rqPsn(0).maxDestRdAtomic(1).minRnrTimer(12));
         nic.modifyQp(qp, new QpAttributes().state(QpState.RTS).sqPsn(100).timeout(14).retryCnt(7).rnrRetry(7)
                 .maxRdAtomic(1));
+    }
+
+    /** A signaled RDMA WRITE (wr_id 7) of the local bytes to the peer's address 0x1000, rkey 0x1234. */
+    static SendWr signaledWrite(long address, int length, int lkey) {
+        SendWr write = new SendWr(7);
+        write.opcode = WrOpcode.RDMA_WRITE;
+        write.flags = SendWr.SIGNALED;
+        write.sgl.add(address, length, lkey);
+        write.remoteAddr = 0x1000;
+        write.rkey = 0x1234;
+        return write;
     }
 
     /** A CNP (BTH opcode 0x81, 16 reserved bytes, ICRC) for the QP whose packets were marked. */

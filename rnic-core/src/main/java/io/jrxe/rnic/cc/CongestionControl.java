@@ -8,7 +8,8 @@ import io.jrxe.wire.time.NicTime;
  * what the NIC does with the network's congestion signals (an ECN Congestion Experienced mark on
  * a received packet, a CNP from a peer). The requester asks its QP's {@link Flow} before every
  * packet it sends; the receive path hands the flow the signals. A NIC gets it from its
- * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow}.
+ * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow} ({@code none}),
+ * the other {@link Dcqcn} ({@code dcqcn}), both by name through {@link CongestionControlChoice}.
  * Everything here runs on the NIC thread.
  */
 public interface CongestionControl {
@@ -22,6 +23,13 @@ public interface CongestionControl {
      * @param wake schedules the QP's task: a flow that said no calls it when the QP may send again
      */
     Flow attach(int qpn, Runnable wake);
+
+    /**
+     * Where the part reports each change of a QP's rate from now on (the NIC's trace); QPs attached
+     * before keep what they had. A part without rates ignores it.
+     */
+    default void reportRateChanges(RateChangeListener listener) {
+    }
 
     /** Makes the part of one NIC: its clock and timers, and the registry its counters go to. */
     @FunctionalInterface
@@ -60,6 +68,13 @@ public interface CongestionControl {
          * that lost nothing.
          */
         boolean refusesNext();
+
+        /**
+         * A new packet the QP was allowed went on the wire, this many bytes from its BTH to its
+         * payload's padding: what a rate is charged. Resent packets are not reported.
+         */
+        default void transmitted(int bytes) {
+        }
 
         /** The peer acknowledged this many more of the QP's packets (a go-back-N rewind acknowledges none). */
         void acknowledged(int packets);

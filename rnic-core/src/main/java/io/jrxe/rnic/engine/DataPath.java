@@ -62,6 +62,8 @@ public final class DataPath implements PacketSink, QpControl {
         this.port = port;
         this.time = time;
         this.congestionControl = congestionControl;
+        congestionControl.reportRateChanges((qpn, why, bitsPerSecond) ->
+                tracer.trace(TraceEvent.RATE_CHANGED, qpn, 0, -1, why.ordinal(), bitsPerSecond));
         this.drops = new Drops(counters, tracer, port);
         Dma dma = new Dma(resources.memory(), tracer);
         Transmitter out = new Transmitter(port, counters);

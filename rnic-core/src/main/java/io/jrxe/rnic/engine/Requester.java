@@ -282,6 +282,9 @@ final class Requester {
         }
         out.send(to, e.srcPort, at);
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
+        if (qp.type() == QpType.RC && !Psn.before(req.psn, req.sentHighWater)) {
+            e.flow.transmitted(at); // the packet congestion control allowed (a resend was never asked)
+        }
 
         if (readRequest) {
             req.psn = Psn.add(w.lastPsn, 1);

@@ -1,5 +1,6 @@
 package io.jrxe.rnic.engine;
 
+import io.jrxe.rnic.cc.DcqcnRate;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
@@ -33,7 +34,12 @@ public enum TraceEvent {
     /** The completion was written into its CQ; value: the CQ's ring index it went to, or -1 when the CQ was full. */
     CQE_WRITTEN,
     /** value: a DropReason. */
-    DROPPED;
+    DROPPED,
+    /**
+     * Congestion control changed the QP's sending rate (on the NIC thread, from a CNP or a timer); opcode: why, a
+     * {@link DcqcnRate.Step} ordinal (CUT for a CNP), value: the rate now in bit/s.
+     */
+    RATE_CHANGED;
 
     /** The event's opcode argument by name: a work request's, a completion's or a packet's opcode. */
     public String opcodeName(int opcode) {
@@ -41,6 +47,8 @@ public enum TraceEvent {
             return "-";
         }
         return switch (this) {
+            case RATE_CHANGED -> opcode < DcqcnRate.Step.values().length ? DcqcnRate.Step.values()[opcode].name()
+                    : "?" + opcode;
             case POSTED, FETCHED -> opcode < WrOpcode.values().length ? WrOpcode.values()[opcode].name() : "?" + opcode;
             case COMPLETED -> opcode < WcOpcode.values().length ? WcOpcode.values()[opcode].name() : "?" + opcode;
             default -> {

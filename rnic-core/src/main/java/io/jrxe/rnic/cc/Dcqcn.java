@@ -1,0 +1,131 @@
+package io.jrxe.rnic.cc;
+
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.time.NicTime;
+
+/**
+ * Congestion control {@code dcqcn}: the default {@link DeviceWindow} (the device's cap of packets
+ * in flight still holds, for the reasons it has) with a DCQCN rate limiter per QP on top
+ * ({@link DcqcnRate}). A QP sends when both let it: the pacer is asked first, since asking the
+ * window takes a turn in its queue. CNPs cut the QP's rate; ECN marks are the notification point's
+ * business, and the window counts them as it does under {@code none}.
+ * <p>
+ * Only a requester's new packets are paced: resent packets and READ responses go as under
+ * {@code none} (the requester asks the part about new packets only, and a READ response the pacer
+ * held would wait on a peer's timer that the window's reasoning in {@link Flow#mayRespond} warns of).
+ */
+public final class Dcqcn implements CongestionControl {
+    private final DcqcnParameters parameters;
+    private final NicTime time;
+    private final DeviceWindow window;
+    private final DcqcnCounters counters;
+    private RateChangeListener rateChanges = RateChangeListener.NONE;
+
+    public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
+        this.parameters = parameters;
+        this.time = time;
+        this.window = new DeviceWindow(windowPackets, time, counters);
+        this.counters = new DcqcnCounters(counters);
+    }
+
+    /** The factory of DCQCN with these settings over a device window of {@link DeviceWindow#DEFAULT_PACKETS}. */
+    public static Factory of(DcqcnParameters parameters) {
+        return (time, counters) -> new Dcqcn(parameters, DeviceWindow.DEFAULT_PACKETS, time, counters);
+    }
+
+    public DcqcnParameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public String name() {
+        return "dcqcn";
+    }
+
+    @Override
+    public Flow attach(int qpn, Runnable wake) {
+        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, qpn, wake, counters,
+                rateChanges));
+    }
+
+    @Override
+    public void reportRateChanges(RateChangeListener listener) {
+        rateChanges = listener;
+    }
+
+    /** One QP: the window's flow, and its own rate. */
+    private final class RateLimitedFlow implements Flow {
+        private final Flow windowFlow;
+        private final DcqcnRate rate;
+
+        RateLimitedFlow(Flow windowFlow, DcqcnRate rate) {
+            this.windowFlow = windowFlow;
+            this.rate = rate;
+        }
+
+        @Override
+        public boolean mayTransmit() {
+            if (!rate.mayTransmit()) {
+                counters.paced.increment();
+                return false;
+            }
+            return windowFlow.mayTransmit();
+        }
+
+        @Override
+        public boolean mayRespond() {
+            return windowFlow.mayRespond();
+        }
+
+        @Override
+        public boolean nearLimit() {
+            return windowFlow.nearLimit();
+        }
+
+        /**
+         * The window's answer only: a paced QP waits microseconds for its timer, not for an ACK, so
+         * asking for an ACK on every paced packet would only double the packets on a congested path.
+         */
+        @Override
+        public boolean refusesNext() {
+            return windowFlow.refusesNext();
+        }
+
+        @Override
+        public void transmitted(int bytes) {
+            rate.transmitted(bytes);
+        }
+
+        @Override
+        public void acknowledged(int packets) {
+            windowFlow.acknowledged(packets);
+        }
+
+        @Override
+        public void turnEnded() {
+            windowFlow.turnEnded();
+        }
+
+        @Override
+        public void inFlight(int packets) {
+            windowFlow.inFlight(packets);
+        }
+
+        @Override
+        public void congestionNotified() {
+            counters.cnpsActedOn.increment();
+            rate.congestionNotified();
+        }
+
+        @Override
+        public void congestionExperienced() {
+            windowFlow.congestionExperienced();
+        }
+
+        @Override
+        public void detach() {
+            rate.detach();
+            windowFlow.detach();
+        }
+    }
+}
