@@ -384,7 +384,7 @@ final class StatesLab {
                 .value("per-QP receive queues", ownBytes)
                 .value("one SRQ", shared.length())
                 .value("saved", saved)
-                .value("ratio", String.format("%.1f : 1", (double) ownBytes / shared.length()))
+                .value("ratio", String.format(java.util.Locale.ROOT, "%.1f : 1", (double) ownBytes / shared.length()))
                 .note("The saving grows with the connections: with an SRQ the memory follows the traffic, without one"
                         + " it follows the number of peers.")
                 .note("`jrxe stat` prints srq-wrs on each QP's line: for QPs sharing an SRQ it is the SRQ's outstanding"
