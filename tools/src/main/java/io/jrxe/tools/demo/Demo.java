@@ -58,11 +58,8 @@ final class Demo {
             if (placement.notice() != null) {
                 out.printf("jrxe demo: %s%n", placement.notice());
             }
-            // jrxe1 numbers its QPs and keys apart from jrxe0's: with both alike (each device starts at QPN 0x11 and
-            // key index 1, as rxe), the story could not show that a BTH names the destination's QP alone and that a key
-            // means something on the device that made it only.
             devA = Verbs.emulated().createUdp(placement.configA("jrxe0"));
-            devB = Verbs.emulated().createUdp(placement.configB("jrxe1").withFirstNumbers(JRXE1_FIRST_QPN, JRXE1_FIRST_KEY_INDEX));
+            devB = Verbs.emulated().createUdp(placement.configBNumberedApart("jrxe1"));
             DemoSide a = new DemoSide("jrxe0", devA, arena);
             DemoSide b = new DemoSide("jrxe1", devB, arena);
             install(devA, "jrxe0", devB, "jrxe1", tap);

@@ -16,7 +16,7 @@ import java.util.function.Predicate;
  *
  * @param notice the one line that says the fallback was taken, or null
  */
-record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int portB, String notice) {
+public record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int portB, String notice) {
     /** jrxe1's UDP port when it shares jrxe0's address. */
     static final int SECOND_PORT = DeviceConfig.ROCE_PORT + 1;
 
@@ -25,7 +25,7 @@ record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int 
      *               does not have fails as it always does, when it is bound)
      * @param local  whether the machine has an address
      */
-    static DemoPlacement choose(InetAddress a, InetAddress b, boolean bAsked, Predicate<InetAddress> local) {
+    public static DemoPlacement choose(InetAddress a, InetAddress b, boolean bAsked, Predicate<InetAddress> local) {
         if (a.equals(b)) {
             throw new UserError("the two devices need two addresses, not both " + a.getHostAddress());
         }
@@ -38,7 +38,7 @@ record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int 
     }
 
     /** Whether the machine has {@code address}: whether a socket can be bound to it. */
-    static boolean isLocal(InetAddress address) {
+    public static boolean isLocal(InetAddress address) {
         try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(address, 0))) {
             return probe.isBound();
         } catch (IOException e) {
@@ -47,12 +47,12 @@ record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int 
     }
 
     /** Whether the two NICs share one address, each on a port of its own. */
-    boolean sharedAddress() {
+    public boolean sharedAddress() {
         return portA != portB;
     }
 
     /** jrxe0's configuration: bound to its port, sending to jrxe1's. */
-    DeviceConfig configA(String name) {
+    public DeviceConfig configA(String name) {
         return DeviceConfig.of(name, addressA).withUdpPorts(portA, portB);
     }
 
@@ -61,8 +61,17 @@ record DemoPlacement(InetAddress addressA, InetAddress addressB, int portA, int 
         return DeviceConfig.of(name, addressB).withUdpPorts(portB, portA);
     }
 
+    /**
+     * jrxe1's configuration with its QP numbers and keys apart from jrxe0's (which start, as rxe's, at QPN 0x11 and key
+     * index 1): with both alike, nothing shows that a BTH names the destination's QP alone and that a key means something
+     * on the device that made it only.
+     */
+    public DeviceConfig configBNumberedApart(String name) {
+        return configB(name).withFirstNumbers(Demo.JRXE1_FIRST_QPN, Demo.JRXE1_FIRST_KEY_INDEX);
+    }
+
     /** "127.0.0.1", or "127.0.0.1:4792" when the NICs share the address. */
-    String where(InetAddress address, int port) {
+    public String where(InetAddress address, int port) {
         return sharedAddress() ? address.getHostAddress() + ":" + port : address.getHostAddress();
     }
 }
