@@ -17,6 +17,8 @@ import java.io.PrintWriter;
  */
 final class BandwidthTest extends MeasuringTest {
     private final Cq recvCq;
+    /** The last client run's per-QP bandwidths, slowest first, for the row that reports it (--qp-spread). */
+    private double[] spread;
 
     BandwidthTest(PerftestSettings s, PerftestResources res, PerftestConnection conn, PrintWriter out, JsonReport json,
                   PerftestJsonFile jsonFile) {
@@ -40,6 +42,10 @@ final class BandwidthTest extends MeasuringTest {
 
     private void bwRow(BwReport r) {
         out.println(PerftestFormat.bwRow(r, s.gbits));
+        if (spread != null) {
+            out.println(PerftestFormat.qpSpread(spread, s.gbits));
+            spread = null;
+        }
         out.flush();
         json.bw(r);
         jsonFile.bw(r);
@@ -140,7 +146,11 @@ final class BandwidthTest extends MeasuringTest {
                 }
             }
         }
-        return sends.report(start, System.nanoTime(), window);
+        BwReport report = sends.report(start, System.nanoTime(), window);
+        if (s.qpSpread) {
+            spread = sends.perQpBandwidth(start);
+        }
+        return report;
     }
 
     /** perftest's run_iter_bw_server: count the receives (reposting while more are due); no peak. */

@@ -120,6 +120,10 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-N", "--noPeak"}, description = "do not measure the peak bandwidth")
     boolean noPeak;
 
+    @Option(names = "--qp-spread", description = "jrxe's own: after a bandwidth client's row, the bandwidth of its slowest, "
+            + "median and fastest QP (each from the first post to that QP's last completion), to see whether one starves")
+    boolean qpSpread;
+
     @Option(names = "--report_gbits", description = "report bandwidth in Gb/sec instead of MiB/sec")
     boolean reportGbits;
 
@@ -316,6 +320,10 @@ public abstract class PerftestCommand implements Callable<Integer> {
         }
         s.maxSize = s.size;
         s.noPeak = noPeak || s.durationSeconds > 0;
+        if (qpSpread && (!s.bw || s.durationSeconds > 0)) {
+            throw bad("--qp-spread: bandwidth tests run for a count of iterations only (not -D)");
+        }
+        s.qpSpread = qpSpread;
         if (s.bw && (s.durationSeconds > 0 || (s.iters > NO_PEAK_ITERS && !noPeak)
                 || (s.verb.receives() && !s.client && !s.duplex && !noPeak))) {
             notices.add(" WARNING: BW peak won't be measured in this run.");

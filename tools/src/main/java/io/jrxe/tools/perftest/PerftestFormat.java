@@ -69,6 +69,21 @@ final class PerftestFormat {
                 r.bwPeak(), r.bwAvg(), r.msgRateAvg());
     }
 
+    /** --qp-spread's line: the slowest, median and fastest QP of {@code sorted} (slowest first). */
+    static String qpSpread(double[] sorted, boolean gbits) {
+        double slowest = sorted[0];
+        double median = sorted[sorted.length / 2];
+        double fastest = sorted[sorted.length - 1];
+        return String.format(Locale.ROOT, " per QP (%d QPs, %s): slowest %s, median %s, fastest %s; slowest/median %.2f",
+                sorted.length, gbits ? "Gb/sec" : "MiB/sec", rate(slowest), rate(median), rate(fastest),
+                median > 0 ? slowest / median : 0);
+    }
+
+    /** Two decimals, or four significant digits below 1 (a thousand QPs may each move a few KiB/s). */
+    private static String rate(double v) {
+        return v >= 1 || v == 0 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.4g", v);
+    }
+
     static String latRow(LatencyStats s) {
         return String.format(Locale.ROOT, " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f",
                 s.size(), s.iters(), s.min(), s.max(), s.typical(), s.avg(), s.stdev(), s.p99(), s.p999());

@@ -23,6 +23,8 @@ final class PerftestSettings {
     int outReads;
     int inline;
     boolean noPeak;
+    /** --qp-spread: print the slowest, median and fastest QP's bandwidth after the client's row. */
+    boolean qpSpread;
     boolean gbits;
     boolean events;
     boolean histogram;

@@ -35,6 +35,8 @@ final class SendSide {
     private final int[] head;
     private final int[] tail;
     private final boolean[] done;
+    /** Per QP, when its last work request completed (0 until then). */
+    private final long[] finishedAt;
     private long totscnt;
     private long totccnt;
 
@@ -60,6 +62,7 @@ final class SendSide {
         this.head = new int[n];
         this.tail = new int[n];
         this.done = new boolean[n];
+        this.finishedAt = new long[n];
     }
 
     /**
@@ -144,6 +147,9 @@ final class SendSide {
         long k = upTo - ccnt[q];
         totccnt += k;
         ccnt[q] = upTo;
+        if (upTo == iters) {
+            finishedAt[q] = System.nanoTime();
+        }
         if (peak) {
             tcompleted[(int) totccnt - 1] = System.nanoTime();
         }
@@ -168,6 +174,21 @@ final class SendSide {
             rate = count * 1e9 / (span * 1e6);
         }
         return new BwReport(size, count, bwPeak, bwAvg, rate);
+    }
+
+    /**
+     * The bandwidth of each QP in MiB/s (or Gb/s), from {@code start} to its last completion, sorted from the slowest:
+     * whether one QP starves while the others move.
+     */
+    double[] perQpBandwidth(long start) {
+        double factor = s.gbits ? 125_000_000.0 : 0x100000;
+        double[] bw = new double[n];
+        for (int q = 0; q < n; q++) {
+            double seconds = (finishedAt[q] - start) / 1e9;
+            bw[q] = seconds > 0 ? size * (double) iters / seconds / factor : 0;
+        }
+        java.util.Arrays.sort(bw);
+        return bw;
     }
 
     /**

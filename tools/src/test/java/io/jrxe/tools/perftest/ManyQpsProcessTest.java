@@ -18,9 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ManyQpsProcessTest {
     @Test
     void aThousandQpsWriteBetweenTwoProcessesAndEveryWriteCompletes() throws Exception {
-        Run r = PerftestPair.runWithNotices("write-bw", 19475, "-q", "1000", "-n", "10", "-s", "4096", "--counters");
+        Run r = PerftestPair.runWithNotices("write-bw", 19475, "-q", "1000", "-n", "10", "-s", "4096", "--counters",
+                "--qp-spread");
         List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
-        bwRowsPositive(c, 4096, 10_000);
+        assertThat(c).hasSize(2);
+        bwRowsPositive(c.subList(0, 1), 4096, 10_000);
+        // How even the QPs were is printed, not asserted: on a loaded machine the spread says more about the
+        // scheduler than about jrxe.
+        assertThat(c.getLast()).matches(" per QP \\(1000 QPs, MiB/sec\\): slowest \\S+, median \\S+, fastest \\S+; "
+                + "slowest/median \\d\\.\\d\\d");
         String counters = String.join("\n", r.client()) + r.clientErr();
         assertThat(counters).contains("counters of").doesNotContain("retry_exceeded_err");
     }

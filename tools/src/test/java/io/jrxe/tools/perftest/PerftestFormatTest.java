@@ -90,4 +90,14 @@ class PerftestFormatTest {
         assertThat(SendSide.bestNanosPerMessage(posted, completed, 4, 2, 2)).isEqualTo(27.5);
         assertThat(SendSide.bestNanosPerMessage(posted, completed, 4, 2, 1)).as("the unknown times, if read").isLessThan(27.5);
     }
+
+    @Test
+    void theQpSpreadLineNamesTheSlowestMedianAndFastest() {
+        assertThat(PerftestFormat.qpSpread(new double[] {5.0, 9.5, 10.0, 10.5, 12.0}, false))
+                .isEqualTo(" per QP (5 QPs, MiB/sec): slowest 5.00, median 10.00, fastest 12.00; slowest/median 0.50");
+        assertThat(PerftestFormat.qpSpread(new double[] {1.0}, true))
+                .isEqualTo(" per QP (1 QPs, Gb/sec): slowest 1.00, median 1.00, fastest 1.00; slowest/median 1.00");
+        assertThat(PerftestFormat.qpSpread(new double[] {0.0052341, 0.006, 0.0071}, false))
+                .isEqualTo(" per QP (3 QPs, MiB/sec): slowest 0.005234, median 0.006000, fastest 0.007100; slowest/median 0.87");
+    }
 }

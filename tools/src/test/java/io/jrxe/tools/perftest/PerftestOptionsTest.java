@@ -19,6 +19,9 @@ class PerftestOptionsTest {
     @Test
     void badOptionsAreOneLine() {
         refused("-p/--port 0: a TCP port is 1..65535", "write-bw", "-p", "0");
+        refused("--qp-spread: bandwidth tests run for a count of iterations only (not -D)", "write-lat", "--qp-spread");
+        refused("--qp-spread: bandwidth tests run for a count of iterations only (not -D)", "write-bw", "-D", "2",
+                "--qp-spread");
         refused("-s/--size 8388609: a size is 1..8388608", "write-bw", "-s", "8388609", "localhost");
         usage("write-bw", "-q", "0");
         usage("write-lat", "-q", "2");
