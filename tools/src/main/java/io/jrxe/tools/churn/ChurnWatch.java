@@ -70,10 +70,6 @@ public final class ChurnWatch {
         return slowestAfterWarmUpNanos;
     }
 
-    public List<ProcessSample> samples() {
-        return List.copyOf(samples);
-    }
-
     /**
      * What grew after the warm-up, one phrase each ("heap 12.0 -> 40.3 MiB"), or none: the process stayed flat. Needs
      * two checkpoints (ten cycles or more); with fewer, nothing can be said and nothing is listed.
