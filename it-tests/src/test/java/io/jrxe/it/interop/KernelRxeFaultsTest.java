@@ -28,6 +28,12 @@ class KernelRxeFaultsTest {
     private static final String RXE0_RCVD_PKTS = "hw_counters/rcvd_pkts";
     /** jrxe's tools (as perftest) connect with timeout 14 (4.096 us x 2^14 = 67 ms) and retry_cnt 7: under a second. */
     private static final Duration RETRIES_RUN_OUT = Duration.ofSeconds(30);
+    /**
+     * How long jrxe's write-bw writes unless the kill ends it first. Far longer than the waits
+     * before the kill (up to two minutes under a loaded TCG guest), so that the guest's server is
+     * still there to be killed; the client never runs it out, it ends on the kill.
+     */
+    private static final int WRITING_SECONDS = 150;
     /** Runs of the lossy ping-pong before its last ACK's loss counts as a failure: 1 in 1,000 fails by chance. */
     private static final int LOSSY_RUNS = 3;
 
@@ -43,15 +49,17 @@ class KernelRxeFaultsTest {
     void theGuestsProgramKilledMidTransferEndsJrxesWritesWithRetryExceeded(Lab lab) throws Exception {
         int port = 18660;
         long before = lab.guestCounter(RXE0_RCVD_PKTS);
-        try (Job server = lab.guest("ib_write_bw (server)", "ib_write_bw -d rxe0 -x " + lab.guestGid6() + " -F -D 60 -p " + port, 90)) {
+        try (Job server = lab.guest("ib_write_bw (server)", "ib_write_bw -d rxe0 -x " + lab.guestGid6() + " -F -D " + WRITING_SECONDS + " -p " + port,
+                WRITING_SECONDS + 30)) {
             lab.awaitGuestListening(server, port);
-            try (Job client = lab.jrxe("jrxe write-bw client", "write-bw", "--addr", Lab.HOST6, "-F", "-D", "60", "--counters",
+            try (Job client = lab.jrxe("jrxe write-bw client", "write-bw", "--addr", Lab.HOST6, "-F", "-D", String.valueOf(WRITING_SECONDS), "--counters",
                     "-p", String.valueOf(port), Lab.GUEST4)) {
                 client.awaitOutput("#bytes", Duration.ofSeconds(60));   // printed after the last sync: the WRITEs start
                 lab.awaitGuestCounter(RXE0_RCVD_PKTS, before + 501, Duration.ofSeconds(60), client); // jrxe's data arrives
                 long killing = System.nanoTime();
                 Job.Result kill = lab.guestNow("pkill -9 -x ib_write_bw", 20);
-                assertThat(kill.exitCode()).as("%s", kill).isZero();
+                assertThat(kill.exitCode()).as("%s\nwhile the server was %s with output:\n%s\nand the client said:\n%s", kill,
+                        server.isAlive() ? "running" : "gone", server.output(), client.output()).isZero();
                 Job.Result jrxe = client.await(RETRIES_RUN_OUT);
                 // with the guest command's round trip (about 1.5 s under TCG) in it
                 System.out.printf("interop: jrxe write-bw failed %.1f s after the kill was sent%n", (System.nanoTime() - killing) / 1e9);
