@@ -6,6 +6,7 @@ import io.jrxe.wire.port.fault.FaultSpec;
 
 import java.net.InetAddress;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What a device is made from: its name (jrxe0, ...), its addresses (the first one is the one it
@@ -82,24 +83,20 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     }
 
     public DeviceConfig withInterfaceMtu(int mtu) {
-        return new DeviceConfig(name, addresses, mtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> d.interfaceMtu = mtu);
     }
 
     public DeviceConfig withAttributes(DeviceAttributes a) {
-        return new DeviceConfig(name, addresses, interfaceMtu, a, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> d.attributes = a);
     }
 
     public DeviceConfig withRxeFlushIcrc(boolean asRxe) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, asRxe, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> d.rxeFlushIcrc = asRxe);
     }
 
     /** The same device with an MTT of {@code entries} 8-byte entries. */
     public DeviceConfig withMttEntries(long entries) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, entries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> d.mttEntries = entries);
     }
 
     /**
@@ -107,8 +104,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * ({@link FaultSpec#parse} reads them from text); {@link FaultSpec#NONE} for none.
      */
     public DeviceConfig withFaults(FaultSpec spec) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, spec, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> d.faults = spec);
     }
 
     /**
@@ -118,8 +114,10 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * itself: a QP connected to the device's own GID reaches the peer (so its warm-up is skipped).
      */
     public DeviceConfig withUdpPorts(int udpPort, int peerUdpPort) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> {
+            d.udpPort = udpPort;
+            d.peerUdpPort = peerUdpPort;
+        });
     }
 
     /** Whether the device is bound to, and sends to, RoCEv2's port 4791. */
@@ -132,19 +130,64 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
      * its index times 256 plus a variant byte).
      */
     public DeviceConfig withFirstNumbers(int qpn, int keyIndex) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, qpn, keyIndex, ecnCapable, cnpIntervalNanos);
+        return with(d -> {
+            d.firstQpn = qpn;
+            d.firstKeyIndex = keyIndex;
+        });
     }
 
     /** The same device with its packets on real sockets ECN-capable, ECT(0), or not (see RoceUdpPort#ecnCapable). */
     public DeviceConfig withEcnCapable(boolean capable) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, capable, cnpIntervalNanos);
+        return with(d -> d.ecnCapable = capable);
     }
 
     /** The same device with its QPs sending at most one CNP every {@code nanos} (0: one per CE-marked packet). */
     public DeviceConfig withCnpInterval(long nanos) {
-        return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, nanos);
+        return with(d -> d.cnpIntervalNanos = nanos);
+    }
+
+    /** This config with {@code change} made to a copy of its components. */
+    private DeviceConfig with(Consumer<Draft> change) {
+        Draft draft = new Draft(this);
+        change.accept(draft);
+        return draft.config();
+    }
+
+    /** A config's components while a with-method changes some: the one place that lists them all for a copy. */
+    private static final class Draft {
+        private final String name;
+        private final List<InetAddress> addresses;
+        int interfaceMtu;
+        DeviceAttributes attributes;
+        boolean rxeFlushIcrc;
+        long mttEntries;
+        FaultSpec faults;
+        int udpPort;
+        int peerUdpPort;
+        int firstQpn;
+        int firstKeyIndex;
+        boolean ecnCapable;
+        long cnpIntervalNanos;
+
+        Draft(DeviceConfig c) {
+            name = c.name;
+            addresses = c.addresses;
+            interfaceMtu = c.interfaceMtu;
+            attributes = c.attributes;
+            rxeFlushIcrc = c.rxeFlushIcrc;
+            mttEntries = c.mttEntries;
+            faults = c.faults;
+            udpPort = c.udpPort;
+            peerUdpPort = c.peerUdpPort;
+            firstQpn = c.firstQpn;
+            firstKeyIndex = c.firstKeyIndex;
+            ecnCapable = c.ecnCapable;
+            cnpIntervalNanos = c.cnpIntervalNanos;
+        }
+
+        DeviceConfig config() {
+            return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
+                    peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+        }
     }
 }
