@@ -44,20 +44,21 @@ public record DcqcnParameters(long lineRateBitsPerSecond, long minRateBitsPerSec
             DEFAULT_FAST_RECOVERY_STEPS, DEFAULT_ADDITIVE_INCREASE, DEFAULT_HYPER_INCREASE);
 
     public DcqcnParameters {
-        require(lineRateBitsPerSecond > 0, "a line rate of " + lineRateBitsPerSecond + " bit/s: it must be positive");
+        positive(lineRateBitsPerSecond, "a line rate", "bit/s");
         require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
                 "a minimum rate of " + minRateBitsPerSecond + " bit/s: it must be positive and at most the line rate ("
                         + lineRateBitsPerSecond + ")");
         require(gain > 0 && gain < 1, "a gain g of " + gain + ": it must be above 0 and below 1");
-        require(alphaTimerNanos > 0, "an alpha timer of " + alphaTimerNanos + " ns: it must be positive");
-        require(rateIncreaseTimerNanos > 0,
-                "a rate-increase timer of " + rateIncreaseTimerNanos + " ns: it must be positive");
-        require(byteCounterBytes > 0, "a byte counter of " + byteCounterBytes + " bytes: it must be positive");
+        positive(alphaTimerNanos, "an alpha timer", "ns");
+        positive(rateIncreaseTimerNanos, "a rate-increase timer", "ns");
+        positive(byteCounterBytes, "a byte counter", "bytes");
         require(fastRecoverySteps >= 0, "F = " + fastRecoverySteps + " fast-recovery steps: it cannot be negative");
-        require(additiveIncreaseBitsPerSecond > 0,
-                "an additive increase of " + additiveIncreaseBitsPerSecond + " bit/s: it must be positive");
-        require(hyperIncreaseBitsPerSecond > 0,
-                "a hyper increase of " + hyperIncreaseBitsPerSecond + " bit/s: it must be positive");
+        positive(additiveIncreaseBitsPerSecond, "an additive increase", "bit/s");
+        positive(hyperIncreaseBitsPerSecond, "a hyper increase", "bit/s");
+    }
+
+    private static void positive(long value, String setting, String unit) {
+        require(value > 0, setting + " of " + value + " " + unit + ": it must be positive");
     }
 
     private static void require(boolean ok, String why) {
