@@ -21,6 +21,8 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.emulated.EmulatedExtension;
 import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.capture.CaptureTap;
+import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.sim.VirtualTime;
 
@@ -136,6 +138,9 @@ public final class SimulatedPair implements AutoCloseable {
     public final Nic b;
     private final Arena arena = Arena.ofShared();
     private final WorkCompletion[] one = {new WorkCompletion()};
+    /** Where each NIC's packets are captured besides its tap, or null. */
+    private PacketTap captureOfA;
+    private PacketTap captureOfB;
 
     private SimulatedPair(Settings s) throws VerbsException, UnknownHostException {
         network = new SimulatedNetwork(1);
@@ -178,6 +183,23 @@ public final class SimulatedPair implements AutoCloseable {
         QpConnect.to(new QpPeer(peer.qp.qpNum(), peerPsn, peer.ctx.queryGid(1, 1).gid())).localPsn(myPsn)
                 .pathMtu(me.ctx.queryPort(1).activeMtu()).minRnrTimer(s.minRnrTimer()).timeout(s.timeout())
                 .retryCount(s.retryCnt()).rnrRetry(s.rnrRetry()).apply(me.qp);
+    }
+
+    /**
+     * From now on every packet either NIC sends or receives also goes to {@code capture} (each NIC its own interface),
+     * whatever tap a command sets with {@link #tap}.
+     */
+    public void captureTo(CaptureTap capture) {
+        captureOfA = capture.forPort(a.name);
+        captureOfB = capture.forPort(b.name);
+        tap(a, null);
+        tap(b, null);
+    }
+
+    /** Sets {@code nic}'s port tap to {@code tap} (null: none), beside the capture when there is one. */
+    public void tap(Nic nic, PacketTap tap) {
+        PacketTap capture = nic == a ? captureOfA : captureOfB;
+        nic.device.nic().port().tap(capture == null ? tap : tap == null ? capture : PacketTap.both(capture, tap));
     }
 
     /** Runs the network and the NICs until {@code done}, or until nothing is left to happen; true when done. */

@@ -3,6 +3,7 @@ package io.jrxe.tools.mistakes;
 import io.jrxe.rnic.engine.TraceListener;
 import io.jrxe.rnic.engine.TraceEvent;
 import io.jrxe.rnic.memory.Translation;
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Errno;
@@ -28,9 +29,9 @@ final class MemoryMistakes {
     private MemoryMistakes() {
     }
 
-    static Section unregistered() throws VerbsException {
+    static Section unregistered(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("unregistered", "Memory not registered: a WRITE from a buffer no MR covers");
-        try (Scene scene = new Scene()) {
+        try (Scene scene = new Scene(capture)) {
             MemorySegment stray = scene.pair.arena().allocate(4096, 4096);
             SendWr wr = scene.remote(WrOpcode.RDMA_WRITE, 0, 64, 0);
             wr.sgl.clear();
@@ -54,9 +55,9 @@ final class MemoryMistakes {
         return s;
     }
 
-    static Section unaligned() throws VerbsException {
+    static Section unaligned(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("unaligned", "Buffer not page-aligned: legal, and what it costs");
-        try (Scene scene = new Scene()) {
+        try (Scene scene = new Scene(capture)) {
             int length = 8192;
             MemorySegment pages = scene.pair.arena().allocate(3 * 4096, 4096);
             MemorySegment buffer = pages.asSlice(100, length);
@@ -98,9 +99,9 @@ final class MemoryMistakes {
         return s;
     }
 
-    static Section tooLarge() throws VerbsException {
+    static Section tooLarge(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("mtt-too-small", "Registration larger than the translation table");
-        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().mttEntries(SMALL_MTT))) {
+        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().mttEntries(SMALL_MTT), capture)) {
             long size = 1 << 20;
             MemorySegment big = scene.pair.arena().allocate(size, 4096);
             s.did(String.format("jrxe0 was made with an MTT of %d entries (%d KiB of memory at 4 KiB a page); its 64 KiB "
@@ -137,10 +138,10 @@ final class MemoryMistakes {
         }
     }
 
-    static Section freed() throws VerbsException {
+    static Section freed(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("freed", "Memory freed while registered: deregistering under outstanding work, "
                 + "and freeing the memory of a live MR");
-        try (Scene scene = new Scene()) {
+        try (Scene scene = new Scene(capture)) {
             SendWr wr = scene.remote(WrOpcode.RDMA_WRITE, 0, 64, 0);
             int lkey = scene.a.mr.lkey();
             scene.a.qp.postSend(wr);
@@ -153,7 +154,7 @@ final class MemoryMistakes {
             s.expect(wc != null && wc.status() == WcStatus.LOC_PROT_ERR && wc.vendorErr() == 2,
                     "(a) LOC_PROT_ERR with vendor_err 2 (stale key)");
         }
-        freedArena(s);
+        freedArena(s, capture);
         s.rule = "(a) deregistration is allowed while WRs that name the MR are outstanding; the key is gone at once, so a "
                 + "WQE the NIC reaches later fails its key check: LOC_PROT_ERR (kernel rxe looks the MR up when it executes the "
                 + "WQE too, and completes it LOC_QP_OP_ERR: docs/differences.md). (b) In C, free() of a registered buffer frees nothing the NIC uses: the pages stay "
@@ -167,8 +168,8 @@ final class MemoryMistakes {
     }
 
     /** (b): the memory of jrxe1's MR is freed (its Arena closed) while registered, then jrxe0 writes to it. */
-    private static void freedArena(Section s) throws VerbsException {
-        try (Scene scene = new Scene()) {
+    private static void freedArena(Section s, SimulatedCaptureFile capture) throws VerbsException {
+        try (Scene scene = new Scene(capture)) {
             java.lang.foreign.Arena own = java.lang.foreign.Arena.ofShared();
             MemorySegment target = own.allocate(4096, 4096);
             Mr mr = scene.b.pd.regMr(target, Access.LOCAL_WRITE | Access.REMOTE_WRITE);

@@ -1,5 +1,6 @@
 package io.jrxe.tools.mistakes;
 
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import io.jrxe.verbs.VerbsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -7,6 +8,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +33,7 @@ import java.util.concurrent.Callable;
 public final class MistakesCommand implements Callable<Integer> {
     @FunctionalInterface
     private interface Mistake {
-        Section act() throws VerbsException;
+        Section act(SimulatedCaptureFile capture) throws VerbsException;
     }
 
     /** The mistakes in the course's order, by the names --only takes. */
@@ -56,6 +58,11 @@ public final class MistakesCommand implements Callable<Integer> {
                     + "rnr, mtt-too-small, freed (default: all, in that order)")
     List<String> only = List.of();
 
+    @Option(names = "--capture", paramLabel = "FILE",
+            description = "also write every mistake's packets to FILE (pcapng), the mistakes one after another a second "
+                    + "apart, each NIC of each mistake an interface of its own, for jrxe view, Wireshark or tshark")
+    Path capture;
+
     @Override
     public Integer call() throws VerbsException {
         List<String> names = new ArrayList<>();
@@ -71,17 +78,22 @@ public final class MistakesCommand implements Callable<Integer> {
                 + "a simulated network in virtual time, path MTU 4096)%n%n");
         int unexpected = 0;
         int number = 0;
-        for (Map.Entry<String, Mistake> m : MISTAKES.entrySet()) {
-            number++;
-            if (!names.contains(m.getKey())) {
-                continue;
+        try (SimulatedCaptureFile file = capture == null ? null : new SimulatedCaptureFile(capture)) {
+            for (Map.Entry<String, Mistake> m : MISTAKES.entrySet()) {
+                number++;
+                if (!names.contains(m.getKey())) {
+                    continue;
+                }
+                Section s = m.getValue().act(file);
+                print(out, number, s);
+                unexpected += s.unexpected == null ? 0 : 1;
             }
-            Section s = m.getValue().act();
-            print(out, number, s);
-            unexpected += s.unexpected == null ? 0 : 1;
+            out.println(unexpected == 0 ? "Every mistake had the effect its section expects."
+                    : unexpected + " mistake(s) did not have the effect their section expects.");
+            if (file != null) {
+                out.printf("%n%s%n", file.howToOpen());
+            }
         }
-        out.println(unexpected == 0 ? "Every mistake had the effect its section expects."
-                : unexpected + " mistake(s) did not have the effect their section expects.");
         out.flush();
         return unexpected == 0 ? 0 : 1;
     }

@@ -1,5 +1,6 @@
 package io.jrxe.tools.mistakes;
 
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.Errno;
@@ -17,9 +18,9 @@ final class QueueMistakes {
     private QueueMistakes() {
     }
 
-    static Section wrongRkey() throws VerbsException {
+    static Section wrongRkey(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("wrong-rkey", "Wrong rkey: an RDMA_WRITE with a key jrxe1 never gave out");
-        try (Scene scene = new Scene()) {
+        try (Scene scene = new Scene(capture)) {
             SendWr wr = scene.remote(WrOpcode.RDMA_WRITE, 0, 64, 0);
             wr.rkey = scene.b.mr.rkey() + 1;
             s.did(String.format("jrxe1's MR has rkey 0x%08x; jrxe0 posted RDMA_WRITE wr_id=%d of 64 bytes to 0x%x with rkey 0x%08x "
@@ -44,9 +45,9 @@ final class QueueMistakes {
         return s;
     }
 
-    static Section numSge() throws VerbsException {
+    static Section numSge(SimulatedCaptureFile capture) throws VerbsException {
         Section s = new Section("num-sge", "Wrong num_sge: three scatter/gather entries on a QP made for two");
-        try (Scene scene = new Scene()) {
+        try (Scene scene = new Scene(capture)) {
             SendWr wr = scene.remote(WrOpcode.RDMA_WRITE, 0, 16, 0);
             wr.sgl.add(scene.a.at(64), 16, scene.a.mr.lkey());
             wr.sgl.add(scene.a.at(128), 16, scene.a.mr.lkey());
@@ -75,12 +76,12 @@ final class QueueMistakes {
         return s;
     }
 
-    static Section cqNotPolled() throws VerbsException {
+    static Section cqNotPolled(SimulatedCaptureFile capture) throws VerbsException {
         int cqEntries = 4;
         int posted = 8;
         Section s = new Section("cq-overflow", "CQ not polled: " + posted + " signaled WRITEs into a CQ of " + cqEntries
                 + " that nobody polls");
-        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().cqEntries(cqEntries))) {
+        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().cqEntries(cqEntries), capture)) {
             s.did(String.format("jrxe0's CQ was created with %d entries (it holds %d); jrxe0 posted %d signaled RDMA_WRITEs of "
                     + "64 bytes and did not poll until all were done", cqEntries, scene.a.cq.capacity(), posted));
             for (int i = 0; i < posted; i++) {
@@ -114,10 +115,10 @@ final class QueueMistakes {
         return s;
     }
 
-    static Section noReceive() throws VerbsException {
+    static Section noReceive(SimulatedCaptureFile capture) throws VerbsException {
         int rnrRetry = 2;
         Section s = new Section("rnr", "No receive posted: a SEND to a QP with an empty receive queue (RNR)");
-        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().rnr(rnrRetry, 1))) {
+        try (Scene scene = new Scene(SimulatedPair.Settings.defaults().rnr(rnrRetry, 1), capture)) {
             SendWr wr = scene.wr(WrOpcode.SEND, 0, 64);
             s.did("jrxe1 posted no receive; jrxe0 (rnr_retry " + rnrRetry + ") posted SEND wr_id=" + wr.wrId
                     + " of 64 bytes; jrxe1's QP asks for an RNR wait of 0.01 ms (min_rnr_timer 1)");

@@ -1,5 +1,6 @@
 package io.jrxe.tools.mistakes;
 
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.tools.common.SimulatedPair.Nic;
 import io.jrxe.tools.common.TapDissector;
@@ -26,23 +27,29 @@ final class Scene implements AutoCloseable {
     final Nic a;
     final Nic b;
     private final List<String> packets = new ArrayList<>();
+    private final SimulatedCaptureFile capture;
     private long wrIds;
 
-    Scene(SimulatedPair.Settings settings) throws VerbsException {
+    /** A scene whose packets also go to {@code capture} (null: none). */
+    Scene(SimulatedPair.Settings settings, SimulatedCaptureFile capture) throws VerbsException {
         pair = SimulatedPair.open(settings);
         a = pair.a;
         b = pair.b;
+        this.capture = capture;
+        if (capture != null) {
+            capture.record(pair);
+        }
         log(a, "jrxe0 -> jrxe1");
         log(b, "jrxe1 -> jrxe0");
     }
 
-    Scene() throws VerbsException {
-        this(SimulatedPair.Settings.defaults());
+    Scene(SimulatedCaptureFile capture) throws VerbsException {
+        this(SimulatedPair.Settings.defaults(), capture);
     }
 
     private void log(Nic nic, String arrow) {
         TapDissector dissector = new TapDissector();
-        nic.device.nic().port().tap((direction, source, destination, sourcePort, destinationPort, id, roce, offset,
+        pair.tap(nic, (direction, source, destination, sourcePort, destinationPort, id, roce, offset,
                 length, stamp, comment) -> {
             if (direction == PacketTap.Direction.SENT) {
                 String s = PacketSummary.of(dissector.dissect(source, destination, sourcePort, destinationPort, id, roce,
@@ -138,6 +145,9 @@ final class Scene implements AutoCloseable {
 
     @Override
     public void close() {
+        if (capture != null) {
+            capture.ended(pair);
+        }
         pair.close();
     }
 }

@@ -22,6 +22,7 @@ enum Stage {
     NAK_READ(6, "NAK read", "nak"),
     RETRANSMIT(0, "retransmit", "retransmit"),
     DROPPED(0, "dropped", "dropped"),
+    LOST(0, "lost on the wire", "lost"),
     COMPLETION(6, "completion", "completion"),
     CQE_WRITTEN(6, "CQE written", "cqe"),
     POLL(6, "poll", "poll");

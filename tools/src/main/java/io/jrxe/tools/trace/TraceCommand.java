@@ -1,11 +1,13 @@
 package io.jrxe.tools.trace;
 
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -43,6 +45,17 @@ public final class TraceCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print each event as one JSON object per line instead")
     boolean json;
 
+    @Option(names = "--drop", paramLabel = "N",
+            description = "the network loses the trip's Nth packet (counting from 1 every packet either NIC sends: 1 is the "
+                    + "first request packet, the last is the ACK or response), so that the trip shows the timeout and the "
+                    + "resend that recover it")
+    Integer drop;
+
+    @Option(names = "--capture", paramLabel = "FILE",
+            description = "also write the trip's packets to FILE (pcapng), each as sent and as received, for jrxe view, "
+                    + "Wireshark or tshark")
+    Path capture;
+
     @Override
     public Integer call() throws Exception {
         TripOp tripOp = TripOp.of(op);
@@ -55,8 +68,22 @@ public final class TraceCommand implements Callable<Integer> {
         if (tripOp == TripOp.ATOMIC && size != null && size != Long.BYTES) {
             throw new CommandLine.ParameterException(spec.commandLine(), "-s/--size " + size + ": an atomic moves 8 bytes");
         }
-        Trip.Result result = Trip.run(tripOp, tripOp == TripOp.ATOMIC ? Long.BYTES : size == null ? DEFAULT_SIZE : size);
+        if (drop != null && drop < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--drop " + drop + ": packets count from 1");
+        }
+        Trip.Result result;
+        String captureNote = null;
+        try (SimulatedCaptureFile file = capture == null ? null : new SimulatedCaptureFile(capture)) {
+            result = Trip.run(tripOp, tripOp == TripOp.ATOMIC ? Long.BYTES : size == null ? DEFAULT_SIZE : size,
+                    drop == null ? 0 : drop, file);
+            captureNote = file == null ? null : file.howToOpen();
+        }
         PrintWriter out = spec.commandLine().getOut();
+        if (drop != null && drop > result.carried()) {
+            spec.commandLine().getErr().printf("jrxe trace: --drop %d: this trip carried only %d packets, so none was lost "
+                    + "(try 1 to %d)%n", drop, result.carried(), result.carried());
+            return 1;
+        }
         if (json) {
             List<TripEvent> events = result.events();
             for (int i = 0; i < events.size(); i++) {
@@ -64,6 +91,9 @@ public final class TraceCommand implements Callable<Integer> {
             }
         } else {
             print(out, result);
+            if (captureNote != null) {
+                out.printf("%n%s%n", captureNote);
+            }
         }
         out.flush();
         if (!result.ok()) {

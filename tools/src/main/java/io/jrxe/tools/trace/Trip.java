@@ -1,6 +1,7 @@
 package io.jrxe.tools.trace;
 
 import io.jrxe.rnic.memory.Translation;
+import io.jrxe.tools.common.SimulatedCaptureFile;
 import io.jrxe.tools.common.SimulatedPair;
 import io.jrxe.tools.common.SimulatedPair.Nic;
 import io.jrxe.verbs.RecvWr;
@@ -8,6 +9,7 @@ import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.wire.sim.PacketFilter;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -24,16 +26,32 @@ final class Trip {
     private static final long ATOMIC_ADD = 1;
     private static final long ATOMIC_START = 41;
 
-    /** What a trip found: its events, and whether the operation did what it should (its status, the bytes). */
-    record Result(TripOp op, int size, int mtu, List<TripEvent> events, boolean ok, String outcome) {
+    /**
+     * What a trip found: its events, whether the operation did what it should (its status, the bytes), and how many
+     * packets the network carried (a lost one included).
+     */
+    record Result(TripOp op, int size, int mtu, List<TripEvent> events, boolean ok, String outcome, int carried) {
+    }
+
+    /** Whether the operation did what it should, and the sentence that says so. */
+    private record Outcome(boolean ok, String outcome) {
     }
 
     private Trip() {
     }
 
-    static Result run(TripOp op, int size) throws VerbsException {
+    /**
+     * Runs the trip.
+     *
+     * @param lose    the packet the network loses, counting from 1 every packet it carries either way (0: none)
+     * @param capture where the trip's packets are captured too, or null
+     */
+    static Result run(TripOp op, int size, int lose, SimulatedCaptureFile capture) throws VerbsException {
         long buffer = Math.max(4096, (size + 4095L) / 4096 * 4096);
         try (SimulatedPair pair = SimulatedPair.open(SimulatedPair.Settings.defaults().bufferBytes(buffer))) {
+            if (capture != null) {
+                capture.record(pair);
+            }
             Nic a = pair.a;
             Nic b = pair.b;
             int length = op == TripOp.ATOMIC ? Long.BYTES : size;
@@ -50,8 +68,18 @@ final class Trip {
             int sqDepth = SimulatedPair.Settings.defaults().caps().maxSendWr();
             TripRecorder onA = new TripRecorder(a.name, true, op == TripOp.SEND, pair.time, sqDepth, events);
             TripRecorder onB = new TripRecorder(b.name, false, op == TripOp.SEND, pair.time, sqDepth, events);
-            install(a, onA);
-            install(b, onB);
+            install(pair, a, onA);
+            install(pair, b, onB);
+            int[] carried = {0};
+            pair.network.filter((from, to, roce) -> {
+                if (++carried[0] != lose) {
+                    return PacketFilter.Verdict.PASS;
+                }
+                events.add(new TripEvent(pair.time.nanoTime(), "net", Stage.LOST, String.format("the network loses packet %d "
+                        + "of the trip, the one just sent from %s to %s: it never arrives", lose, from.address().getHostAddress(),
+                        to.address().getHostAddress()), TripRecorder.fields("packet", lose), null));
+                return PacketFilter.Verdict.DROP;
+            });
 
             if (op == TripOp.SEND) {
                 RecvWr r = new RecvWr(1);
@@ -76,21 +104,25 @@ final class Trip {
                 }
                 return sent[0] != null && (!waitForB || received[0] != null);
             });
-            uninstall(a);
-            uninstall(b);
+            uninstall(pair, a);
+            uninstall(pair, b);
+            if (capture != null) {
+                capture.ended(pair);
+            }
             int mtu = a.ctx.queryPort(1).activeMtu().bytes();
-            return check(op, size, mtu, events, a, b, expected, sent[0], waitForB ? received[0] : null);
+            Outcome v = check(op, a, b, expected, sent[0], waitForB ? received[0] : null);
+            return new Result(op, size, mtu, events, v.ok(), v.outcome(), carried[0]);
         }
     }
 
-    private static void install(Nic nic, TripRecorder recorder) {
+    private static void install(SimulatedPair pair, Nic nic, TripRecorder recorder) {
         nic.device.nic().trace(recorder);
-        nic.device.nic().port().tap(recorder.tap());
+        pair.tap(nic, recorder.tap());
     }
 
-    private static void uninstall(Nic nic) {
+    private static void uninstall(SimulatedPair pair, Nic nic) {
         nic.device.nic().trace(null);
-        nic.device.nic().port().tap(null);
+        pair.tap(nic, null);
     }
 
     private static void poll(SimulatedPair pair, Nic nic, TripRecorder recorder, WorkCompletion[] into) {
@@ -151,30 +183,29 @@ final class Trip {
                 "rkey", Integer.toUnsignedLong(wr.rkey));
     }
 
-    private static Result check(TripOp op, int size, int mtu, List<TripEvent> events, Nic a, Nic b, byte[] expected,
-                                WorkCompletion sent, WorkCompletion received) {
+    private static Outcome check(TripOp op, Nic a, Nic b, byte[] expected, WorkCompletion sent, WorkCompletion received) {
         if (sent == null) {
-            return new Result(op, size, mtu, events, false, "no completion came on jrxe0");
+            return new Outcome(false, "no completion came on jrxe0");
         }
         if (sent.status() != WcStatus.SUCCESS || received != null && received.status() != WcStatus.SUCCESS) {
-            return new Result(op, size, mtu, events, false, "the work request failed: " + sent
+            return new Outcome(false, "the work request failed: " + sent
                     + (received == null ? "" : "; on jrxe1: " + received));
         }
         int length = expected.length;
         return switch (op) {
             case WRITE, SEND -> same(b, expected)
-                    ? new Result(op, size, mtu, events, true, String.format("jrxe1's memory at 0x%x holds the %d bytes jrxe0 sent",
+                    ? new Outcome(true, String.format("jrxe1's memory at 0x%x holds the %d bytes jrxe0 sent",
                     b.at(0), length))
-                    : new Result(op, size, mtu, events, false, "jrxe1's memory does not hold the bytes jrxe0 sent");
+                    : new Outcome(false, "jrxe1's memory does not hold the bytes jrxe0 sent");
             case READ -> same(a, expected)
-                    ? new Result(op, size, mtu, events, true, String.format("jrxe0's memory at 0x%x holds the %d bytes read from jrxe1",
+                    ? new Outcome(true, String.format("jrxe0's memory at 0x%x holds the %d bytes read from jrxe1",
                     a.at(0), length))
-                    : new Result(op, size, mtu, events, false, "jrxe0's memory does not hold jrxe1's bytes");
+                    : new Outcome(false, "jrxe0's memory does not hold jrxe1's bytes");
             case ATOMIC -> {
                 long now = b.memory.get(ValueLayout.JAVA_LONG, 0);
                 long old = a.memory.get(ValueLayout.JAVA_LONG, 0);
                 boolean ok = now == ATOMIC_START + ATOMIC_ADD && old == ATOMIC_START;
-                yield new Result(op, size, mtu, events, ok, String.format("jrxe1's word is %d, jrxe0 got the old value %d%s",
+                yield new Outcome(ok, String.format("jrxe1's word is %d, jrxe0 got the old value %d%s",
                         now, old, ok ? "" : String.format(" (expected %d and %d)", ATOMIC_START + ATOMIC_ADD, ATOMIC_START)));
             }
         };

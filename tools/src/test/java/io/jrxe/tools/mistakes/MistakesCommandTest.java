@@ -2,11 +2,15 @@ package io.jrxe.tools.mistakes;
 
 import io.jrxe.tools.common.BadOptionAnswer;
 import io.jrxe.tools.common.InProcess;
+import io.jrxe.wire.dissect.StrictJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -109,6 +113,34 @@ class MistakesCommandTest {
         assertThat(r.status()).as(r.toString()).isZero();
         assertThat(r.lines().stream().filter(l -> l.matches("\\d\\. .*")).map(l -> l.substring(0, 2)).toList())
                 .containsExactly("4.", "6.");
+    }
+
+    /**
+     * Each mistake's packets go to the capture, the mistakes one after another in the file's time: the wrong rkey's
+     * WRITE and NAK first, then, a second or more later, the RNR mistake's SENDs and RNR NAKs.
+     */
+    @Test
+    void theMistakesPacketsGoToOneCaptureInTheOrderTheyWereMade(@TempDir Path dir) {
+        Path file = dir.resolve("mistakes.pcapng");
+        InProcess r = InProcess.run("mistakes", "--only", "wrong-rkey,rnr", "--capture", file.toString());
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Capture: " + file, "./jrxe view " + file);
+        InProcess decoded = InProcess.run("decode", "--json", file.toString());
+        assertThat(decoded.status()).as(decoded.toString()).isZero();
+        List<Map<String, Object>> packets = decoded.lines().stream().filter(l -> l.startsWith("{"))
+                .map(StrictJson::parseObject).toList();
+        List<String> names = packets.stream().map(p -> (String) p.get("opcode_name")).toList();
+        int firstSend = names.indexOf("RC SEND_ONLY");
+        assertThat(names.subList(0, firstSend)).containsExactly("RC RDMA_WRITE_ONLY", "RC RDMA_WRITE_ONLY",
+                "RC ACKNOWLEDGE", "RC ACKNOWLEDGE");
+        assertThat(names.subList(firstSend, names.size())).containsOnly("RC SEND_ONLY", "RC ACKNOWLEDGE").hasSizeGreaterThan(4);
+        double lastOfFirst = ((Number) packets.get(firstSend - 1).get("time")).doubleValue();
+        double firstOfSecond = ((Number) packets.get(firstSend).get("time")).doubleValue();
+        assertThat(firstOfSecond - lastOfFirst).as("the gap between two mistakes, in seconds").isGreaterThanOrEqualTo(1.0);
+        for (int i = 1; i < packets.size(); i++) {
+            assertThat(((Number) packets.get(i).get("time")).doubleValue())
+                    .isGreaterThanOrEqualTo(((Number) packets.get(i - 1).get("time")).doubleValue());
+        }
     }
 
     @Test

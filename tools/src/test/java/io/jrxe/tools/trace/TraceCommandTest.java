@@ -4,7 +4,9 @@ import io.jrxe.tools.common.BadOptionAnswer;
 import io.jrxe.tools.common.InProcess;
 import io.jrxe.wire.dissect.StrictJson;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -119,10 +121,54 @@ class TraceCommandTest {
     }
 
     @Test
+    void aLostRequestIsResentWhenTheAckTimerFires() {
+        List<Map<String, Object>> events = json("--drop", "1");
+        List<String> kinds = kinds(events);
+        assertThat(kinds.subList(kinds.indexOf("jrxe0 packet"), kinds.indexOf("jrxe0 packet") + 3))
+                .containsExactly("jrxe0 packet", "net lost", "jrxe0 retransmit");
+        assertThat(of(events, "net", "lost")).singleElement().satisfies(e -> assertThat(number(e, "packet")).isEqualTo(1));
+        assertThat(of(events, "jrxe0", "packet")).as("the WRITE, sent again").hasSize(2);
+        assertThat(of(events, "jrxe1", "packet")).as("one ACK, for the copy that arrived").hasSize(1);
+        assertThat(events.getLast()).containsEntry("event", "poll").containsEntry("status", "SUCCESS");
+    }
+
+    @Test
+    void aLostAckMakesTheRequesterResendAndTheResponderAcknowledgeTheDuplicate() {
+        List<Map<String, Object>> events = json("--drop", "2");
+        List<String> kinds = kinds(events);
+        assertThat(kinds.indexOf("net lost")).isEqualTo(kinds.indexOf("jrxe1 packet") + 1);
+        assertThat(of(events, "jrxe0", "packet")).hasSize(2);
+        assertThat(of(events, "jrxe1", "packet")).as("the ACK, then the ACK of the duplicate").hasSize(2);
+        assertThat(events.getLast()).containsEntry("status", "SUCCESS");
+    }
+
+    @Test
+    void aPacketBeyondTheTripIsNotLostAndSaysHowManyThereWere() {
+        InProcess r = InProcess.run("trace", "--drop", "9");
+        assertThat(r.status()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("--drop 9: this trip carried only 2 packets, so none was lost (try 1 to 2)");
+    }
+
+    @Test
+    void theTripsPacketsGoToACaptureAsSentAndAsReceived(@TempDir Path dir) {
+        Path file = dir.resolve("trip.pcapng");
+        InProcess r = InProcess.run("trace", "--drop", "1", "--capture", file.toString());
+        assertThat(r.status()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Capture: " + file + " (5 packets", "./jrxe view " + file);
+        InProcess decoded = InProcess.run("decode", file.toString());
+        assertThat(decoded.status()).as(decoded.toString()).isZero();
+        // the lost WRITE as sent, the resent WRITE as sent and received, the ACK as sent and received
+        assertThat(decoded.lines().stream().filter(l -> l.contains("RDMA_WRITE_ONLY")).count()).isEqualTo(3);
+        assertThat(decoded.lines().stream().filter(l -> l.contains("AETH ACK")).count()).isEqualTo(2);
+        assertThat(decoded.out()).contains("packets=5 roce=5 icrc_ok=5 icrc_bad=0");
+    }
+
+    @Test
     void badValuesAreOneLine() {
         BadOptionAnswer.check(InProcess.run("trace", "--op", "flush"), "trace", "--op flush", "write, read, send or atomic");
         BadOptionAnswer.check(InProcess.run("trace", "--size", "0"), "trace", "--size 0");
         BadOptionAnswer.check(InProcess.run("trace", "--size", "2000000"), "trace", "--size 2000000");
         BadOptionAnswer.check(InProcess.run("trace", "--op", "atomic", "--size", "64"), "trace", "an atomic moves 8 bytes");
+        BadOptionAnswer.check(InProcess.run("trace", "--drop", "0"), "trace", "--drop 0: packets count from 1");
     }
 }

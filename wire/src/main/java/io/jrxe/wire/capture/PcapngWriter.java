@@ -412,6 +412,12 @@ public final class PcapngWriter implements AutoCloseable {
     }
 
     static String describe(IOException e) {
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        // The file-system exceptions' messages are only the path, which the caller's sentence already names.
+        return switch (e) {
+            case java.nio.file.NoSuchFileException n -> "its directory does not exist";
+            case java.nio.file.AccessDeniedException a -> "permission denied";
+            case java.nio.file.FileSystemException f when f.getReason() != null -> f.getReason();
+            default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        };
     }
 }
