@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
                 + "that fired (IBTA, or rxe's check) and the fix.",
             "The mistakes: memory not registered, wrong rkey, buffer not page-aligned (legal: what it costs), wrong "
                 + "num_sge, CQ not polled, no receive posted (RNR), registration larger than the translation table, "
-                + "memory freed while registered. jrxe compare --scenario mistakes -d rxe0 runs those the kernel allows "
+                + "memory freed while registered, a missing access flag, a PD mismatch, a send posted before RTS. jrxe compare --scenario mistakes -d rxe0 runs those the kernel allows "
                 + "on a kernel device too."},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:every mistake had the effect its section expects", "1:one did not, or bad options",
@@ -48,6 +48,9 @@ public final class MistakesCommand implements Callable<Integer> {
         MISTAKES.put("rnr", QueueMistakes::noReceive);
         MISTAKES.put("mtt-too-small", MemoryMistakes::tooLarge);
         MISTAKES.put("freed", MemoryMistakes::freed);
+        MISTAKES.put("missing-access", ProtectionMistakes::missingAccess);
+        MISTAKES.put("pd-mismatch", ProtectionMistakes::pdMismatch);
+        MISTAKES.put("before-rts", ProtectionMistakes::beforeRts);
     }
 
     @Spec
@@ -55,7 +58,7 @@ public final class MistakesCommand implements Callable<Integer> {
 
     @Option(names = "--only", split = ",", paramLabel = "NAME",
             description = "act out only these (comma-separated): unregistered, wrong-rkey, unaligned, num-sge, cq-overflow, "
-                    + "rnr, mtt-too-small, freed (default: all, in that order)")
+                    + "rnr, mtt-too-small, freed, missing-access, pd-mismatch, before-rts (default: all, in that order)")
     List<String> only = List.of();
 
     @Option(names = "--capture", paramLabel = "FILE",

@@ -45,10 +45,10 @@ class MistakesCommandTest {
     void everyMistakeHasItsSectionInTheCoursesOrderAndBehavesAsExpected() {
         assertThat(run.status()).as(run.toString()).isZero();
         assertThat(run.out()).contains("Every mistake had the effect its section expects.").doesNotContain("UNEXPECTED");
-        assertThat(run.lines().stream().filter(l -> l.matches("\\d\\. .*")).map(l -> l.substring(l.lastIndexOf('[')))
+        assertThat(run.lines().stream().filter(l -> l.matches("\\d+\\. .*")).map(l -> l.substring(l.lastIndexOf('[')))
                 .toList()).containsExactly("[unregistered]", "[wrong-rkey]", "[unaligned]", "[num-sge]", "[cq-overflow]",
-                "[rnr]", "[mtt-too-small]", "[freed]");
-        for (int i = 1; i <= 8; i++) {
+                "[rnr]", "[mtt-too-small]", "[freed]", "[missing-access]", "[pd-mismatch]", "[before-rts]");
+        for (int i = 1; i <= 11; i++) {
             assertThat(section(i)).contains("  did ", "  packets ", "  result ", "  rule ", "  fix ", "  ok ");
         }
     }
@@ -105,6 +105,24 @@ class MistakesCommandTest {
         assertThat(section(8)).contains("(a) none:", "status=LOC_PROT_ERR", "vendor_err=2 (the key's index was handed out on this device, but no MR or MW there now has the key's variant",
                 "(b) completion on jrxe0: wr_id=1 status=REM_ACCESS_ERR", "the MR's memory was freed",
                 "jrxe_engine_errors=0");
+    }
+
+    @Test
+    void aWriteTheMrDoesNotAllowIsNakedWithTheRightKeyButNotTheRight() {
+        assertThat(section(9)).contains("LOCAL_WRITE | REMOTE_READ, no REMOTE_WRITE", "NAK remote access error",
+                "status=REM_ACCESS_ERR", "the MR/MW does not grant the access asked for", "QP states: jrxe0 ERR, jrxe1 ERR");
+    }
+
+    @Test
+    void anLkeyOfAnotherPdIsALocalProtectionErrorWithNoPacket() {
+        assertThat(section(10)).contains("packets   none:", "status=LOC_PROT_ERR",
+                "vendor_err=5 (the key belongs to another protection domain)", "QP state: jrxe0 ERR");
+    }
+
+    @Test
+    void aSendBeforeRtsIsRefusedWithEinvalAndChangesNothing() {
+        assertThat(section(11)).contains("packets   none:", "post_send failed: errno EINVAL (22)", "is in INIT",
+                "QP state: INIT (a refused post changes nothing)");
     }
 
     @Test
