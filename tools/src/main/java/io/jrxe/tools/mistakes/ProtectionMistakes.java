@@ -91,16 +91,7 @@ final class ProtectionMistakes {
             SendWr wr = scene.wr(WrOpcode.SEND, 0, 64);
             s.did(String.format("jrxe0 created QP 0x%06x and took it RESET -> INIT only (no RTR: no peer, no PSNs; no RTS: "
                     + "no timeout or retry count); it posted SEND wr_id=%d of 64 bytes on it", fresh.qpNum(), wr.wrId));
-            VerbsException refused = null;
-            try {
-                fresh.postSend(wr);
-            } catch (VerbsException e) {
-                refused = e;
-            }
-            scene.pair.settle();
-            scene.packets(s, "post_send refused the WR, so it never reached the send queue");
-            s.result(refused == null ? "post_send accepted the WR" : "post_send failed: errno " + refused.errno() + " ("
-                    + refused.errno().value() + "): " + refused.getMessage());
+            VerbsException refused = scene.postRefused(s, fresh, wr);
             s.result("QP state: " + fresh.query().state() + " (a refused post changes nothing)");
             s.rule = "only a QP in RTS (or SQD) takes sends: before RTS it has no destination, no send PSN, no timeout and "
                     + "no retry count to send with; receives may be posted from INIT on (IBTA 10.3.1, QP states; rxe's "

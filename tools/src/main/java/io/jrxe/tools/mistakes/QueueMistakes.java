@@ -53,16 +53,7 @@ final class QueueMistakes {
             wr.sgl.add(scene.a.at(128), 16, scene.a.mr.lkey());
             s.did("jrxe0's QP was created with max_send_sge 2; jrxe0 posted RDMA_WRITE wr_id=" + wr.wrId
                     + " with num_sge 3 (three 16-byte pieces of its MR)");
-            VerbsException refused = null;
-            try {
-                scene.a.qp.postSend(wr);
-            } catch (VerbsException e) {
-                refused = e;
-            }
-            scene.pair.settle();
-            scene.packets(s, "post_send refused the WR, so it never reached the send queue");
-            s.result(refused == null ? "post_send accepted the WR" : "post_send failed: errno " + refused.errno() + " ("
-                    + refused.errno().value() + "): " + refused.getMessage());
+            VerbsException refused = scene.postRefused(s, scene.a.qp, wr);
             s.result("completion on jrxe0: " + scene.completion(scene.pair.pollNow(scene.a)) + "; QP state "
                     + Scene.state(scene.a) + " (a refused post changes nothing)");
             s.rule = "post_send checks each WR against the QP's capabilities before it takes a slot: num_sge above "

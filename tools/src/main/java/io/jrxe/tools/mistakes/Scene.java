@@ -6,6 +6,7 @@ import io.jrxe.tools.common.SimulatedPair.Nic;
 import io.jrxe.tools.common.TapDissector;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
+import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
@@ -77,6 +78,24 @@ final class Scene implements AutoCloseable {
         wr.remoteAddr = b.at(remoteOffset);
         wr.rkey = b.mr.rkey();
         return wr;
+    }
+
+    /**
+     * Posts {@code wr} on {@code qp} where post_send should refuse it, runs the network, and puts in the section the
+     * packets (none, the refusal being why) and what post_send said; the refusal, or null when it accepted the WR.
+     */
+    VerbsException postRefused(Section s, Qp qp, SendWr wr) throws VerbsException {
+        VerbsException refused = null;
+        try {
+            qp.postSend(wr);
+        } catch (VerbsException e) {
+            refused = e;
+        }
+        pair.settle();
+        packets(s, "post_send refused the WR, so it never reached the send queue");
+        s.result(refused == null ? "post_send accepted the WR" : "post_send failed: errno " + refused.errno() + " ("
+                + refused.errno().value() + "): " + refused.getMessage());
+        return refused;
     }
 
     /** Moves the packets seen so far into the section ("none" when there were none). */
