@@ -14,17 +14,15 @@ import io.jrxe.wire.time.NicTime;
  * {@code none} (the requester asks the part about new packets only, and a READ response the pacer
  * held would wait on a peer's timer that the window's reasoning in {@link Flow#mayRespond} warns of).
  */
-public final class Dcqcn implements CongestionControl {
+public final class Dcqcn extends PacedControl {
     private final DcqcnParameters parameters;
     private final NicTime time;
-    private final DeviceWindow window;
     private final DcqcnCounters counters;
-    private RateChangeListener rateChanges = RateChangeListener.NONE;
 
     public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
+        super(windowPackets, time, counters);
         this.parameters = parameters;
         this.time = time;
-        this.window = new DeviceWindow(windowPackets, time, counters);
         this.counters = new DcqcnCounters(counters);
     }
 
@@ -43,13 +41,12 @@ public final class Dcqcn implements CongestionControl {
     }
 
     @Override
-    public Flow attach(int qpn, Runnable wake) {
-        return new PacedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, qpn, wake, counters,
-                rateChanges), counters);
+    PacedRate rate(int qpn, Runnable wake, RateChangeListener changes) {
+        return new DcqcnRate(parameters, time, qpn, wake, counters, changes);
     }
 
     @Override
-    public void reportRateChanges(RateChangeListener listener) {
-        rateChanges = listener;
+    RateCounters rateCounters() {
+        return counters;
     }
 }

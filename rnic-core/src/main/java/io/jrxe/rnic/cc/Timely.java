@@ -10,17 +10,15 @@ import io.jrxe.wire.time.NicTime;
  * CNPs and ECN marks are not its signals: the window counts them as it does under {@code none}.
  * What is paced is what {@link Dcqcn} paces: a requester's new packets.
  */
-public final class Timely implements CongestionControl {
+public final class Timely extends PacedControl {
     private final TimelyParameters parameters;
     private final NicTime time;
-    private final DeviceWindow window;
     private final TimelyCounters counters;
-    private RateChangeListener rateChanges = RateChangeListener.NONE;
 
     public Timely(TimelyParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
+        super(windowPackets, time, counters);
         this.parameters = parameters;
         this.time = time;
-        this.window = new DeviceWindow(windowPackets, time, counters);
         this.counters = new TimelyCounters(counters);
     }
 
@@ -39,13 +37,12 @@ public final class Timely implements CongestionControl {
     }
 
     @Override
-    public Flow attach(int qpn, Runnable wake) {
-        return new PacedFlow(window.attach(qpn, wake), new TimelyRate(parameters, time, qpn, wake, counters,
-                rateChanges), counters);
+    PacedRate rate(int qpn, Runnable wake, RateChangeListener changes) {
+        return new TimelyRate(parameters, time, qpn, wake, counters, changes);
     }
 
     @Override
-    public void reportRateChanges(RateChangeListener listener) {
-        rateChanges = listener;
+    RateCounters rateCounters() {
+        return counters;
     }
 }
