@@ -151,8 +151,7 @@ class TimelyOnTheNicTest {
         CounterRegistry counters = a.nic().counters();
         long slowSamples = counters.get("jrxe_cc_rtt_samples");
         assertThat(slowSamples).as("about one sample per round trip").isBetween(5L, 15L);
-        assertThat(steps).as("each sample above T_high cut the rate").contains("RTT_HIGH")
-                .doesNotContain("RTT_LOW", "CUT");
+        assertThat(steps).as("each sample above T_high cut the rate").isNotEmpty().containsOnly("RTT_HIGH");
         assertThat(lastRate[0]).isLessThan(parameters.lineRateBitsPerSecond() / 10);
         assertThat(counters.get("jrxe_cc_rate_limited_qps")).isEqualTo(1);
         assertThat(counters.get("jrxe_cc_paced")).as("the pacer held the QP back").isPositive();
