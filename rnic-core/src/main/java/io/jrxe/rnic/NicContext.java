@@ -17,7 +17,8 @@ import io.jrxe.wire.time.NicTime;
  *   <li>the <b>clock</b>: the engines' time and timers, by default the transport's;</li>
  *   <li><b>congestion control</b>: when a QP may send and what CNPs and ECN marks do; by default
  *       {@link DeviceWindow} ({@code none}: a cap of packets in flight, no rate control); or
- *       {@link io.jrxe.rnic.cc.Dcqcn} ({@code dcqcn}: the same cap and a DCQCN rate per QP);</li>
+ *       {@link io.jrxe.rnic.cc.Dcqcn} ({@code dcqcn}: the same cap and a DCQCN rate per QP), or
+ *       {@link io.jrxe.rnic.cc.Timely} ({@code timely}: the same cap and a TIMELY rate per QP);</li>
  *   <li><b>memory translation</b>'s page-fault hook: by default {@link PageFaultHook#PINNED};</li>
  *   <li>the <b>counters registry</b> every part counts into, which every reader reads.</li>
  * </ul>

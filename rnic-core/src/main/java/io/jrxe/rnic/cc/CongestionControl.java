@@ -9,7 +9,8 @@ import io.jrxe.wire.time.NicTime;
  * a received packet, a CNP from a peer). The requester asks its QP's {@link Flow} before every
  * packet it sends; the receive path hands the flow the signals. A NIC gets it from its
  * context ({@code NicContext.congestionControl}); the default is {@link DeviceWindow} ({@code none}),
- * the other {@link Dcqcn} ({@code dcqcn}), both by name through {@link CongestionControlChoice}.
+ * the others {@link Dcqcn} ({@code dcqcn}) and {@link Timely} ({@code timely}), all by name through
+ * {@link CongestionControlChoice}.
  * Everything here runs on the NIC thread.
  */
 public interface CongestionControl {
@@ -74,6 +75,15 @@ public interface CongestionControl {
          * payload's padding: what a rate is charged. Resent packets are not reported.
          */
         default void transmitted(int bytes) {
+        }
+
+        /**
+         * One round trip of the QP's, in nanoseconds of the NIC's clock: from a new packet that asked
+         * for an ACK going on the wire to the first ACK, READ response or atomic ACK that covers it.
+         * Resent packets give none (Karn's rule: an answer could be to either copy). The RTT-based
+         * part's input; the others ignore it.
+         */
+        default void roundTripMeasured(long nanos) {
         }
 
         /** The peer acknowledged this many more of the QP's packets (a go-back-N rewind acknowledges none). */

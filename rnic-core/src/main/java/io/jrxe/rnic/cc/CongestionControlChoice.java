@@ -1,13 +1,13 @@
 package io.jrxe.rnic.cc;
 
 /**
- * The congestion controls a NIC can be given by name ({@code none}, {@code dcqcn}), with their
+ * The congestion controls a NIC can be given by name ({@code none}, {@code dcqcn}, {@code timely}), with their
  * default settings: what a command-line flag or a configuration key turns into a
  * {@link CongestionControl.Factory} for {@code NicContext.congestionControl}.
  */
 public final class CongestionControlChoice {
     /** The names, in the order the docs list them. */
-    public static final String NAMES = "none, dcqcn";
+    public static final String NAMES = "none, dcqcn, timely";
 
     private CongestionControlChoice() {
     }
@@ -17,6 +17,7 @@ public final class CongestionControlChoice {
         return switch (name) {
             case "none" -> DeviceWindow.of(DeviceWindow.DEFAULT_PACKETS);
             case "dcqcn" -> Dcqcn.of(DcqcnParameters.DEFAULTS);
+            case "timely" -> Timely.of(TimelyParameters.DEFAULTS);
             default -> throw new IllegalArgumentException(
                     "no congestion control named '" + name + "': there are " + NAMES);
         };

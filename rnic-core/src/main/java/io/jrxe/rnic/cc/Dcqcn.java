@@ -14,17 +14,15 @@ import io.jrxe.wire.time.NicTime;
  * {@code none} (the requester asks the part about new packets only, and a READ response the pacer
  * held would wait on a peer's timer that the window's reasoning in {@link Flow#mayRespond} warns of).
  */
-public final class Dcqcn implements CongestionControl {
+public final class Dcqcn extends PacedControl {
     private final DcqcnParameters parameters;
     private final NicTime time;
-    private final DeviceWindow window;
     private final DcqcnCounters counters;
-    private RateChangeListener rateChanges = RateChangeListener.NONE;
 
     public Dcqcn(DcqcnParameters parameters, int windowPackets, NicTime time, CounterRegistry counters) {
+        super(windowPackets, time, counters);
         this.parameters = parameters;
         this.time = time;
-        this.window = new DeviceWindow(windowPackets, time, counters);
         this.counters = new DcqcnCounters(counters);
     }
 
@@ -43,89 +41,12 @@ public final class Dcqcn implements CongestionControl {
     }
 
     @Override
-    public Flow attach(int qpn, Runnable wake) {
-        return new RateLimitedFlow(window.attach(qpn, wake), new DcqcnRate(parameters, time, qpn, wake, counters,
-                rateChanges));
+    PacedRate rate(int qpn, Runnable wake, RateChangeListener changes) {
+        return new DcqcnRate(parameters, time, qpn, wake, counters, changes);
     }
 
     @Override
-    public void reportRateChanges(RateChangeListener listener) {
-        rateChanges = listener;
-    }
-
-    /** One QP: the window's flow, and its own rate. */
-    private final class RateLimitedFlow implements Flow {
-        private final Flow windowFlow;
-        private final DcqcnRate rate;
-
-        RateLimitedFlow(Flow windowFlow, DcqcnRate rate) {
-            this.windowFlow = windowFlow;
-            this.rate = rate;
-        }
-
-        @Override
-        public boolean mayTransmit() {
-            if (!rate.mayTransmit()) {
-                counters.paced.increment();
-                return false;
-            }
-            return windowFlow.mayTransmit();
-        }
-
-        @Override
-        public boolean mayRespond() {
-            return windowFlow.mayRespond();
-        }
-
-        @Override
-        public boolean nearLimit() {
-            return windowFlow.nearLimit();
-        }
-
-        /**
-         * The window's answer only: a paced QP waits microseconds for its timer, not for an ACK, so
-         * asking for an ACK on every paced packet would only double the packets on a congested path.
-         */
-        @Override
-        public boolean refusesNext() {
-            return windowFlow.refusesNext();
-        }
-
-        @Override
-        public void transmitted(int bytes) {
-            rate.transmitted(bytes);
-        }
-
-        @Override
-        public void acknowledged(int packets) {
-            windowFlow.acknowledged(packets);
-        }
-
-        @Override
-        public void turnEnded() {
-            windowFlow.turnEnded();
-        }
-
-        @Override
-        public void inFlight(int packets) {
-            windowFlow.inFlight(packets);
-        }
-
-        @Override
-        public void congestionNotified() {
-            counters.cnpsActedOn.increment();
-            rate.congestionNotified();
-        }
-
-        @Override
-        public void congestionExperienced() {
-            windowFlow.congestionExperienced();
-        }
-
-        @Override
-        public void detach() {
-            rate.detach();
-            windowFlow.detach();
-        }
+    RateCounters rateCounters() {
+        return counters;
     }
 }

@@ -17,27 +17,20 @@ import io.jrxe.wire.time.NicTime;
  *       is fast recovery (the current rate goes halfway to the target); once one of them reaches
  *       F, additive increase (the target grows by R_AI first); once both have, hyper increase
  *       (the target grows by R_HAI times the steps past F). Back at the line rate, it stops.</li>
- *   <li><b>The pacer</b> spaces packets by their size at the current rate: a packet may go once
- *       the previous one's time has passed. Time a QP leaves unused is not saved up, so no burst
- *       exceeds one packet. A QP at the line rate is not paced.</li>
+ *   <li><b>The {@link Pacer}</b> spaces packets by their size at the current rate. A QP at the
+ *       line rate is not paced.</li>
  * </ul>
  * Runs on the NIC thread; allocates nothing after it is made.
  */
-public final class DcqcnRate {
-    /** Which rule changed the rate last: what the trace, the tests and the docs follow. */
-    public enum Step { NONE, CUT, FAST_RECOVERY, ADDITIVE, HYPER }
-
-    private static final double NANOS_PER_SECOND = 1e9;
-
+public final class DcqcnRate implements PacedRate {
     private final DcqcnParameters p;
     private final NicTime time;
     private final int qpn;
-    private final Runnable wake;
     private final RateChangeListener changes;
     private final DcqcnCounters counters;
     /** Made once: the timer tasks the clock runs, so that arming a timer allocates nothing. */
     private final Runnable increaseTimerTask = this::increaseTimerFired;
-    private final Runnable wakeTask = this::wakeFired;
+    private final Pacer pacer;
 
     private double currentRate;
     private double targetRate;
@@ -47,12 +40,10 @@ public final class DcqcnRate {
     private int timerSteps;
     private int byteSteps;
     private long bytesTowardStep;
-    private Step lastStep = Step.NONE;
+    private RateStep lastStep = RateStep.NONE;
     /** When the rate-increase timer is due; it restarts at each CNP (lazy: the task checks it). */
     private long increaseDue;
     private boolean increaseTimerArmed;
-    private long nextSendAt;
-    private boolean wakeArmed;
     private boolean detached;
 
     /**
@@ -66,7 +57,7 @@ public final class DcqcnRate {
         this.p = parameters;
         this.time = time;
         this.qpn = qpn;
-        this.wake = wake;
+        this.pacer = new Pacer(time, wake);
         this.changes = changes;
         this.counters = counters;
         this.currentRate = parameters.lineRateBitsPerSecond();
@@ -86,7 +77,7 @@ public final class DcqcnRate {
         return cnpSeen ? alpha * decay(periodsSince(alphaAnchor)) : alpha;
     }
 
-    public Step lastStep() {
+    public RateStep lastStep() {
         return lastStep;
     }
 
@@ -113,9 +104,9 @@ public final class DcqcnRate {
         timerSteps = 0;
         byteSteps = 0;
         bytesTowardStep = 0;
-        lastStep = Step.CUT;
+        lastStep = RateStep.CUT;
         counters.rateDecreased.increment();
-        changes.rateChanged(qpn, Step.CUT, (long) currentRate);
+        changes.rateChanged(qpn, RateStep.CUT, (long) currentRate);
         increaseDue = now + p.rateIncreaseTimerNanos();
         if (!increaseTimerArmed) {
             increaseTimerArmed = true;
@@ -123,28 +114,32 @@ public final class DcqcnRate {
         }
     }
 
+    /** Counted as acted on, and the rate cut. */
+    @Override
+    public boolean actOnCnp() {
+        counters.cnpsActedOn.increment();
+        congestionNotified();
+        return true;
+    }
+
+    /** DCQCN does not use round-trip times. */
+    @Override
+    public void roundTrip(long nanos) {
+    }
+
     /** Whether the pacer lets a packet go now; if not, the QP is woken when it may. */
+    @Override
     public boolean mayTransmit() {
-        long now = time.nanoTime();
-        if (!limited() || now >= nextSendAt) {
-            return true;
-        }
-        if (!wakeArmed) {
-            wakeArmed = true;
-            time.schedule(nextSendAt - now, wakeTask);
-        }
-        return false;
+        return !limited() || pacer.mayTransmit();
     }
 
     /** A packet of this many bytes went: the pacer's next slot, and the byte counter's share. */
+    @Override
     public void transmitted(int bytes) {
         if (!limited()) {
             return;
         }
-        long now = time.nanoTime();
-        // rounded up, so that what goes in any window never exceeds the rate (plus the packet in hand)
-        long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / currentRate);
-        nextSendAt = Math.max(nextSendAt, now) + spacing;
+        pacer.transmitted(bytes, currentRate);
         bytesTowardStep += bytes;
         while (bytesTowardStep >= p.byteCounterBytes() && limited()) {
             bytesTowardStep -= p.byteCounterBytes();
@@ -153,11 +148,13 @@ public final class DcqcnRate {
     }
 
     /** The QP is gone: its pending timers find nothing to do, and it is no longer a limited QP. */
+    @Override
     public void detach() {
         if (!detached && limited()) {
             counters.rateLimitedQps.add(-1);
         }
         detached = true;
+        pacer.detach();
     }
 
     private void increaseTimerFired() {
@@ -176,13 +173,6 @@ public final class DcqcnRate {
         }
     }
 
-    private void wakeFired() {
-        wakeArmed = false;
-        if (!detached) {
-            wake.run();
-        }
-    }
-
     /** One step up, from the timer or the byte counter: which rule applies is the paper's. */
     private void increase(boolean byTimer) {
         int fast = p.fastRecoverySteps();
@@ -190,12 +180,12 @@ public final class DcqcnRate {
         int least = Math.min(timerSteps, byteSteps);
         double line = p.lineRateBitsPerSecond();
         if (most < fast) {
-            lastStep = Step.FAST_RECOVERY;
+            lastStep = RateStep.FAST_RECOVERY;
         } else if (least < fast) {
-            lastStep = Step.ADDITIVE;
+            lastStep = RateStep.ADDITIVE;
             targetRate = Math.min(line, targetRate + p.additiveIncreaseBitsPerSecond());
         } else {
-            lastStep = Step.HYPER;
+            lastStep = RateStep.HYPER;
             targetRate = Math.min(line, targetRate + (double) p.hyperIncreaseBitsPerSecond() * (least - fast + 1));
         }
         currentRate = Math.min(line, (currentRate + targetRate) / 2);

@@ -14,5 +14,5 @@ public interface RateChangeListener {
      * @param why           the rule that changed it
      * @param bitsPerSecond the QP's rate now
      */
-    void rateChanged(int qpn, DcqcnRate.Step why, long bitsPerSecond);
+    void rateChanged(int qpn, RateStep why, long bitsPerSecond);
 }

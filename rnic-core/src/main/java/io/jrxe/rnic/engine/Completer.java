@@ -383,8 +383,14 @@ final class Completer {
         }
     }
 
-    /** The peer has every packet before nextPsn: the congestion-control part hears how many that was. */
-    private static void advanceTo(QpEngine e, int nextPsn) {
+    /**
+     * The peer has every packet before nextPsn: the congestion-control part hears how many that was,
+     * and the round trip of the QP's timed packet if this answers it.
+     */
+    private void advanceTo(QpEngine e, int nextPsn) {
+        if (e.rtt.answeredBy(nextPsn)) {
+            e.flow.roundTripMeasured(e.rtt.end(time.nanoTime()));
+        }
         e.flow.acknowledged(Psn.distance(e.comp.compPsn, nextPsn));
         e.comp.compPsn = nextPsn;
     }

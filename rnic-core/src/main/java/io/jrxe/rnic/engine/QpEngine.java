@@ -32,6 +32,8 @@ final class QpEngine {
     final RequesterState req = new RequesterState();
     final CompleterState comp;
     final ResponderState resp;
+    /** The QP's round-trip measurement, which congestion control hears the samples of. */
+    final RttProbe rtt = new RttProbe();
     /** The QP's share of congestion control. */
     final CongestionControl.Flow flow;
 

@@ -71,11 +71,13 @@ final class Requester {
 
     /** The QP entered RTS (or RESET): its PSN, from the send queue's head, nothing outstanding. */
     void reset(QpEngine e, int sqPsn) {
+        e.rtt.drop();
         e.req.reset(sqPsn, e.qp.sendQueue().consumed(), e.comp.readsAtomicsRetired, e.comp.retryAsked);
     }
 
     /** The completer flushed the send queue (the QP is in ERR): nothing is outstanding. */
     void flushed(QpEngine e) {
+        e.rtt.drop();
         RequesterState req = e.req;
         req.next = e.qp.sendQueue().consumed();
         req.readsAtomicsStarted = e.comp.readsAtomicsRetired;
@@ -284,6 +286,9 @@ final class Requester {
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
         if (qp.type() == QpType.RC && !Psn.before(req.psn, req.sentHighWater)) {
             e.flow.transmitted(at); // the packet congestion control allowed (a resend was never asked)
+            if (ackRequest) {
+                e.rtt.sent(req.psn, time.nanoTime());
+            }
         }
 
         if (readRequest) {
@@ -350,6 +355,7 @@ final class Requester {
      * or atomics no longer count as outstanding.
      */
     private void rewind(QpEngine e, int psn) {
+        e.rtt.drop(); // Karn's rule: an answer to a packet sent again could be to either copy
         WorkQueue<SendWqe> sq = e.qp.sendQueue();
         RequesterState req = e.req;
         int mtu = mtu(e.qp);

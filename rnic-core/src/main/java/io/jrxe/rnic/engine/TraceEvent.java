@@ -1,6 +1,6 @@
 package io.jrxe.rnic.engine;
 
-import io.jrxe.rnic.cc.DcqcnRate;
+import io.jrxe.rnic.cc.RateStep;
 import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
@@ -37,7 +37,7 @@ public enum TraceEvent {
     DROPPED,
     /**
      * Congestion control changed the QP's sending rate (on the NIC thread, from a CNP or a timer); opcode: why, a
-     * {@link DcqcnRate.Step} ordinal (CUT for a CNP), value: the rate now in bit/s.
+     * {@link RateStep} ordinal (CUT for a DCQCN CNP, RTT_HIGH for a TIMELY sample above T_high, ...), value: the rate now in bit/s.
      */
     RATE_CHANGED;
 
@@ -47,7 +47,7 @@ public enum TraceEvent {
             return "-";
         }
         return switch (this) {
-            case RATE_CHANGED -> opcode < DcqcnRate.Step.values().length ? DcqcnRate.Step.values()[opcode].name()
+            case RATE_CHANGED -> opcode < RateStep.values().length ? RateStep.values()[opcode].name()
                     : "?" + opcode;
             case POSTED, FETCHED -> opcode < WrOpcode.values().length ? WrOpcode.values()[opcode].name() : "?" + opcode;
             case COMPLETED -> opcode < WcOpcode.values().length ? WcOpcode.values()[opcode].name() : "?" + opcode;

@@ -85,13 +85,13 @@ class DcqcnRateTest {
         double gap = target - r.currentRate();
         for (int step = 1; step <= DcqcnParameters.DEFAULT_FAST_RECOVERY_STEPS; step++) {
             clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER);
-            assertThat(r.lastStep()).as("step %d", step).isEqualTo(DcqcnRate.Step.FAST_RECOVERY);
+            assertThat(r.lastStep()).as("step %d", step).isEqualTo(RateStep.FAST_RECOVERY);
             assertThat(r.targetRate()).isEqualTo(target);
             assertThat(target - r.currentRate()).as("gap after step %d", step).isEqualTo(gap / (1 << step), within(1.0));
         }
         // the target was the line rate: additive increase cannot raise it, the current rate closes the gap
         clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER);
-        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.ADDITIVE);
+        assertThat(r.lastStep()).isEqualTo(RateStep.ADDITIVE);
         assertThat(counters.rateIncreased()).isEqualTo(6);
 
         // cut twice, so that the target is below the line rate and additive increase shows
@@ -105,7 +105,7 @@ class DcqcnRateTest {
         for (int step = 1; step <= 3; step++) {
             double current = r.currentRate();
             clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER);
-            assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.ADDITIVE);
+            assertThat(r.lastStep()).isEqualTo(RateStep.ADDITIVE);
             assertThat(r.targetRate()).isEqualTo(cutTarget + step * DcqcnParameters.DEFAULT_ADDITIVE_INCREASE,
                     within(1e-3));
             assertThat(r.currentRate()).isEqualTo((current + r.targetRate()) / 2, within(1e-3));
@@ -115,7 +115,7 @@ class DcqcnRateTest {
     @Test
     void aQpThatKeepsSendingGoesThroughFastRecoveryThenAdditiveThenHyperIncreaseBackToTheLineRate() {
         DcqcnParameters parameters = DcqcnParameters.DEFAULTS.withByteCounter(64 * 1024);
-        List<DcqcnRate.Step> steps = new ArrayList<>();
+        List<RateStep> steps = new ArrayList<>();
         GreedySender sender = new GreedySender(1024);
         DcqcnRate r = rate(parameters, sender);
         sender.rate = r;
@@ -133,8 +133,8 @@ class DcqcnRateTest {
                 }
             }
         }
-        assertThat(steps).containsExactly(DcqcnRate.Step.FAST_RECOVERY, DcqcnRate.Step.ADDITIVE,
-                DcqcnRate.Step.HYPER);
+        assertThat(steps).containsExactly(RateStep.FAST_RECOVERY, RateStep.ADDITIVE,
+                RateStep.HYPER);
         assertThat(r.limited()).as("back at the line rate").isFalse();
         assertThat(r.currentRate()).isEqualTo(LINE);
         assertThat(counters.rateLimitedQps()).as("no longer limited").isZero();
@@ -154,13 +154,13 @@ class DcqcnRateTest {
         double hai = DcqcnParameters.DEFAULT_HYPER_INCREASE;
 
         r.transmitted((int) b); // T 0, BC 0: both below F = 1
-        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.FAST_RECOVERY);
+        assertThat(r.lastStep()).isEqualTo(RateStep.FAST_RECOVERY);
         assertThat(r.targetRate()).isEqualTo(target);
         clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER); // T 0, BC 1: one counter reached F
-        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.ADDITIVE);
+        assertThat(r.lastStep()).isEqualTo(RateStep.ADDITIVE);
         assertThat(r.targetRate()).isEqualTo(target + ai, within(1e-3));
         r.transmitted((int) b); // T 1, BC 1: both have, one step past F at the least
-        assertThat(r.lastStep()).isEqualTo(DcqcnRate.Step.HYPER);
+        assertThat(r.lastStep()).isEqualTo(RateStep.HYPER);
         assertThat(r.targetRate()).isEqualTo(target + ai + hai, within(1e-3));
         clock.runFor(DcqcnParameters.DEFAULT_RATE_INCREASE_TIMER); // T 1, BC 2: still one
         assertThat(r.targetRate()).isEqualTo(target + ai + 2 * hai, within(1e-3));

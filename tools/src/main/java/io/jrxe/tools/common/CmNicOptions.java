@@ -40,6 +40,11 @@ public final class CmNicOptions {
                     + "tools' --faults; docs/commands.md)")
     String faults;
 
+    @Option(names = "--cc", paramLabel = "NAME",
+            description = "the jrxe NIC's congestion control: none, dcqcn or timely (the verbs tools' --cc; "
+                    + "docs/congestion.md) (default: none)")
+    String congestionControl;
+
     @Option(names = "--counters", description = "print the jrxe NIC's counters that moved when the command ends")
     boolean counters;
 
@@ -48,8 +53,10 @@ public final class CmNicOptions {
         return switch (provider) {
             case EmulatedProvider.NAME -> false;
             case NativeProvider.NAME -> {
-                if (address != null || interfaceMtu != null || capture != null || faults != null) {
-                    throw new BadOption("--addr, --if-mtu, --capture and --faults apply to a jrxe NIC only, not to --provider native");
+                if (address != null || interfaceMtu != null || capture != null || faults != null
+                        || congestionControl != null) {
+                    throw new BadOption("--addr, --if-mtu, --capture, --faults and --cc apply to a jrxe NIC only, not to "
+                            + "--provider native");
                 }
                 yield true;
             }
@@ -72,6 +79,7 @@ public final class CmNicOptions {
         o.interfaceMtu = interfaceMtu;
         o.capture = capture;
         o.faults = faults;
+        o.congestionControl = congestionControl;
         o.captureMaxPackets = 1_000_000;
         o.captureMaxMebibytes = 512;
         o.counters = counters;

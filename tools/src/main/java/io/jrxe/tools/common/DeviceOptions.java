@@ -1,5 +1,7 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.rnic.cc.CongestionControl;
+import io.jrxe.rnic.cc.CongestionControlChoice;
 import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.wire.port.fault.FaultSpec;
@@ -70,6 +72,12 @@ public final class DeviceOptions {
                     + "The capture says what each fault did (docs/commands.md, --faults)")
     String faults;
 
+    @Option(names = "--cc", paramLabel = "NAME",
+            description = "a jrxe NIC's congestion control: none (a cap of packets in flight, no rate), dcqcn (a rate "
+                    + "per QP that CNPs cut) or timely (a rate per QP that round-trip times move); docs/congestion.md "
+                    + "(default: none)")
+    String congestionControl;
+
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
@@ -139,6 +147,10 @@ public final class DeviceOptions {
             throw new BadOption("--faults applies to jrxe NICs only: " + name + " sends from the kernel, where jrxe cannot "
                     + "touch its packets; give the faults to the jrxe peer, or use tc netem on the interface");
         }
+        if (congestionControl != null) {
+            throw new BadOption("--cc applies to jrxe NICs only: the kernel's " + name + " has no congestion control to "
+                    + "choose (rxe sends Not-ECT and ignores CNPs)");
+        }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
@@ -153,6 +165,7 @@ public final class DeviceOptions {
     public void checkValues() {
         progress();
         faults();
+        congestionControl();
         interfaceMtu();
         captureMaxPackets();
         captureMaxBytes();
@@ -193,6 +206,16 @@ public final class DeviceOptions {
             return FaultSpec.parse(faults);
         } catch (IllegalArgumentException e) {
             throw new BadOption("--faults '" + faults + "': " + e.getMessage());
+        }
+    }
+
+    /** The congestion control of --cc, none's when it is not given; a one-line error for a name no part has. */
+    public CongestionControl.Factory congestionControl() {
+        String name = congestionControl == null ? "none" : congestionControl;
+        try {
+            return CongestionControlChoice.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new BadOption("--cc " + name + ": one of " + CongestionControlChoice.NAMES);
         }
     }
 

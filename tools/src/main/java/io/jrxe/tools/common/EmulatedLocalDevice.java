@@ -3,6 +3,7 @@ package io.jrxe.tools.common;
 import io.jrxe.verbs.emulated.Warmup;
 import io.jrxe.tools.BadOption;
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.tools.UserError;
 import io.jrxe.verbs.Context;
@@ -44,8 +45,9 @@ public final class EmulatedLocalDevice extends LocalDevice {
         InetAddress address = options.address();
         EmulatedDevice device;
         try {
-            device = Verbs.emulated().createUdp(DeviceConfig.of(options.deviceName(), address)
-                    .withInterfaceMtu(options.interfaceMtu()).withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()),
+            DeviceConfig config = DeviceConfig.of(options.deviceName(), address).withInterfaceMtu(options.interfaceMtu())
+                    .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults());
+            device = Verbs.emulated().createUdp(new NicContext(config).congestionControl(options.congestionControl()),
                     options.progress());
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "

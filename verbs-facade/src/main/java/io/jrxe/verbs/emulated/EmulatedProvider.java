@@ -84,9 +84,20 @@ public final class EmulatedProvider implements Provider {
      * @throws PortInUseException when the address cannot be bound (taken, or not local)
      */
     public EmulatedDevice createUdp(DeviceConfig config, Progress progress) throws PortInUseException {
+        return createUdp(new NicContext(config), progress);
+    }
+
+    /**
+     * Makes a device on real UDP, as {@link #createUdp(DeviceConfig, Progress)} does, from a context that says
+     * the rest of what it is built of (its congestion control, say); the transport is this method's.
+     *
+     * @throws PortInUseException when the address cannot be bound (taken, or not local)
+     */
+    public EmulatedDevice createUdp(NicContext context, Progress progress) throws PortInUseException {
+        DeviceConfig config = context.config();
         NicTransport transport = progress == Progress.INVOKER ? InvokedTransport.bindUdp(config)
                 : NicThreadTransport.bindUdp(config);
-        return listAndPublish(new EmulatedDevice(new NicContext(config).transport(transport).open()), config);
+        return listAndPublish(new EmulatedDevice(context.transport(transport).open()), config);
     }
 
     /** Lists a device made on real UDP and publishes its live state (JMX); a device that cannot be is released. */

@@ -1,6 +1,7 @@
 package io.jrxe.verbs.facade;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.cc.CongestionControlChoice;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 
@@ -27,16 +28,25 @@ import java.util.Map;
  * jrxe0.faults = loss=0.01,seed=7  # faults its port does to its packets on real UDP (FaultSpec's grammar)
  * jrxe0.ecn_capable = true     # its packets on real UDP say ECT(0) in the IP header (false unless set)
  * jrxe0.cnp_interval_us = 50    # at most one CNP per QP this often, for packets that arrive marked CE
+ * jrxe0.congestion_control = timely  # none (the default), dcqcn or timely (docs/congestion.md)
  * </pre>
  * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
  * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
- * Every mistake is reported with its line number.
+ * The congestion control is not part of {@link DeviceConfig}: {@link #loadDevices} gives it beside each
+ * configuration, with the {@link io.jrxe.rnic.NicContext} to make the NIC from. Every mistake is reported with
+ * its line number.
  */
 public final class DeviceConfigFile {
     private DeviceConfigFile() {
     }
 
+    /** The devices' configurations (their congestion control, when the file names one, is in {@link #loadDevices}). */
     public static List<DeviceConfig> load(Path file) throws IOException {
+        return loadDevices(file).stream().map(ConfiguredDevice::config).toList();
+    }
+
+    /** The devices of the file, each with its congestion control. */
+    public static List<ConfiguredDevice> loadDevices(Path file) throws IOException {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -65,20 +75,21 @@ public final class DeviceConfigFile {
             devices.computeIfAbsent(device, d -> new LinkedHashMap<>()).put(key, line.substring(eq + 1).strip());
             lineOf.put(device + "." + key, n + 1);
         }
-        List<DeviceConfig> configs = new ArrayList<>();
+        List<ConfiguredDevice> configs = new ArrayList<>();
         for (Map.Entry<String, Map<String, String>> d : devices.entrySet()) {
             configs.add(toConfig(file, d.getKey(), d.getValue(), lineOf));
         }
         return configs;
     }
 
-    private static DeviceConfig toConfig(Path file, String name, Map<String, String> keys, Map<String, Integer> lineOf) {
+    private static ConfiguredDevice toConfig(Path file, String name, Map<String, String> keys, Map<String, Integer> lineOf) {
         List<InetAddress> addresses = new ArrayList<>();
         int mtu = 1500;
         long mttEntries = DeviceConfig.DEFAULT_MTT_ENTRIES;
         FaultSpec faults = FaultSpec.NONE;
         boolean ecnCapable = false;
         long cnpIntervalNanos = DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS;
+        String congestionControl = "none";
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -109,9 +120,11 @@ public final class DeviceConfigFile {
                         default -> throw new IllegalArgumentException(where + ": true or false, not " + value);
                     };
                     case "cnp_interval_us" -> cnpIntervalNanos = Math.multiplyExact(Long.parseLong(value), 1_000L);
+                    case "congestion_control" -> congestionControl = congestionControl(value, where);
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
-                            + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults, ecn_capable, cnp_interval_us)");
+                            + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults, ecn_capable, cnp_interval_us, "
+                            + "congestion_control)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);
@@ -122,8 +135,18 @@ public final class DeviceConfigFile {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
-        return new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries).withFaults(faults)
-                .withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos);
+        return new ConfiguredDevice(new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries)
+                .withFaults(faults).withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos), congestionControl);
+    }
+
+    /** The name, once a part has it; a one-line error with the names there are when none has. */
+    private static String congestionControl(String value, String where) {
+        try {
+            CongestionControlChoice.named(value);
+            return value;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage());
+        }
     }
 
     private static FaultSpec faults(String value, String where) {

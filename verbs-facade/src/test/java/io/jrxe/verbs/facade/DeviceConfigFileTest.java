@@ -3,6 +3,8 @@ package io.jrxe.verbs.facade;
 import io.jrxe.verbs.*;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.wire.sim.VirtualTime;
+import io.jrxe.wire.stats.CounterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +49,27 @@ class DeviceConfigFileTest {
         assertThat(configs.get(1).ecnCapable()).isTrue();
         assertThat(configs.get(0).cnpIntervalNanos()).isEqualTo(50_000);
         assertThat(configs.get(1).cnpIntervalNanos()).isEqualTo(4_000);
+    }
+
+    @Test
+    void theCongestionControlComesBesideTheConfiguration() throws Exception {
+        Path f = dir.resolve("cc.conf");
+        Files.writeString(f, """
+                jrxe0.addr = 127.0.0.1
+                jrxe0.congestion_control = timely
+                jrxe1.addr = 127.0.0.2
+                """);
+        List<ConfiguredDevice> devices = DeviceConfigFile.loadDevices(f);
+        assertThat(devices).extracting(ConfiguredDevice::congestionControl).containsExactly("timely", "none");
+        assertThat(devices).extracting(d -> d.config().name()).containsExactly("jrxe0", "jrxe1");
+        assertThat(devices.get(0).context().congestionControl().create(new VirtualTime(), new CounterRegistry()).name())
+                .as("the NIC made from the device's context runs it").isEqualTo("timely");
+        assertThat(devices.get(1).context().congestionControl().create(new VirtualTime(), new CounterRegistry()).name())
+                .isEqualTo("none");
+
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.congestion_control = swift\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.congestion_control: "
+                + "no congestion control named 'swift': there are none, dcqcn, timely");
     }
 
     @Test

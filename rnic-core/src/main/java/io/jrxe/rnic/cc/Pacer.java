@@ -1,0 +1,60 @@
+package io.jrxe.rnic.cc;
+
+import io.jrxe.wire.time.NicTime;
+
+/**
+ * Holds one QP to a rate: packets are spaced by their size at the rate, a packet may go once the
+ * previous one's time has passed. Time a QP leaves unused is not saved up, so no burst exceeds one
+ * packet. A refused QP is woken by a timer on the NIC's clock when its slot comes (at most one
+ * pending). Whether the QP is paced at all (a QP at the line rate is not) is its rate's business.
+ * Runs on the NIC thread; allocates nothing after it is made.
+ */
+final class Pacer {
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    private final NicTime time;
+    private final Runnable wake;
+    /** Made once: the clock runs it, so that arming the wake allocates nothing. */
+    private final Runnable wakeTask = this::wakeFired;
+    private long nextSendAt;
+    private boolean wakeArmed;
+    private boolean detached;
+
+    /** @param wake what runs the QP's task again: called once a refused QP's slot has come */
+    Pacer(NicTime time, Runnable wake) {
+        this.time = time;
+        this.wake = wake;
+    }
+
+    /** Whether a packet may go now; if not, the QP is woken when it may. */
+    boolean mayTransmit() {
+        long now = time.nanoTime();
+        if (now >= nextSendAt) {
+            return true;
+        }
+        if (!wakeArmed) {
+            wakeArmed = true;
+            time.schedule(nextSendAt - now, wakeTask);
+        }
+        return false;
+    }
+
+    /** A packet of this many bytes went at this rate: the next slot is its time later. */
+    void transmitted(int bytes, double bitsPerSecond) {
+        // rounded up, so that what goes in any window never exceeds the rate (plus the packet in hand)
+        long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / bitsPerSecond);
+        nextSendAt = Math.max(nextSendAt, time.nanoTime()) + spacing;
+    }
+
+    /** The QP is gone: a pending wake finds nothing to do. */
+    void detach() {
+        detached = true;
+    }
+
+    private void wakeFired() {
+        wakeArmed = false;
+        if (!detached) {
+            wake.run();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.jrxe.rnic.cc;
+
+/**
+ * The settings of TIMELY's rate computation (Mittal et al., "TIMELY: RTT-based Congestion Control
+ * for the Datacenter", SIGCOMM 2015). Rates in bits per second, times in nanoseconds; where each
+ * default comes from is said at it and in docs/congestion.md.
+ *
+ * @param lineRateBitsPerSecond the most a QP sends at; a QP at it is not paced
+ * @param minRateBitsPerSecond  the least a QP is cut down to
+ * @param alpha                 the weight of a new RTT difference in the moving average of differences
+ * @param beta                  the multiplicative-decrease factor
+ * @param additiveStepBitsPerSecond delta: what an additive increase adds
+ * @param lowThresholdNanos     T_low: below it the rate rises by delta whatever the gradient
+ * @param highThresholdNanos    T_high: above it the rate falls by beta (1 - T_high / rtt)
+ * @param minRttNanos           minRTT: what the averaged RTT difference is divided by (the gradient)
+ * @param hyperIncreaseSamples  N: after this many samples in a row with a negative gradient, an
+ *                              increase adds N times delta (hyperactive increase)
+ */
+public record TimelyParameters(long lineRateBitsPerSecond, long minRateBitsPerSecond, double alpha, double beta,
+                               long additiveStepBitsPerSecond, long lowThresholdNanos, long highThresholdNanos,
+                               long minRttNanos, int hyperIncreaseSamples) {
+    /** 10 Gbit/s: jrxe's choice, as DCQCN's. */
+    public static final long DEFAULT_LINE_RATE = DcqcnParameters.DEFAULT_LINE_RATE;
+    /** 100 Mbit/s: jrxe's choice, as DCQCN's floor. */
+    public static final long DEFAULT_MIN_RATE = DcqcnParameters.DEFAULT_MIN_RATE;
+    /** 0.875 (ns-3's RDMA model, RdmaHw's TimelyAlpha). */
+    public static final double DEFAULT_ALPHA = 0.875;
+    /** 0.8 (the paper as commonly quoted; ns-3's RdmaHw TimelyBeta). */
+    public static final double DEFAULT_BETA = 0.8;
+    /** delta = 10 Mbit/s (the paper as commonly quoted). */
+    public static final long DEFAULT_ADDITIVE_STEP = 10_000_000L;
+    /** T_low = 50 µs (the paper as commonly quoted; ns-3's RdmaHw TimelyTLow). */
+    public static final long DEFAULT_LOW_THRESHOLD = 50_000L;
+    /** T_high = 500 µs (the paper as commonly quoted; ns-3's RdmaHw TimelyTHigh). */
+    public static final long DEFAULT_HIGH_THRESHOLD = 500_000L;
+    /** minRTT = 20 µs (ns-3's RdmaHw TimelyMinRtt). */
+    public static final long DEFAULT_MIN_RTT = 20_000L;
+    /** N = 5 (the paper as commonly quoted). */
+    public static final int DEFAULT_HYPER_INCREASE_SAMPLES = 5;
+
+    public static final TimelyParameters DEFAULTS = new TimelyParameters(DEFAULT_LINE_RATE, DEFAULT_MIN_RATE,
+            DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_ADDITIVE_STEP, DEFAULT_LOW_THRESHOLD, DEFAULT_HIGH_THRESHOLD,
+            DEFAULT_MIN_RTT, DEFAULT_HYPER_INCREASE_SAMPLES);
+
+    public TimelyParameters {
+        require(lineRateBitsPerSecond > 0, "a line rate of " + lineRateBitsPerSecond + " bit/s: it must be positive");
+        require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
+                "a minimum rate of " + minRateBitsPerSecond + " bit/s: it must be positive and at most the line rate ("
+                        + lineRateBitsPerSecond + ")");
+        require(alpha > 0 && alpha <= 1, "an alpha of " + alpha + ": it must be above 0 and at most 1");
+        require(beta > 0 && beta <= 1, "a beta of " + beta + ": it must be above 0 and at most 1");
+        require(additiveStepBitsPerSecond > 0,
+                "an additive step delta of " + additiveStepBitsPerSecond + " bit/s: it must be positive");
+        require(lowThresholdNanos > 0, "a T_low of " + lowThresholdNanos + " ns: it must be positive");
+        require(highThresholdNanos > lowThresholdNanos, "a T_high of " + highThresholdNanos
+                + " ns: it must be above T_low (" + lowThresholdNanos + " ns)");
+        require(minRttNanos > 0, "a minRTT of " + minRttNanos + " ns: it must be positive");
+        require(hyperIncreaseSamples > 0,
+                "N = " + hyperIncreaseSamples + " samples before hyperactive increase: it must be positive");
+    }
+
+    private static void require(boolean ok, String why) {
+        if (!ok) {
+            throw new IllegalArgumentException("TIMELY: " + why);
+        }
+    }
+
+    public TimelyParameters withRates(long lineBitsPerSecond, long minBitsPerSecond) {
+        return new TimelyParameters(lineBitsPerSecond, minBitsPerSecond, alpha, beta, additiveStepBitsPerSecond,
+                lowThresholdNanos, highThresholdNanos, minRttNanos, hyperIncreaseSamples);
+    }
+
+    public TimelyParameters withGains(double newAlpha, double newBeta) {
+        return new TimelyParameters(lineRateBitsPerSecond, minRateBitsPerSecond, newAlpha, newBeta,
+                additiveStepBitsPerSecond, lowThresholdNanos, highThresholdNanos, minRttNanos, hyperIncreaseSamples);
+    }
+
+    public TimelyParameters withIncrease(long deltaBitsPerSecond, int samplesBeforeHyper) {
+        return new TimelyParameters(lineRateBitsPerSecond, minRateBitsPerSecond, alpha, beta, deltaBitsPerSecond,
+                lowThresholdNanos, highThresholdNanos, minRttNanos, samplesBeforeHyper);
+    }
+
+    public TimelyParameters withThresholds(long lowNanos, long highNanos, long minRtt) {
+        return new TimelyParameters(lineRateBitsPerSecond, minRateBitsPerSecond, alpha, beta,
+                additiveStepBitsPerSecond, lowNanos, highNanos, minRtt, hyperIncreaseSamples);
+    }
+}
