@@ -1,13 +1,17 @@
 package io.jrxe.tools.learn;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.FileErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -41,6 +45,10 @@ public final class LearnCommand implements Callable<Integer> {
             description = "explain a term the lessons' outputs print (PSN, rkey, AETH, ...); without TERM, list them")
     String glossary;
 
+    @Option(names = "--html", paramLabel = "DIR",
+            description = "write the whole course as one HTML page, DIR/index.html (answers folded under each question)")
+    Path html;
+
     @Option(names = "--addr-a", paramLabel = "IP", defaultValue = "127.0.0.1",
             description = "for lessons that run `jrxe states` (2, 3, 8): jrxe0's address, as states' --addr-a (default: ${DEFAULT-VALUE})")
     String addressA;
@@ -52,6 +60,10 @@ public final class LearnCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (html != null) {
+            writePage(out);
+            return 0;
+        }
         if (glossary != null) {
             printGlossary(out);
             return 0;
@@ -98,6 +110,7 @@ public final class LearnCommand implements Callable<Integer> {
             out.printf("  %2d  %s%n", i + 1, LessonText.load(Course.LESSONS.get(i).file()).title());
         }
         out.println();
+        out.println("The lessons' commands run from the jrxe folder, as ./jrxe trace, ./jrxe states, ...");
         out.println("jrxe learn N prints lesson N; jrxe learn N --check ANSWER checks your answer;");
         out.println("jrxe learn --glossary TERM explains a term the outputs print.");
     }
@@ -131,6 +144,18 @@ public final class LearnCommand implements Callable<Integer> {
         Glossary.Entry e = g.entry(glossary);
         out.println(e.heading());
         out.println(indented(e.text()));
+    }
+
+    private void writePage(PrintWriter out) {
+        String page = CoursePage.html(Course.LESSONS, new LessonTools(addressA, addressB), Glossary.load());
+        Path file = html.resolve("index.html");
+        try {
+            Files.createDirectories(html);
+            Files.writeString(file, page);
+        } catch (IOException e) {
+            throw new UserError("cannot write " + file + ": " + FileErrors.why(e), e);
+        }
+        out.println(file);
     }
 
     private static String indented(String text) {
