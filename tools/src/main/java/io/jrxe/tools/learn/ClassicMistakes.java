@@ -1,7 +1,5 @@
 package io.jrxe.tools.learn;
 
-import io.jrxe.tools.UserError;
-
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,11 +17,8 @@ final class ClassicMistakes implements Lesson {
     @Override
     public Solution solve(LessonTools tools) {
         String out = tools.run("mistakes", "--only", "wrong-rkey");
-        Matcher completion = COMPLETION.matcher(out);
-        Matcher nak = NAK.matcher(out);
-        if (!completion.find() || !nak.find()) {
-            throw new UserError("jrxe mistakes --only wrong-rkey printed no completion with a status, or no NAK");
-        }
+        Matcher completion = LessonTools.found(out, COMPLETION, "mistakes --only wrong-rkey");
+        Matcher nak = LessonTools.found(out, NAK, "mistakes --only wrong-rkey");
         String status = completion.group(1);
         return new Solution(Answer.words(status, "IBV_WC_" + status),
                 Map.of("vendor_err", completion.group(2), "nak", nak.group(1)));

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -52,6 +54,19 @@ final class LessonTools {
         String[] all = Stream.concat(Stream.concat(Stream.of("trace"), Arrays.stream(args)), Stream.of("--json"))
                 .toArray(String[]::new);
         return run(all).lines().filter(l -> !l.isBlank()).map(JsonValues::object).toList();
+    }
+
+    /**
+     * The first match of {@code pattern} in what a lesson's command printed, ready for its groups; a command whose
+     * output no longer has it is a lesson that no longer matches its tool, said in one line.
+     */
+    static Matcher found(String output, Pattern pattern, String command) {
+        Matcher m = pattern.matcher(output);
+        if (!m.find()) {
+            throw new UserError("jrxe " + command + " printed nothing like '" + pattern.pattern()
+                    + "': the lesson does not match the tool");
+        }
+        return m;
     }
 
     /**

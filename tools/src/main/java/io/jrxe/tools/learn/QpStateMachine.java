@@ -1,9 +1,6 @@
 package io.jrxe.tools.learn;
 
-import io.jrxe.tools.UserError;
-
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -22,11 +19,7 @@ final class QpStateMachine implements Lesson {
     public Solution solve(LessonTools tools) {
         StatesSteps steps = new StatesSteps(tools.states());
         String result = (String) steps.values("jrxe0", "INIT -> RTR without").get("result");
-        Matcher m = MISSING.matcher(result);
-        if (!m.find()) {
-            throw new UserError("jrxe states' INIT -> RTR refusal names no missing attribute: " + result);
-        }
-        String missing = m.group(1);
+        String missing = LessonTools.found(result, MISSING, "states (its INIT -> RTR refusal)").group(1);
         Answer answer = missing.equals("AV") ? Answer.words("AV", "ah_attr", "address vector", "IBV_QP_AV")
                 : Answer.words(missing, "IBV_QP_" + missing);
         String required = (String) steps.values("jrxe0", "INIT -> RTR with every").get("required");

@@ -1,7 +1,5 @@
 package io.jrxe.tools.learn;
 
-import io.jrxe.tools.UserError;
-
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,12 +18,9 @@ final class ReceiverNotReady implements Lesson {
     @Override
     public Solution solve(LessonTools tools) {
         String out = tools.run("mistakes", "--only", "rnr");
-        Matcher sent = SENT.matcher(out);
-        Matcher retry = RETRY.matcher(out);
-        Matcher status = STATUS.matcher(out);
-        if (!sent.find() || !retry.find() || !status.find()) {
-            throw new UserError("jrxe mistakes --only rnr printed no send_rnr_err counter, rnr_retry or status");
-        }
+        Matcher sent = LessonTools.found(out, SENT, "mistakes --only rnr");
+        Matcher retry = LessonTools.found(out, RETRY, "mistakes --only rnr");
+        Matcher status = LessonTools.found(out, STATUS, "mistakes --only rnr");
         return new Solution(Answer.number(Long.parseLong(sent.group(1)), sent.group(1)),
                 Map.of("rnr_retry", retry.group(1), "status", status.group(1)));
     }

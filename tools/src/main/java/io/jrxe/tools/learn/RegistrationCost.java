@@ -1,7 +1,5 @@
 package io.jrxe.tools.learn;
 
-import io.jrxe.tools.UserError;
-
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,11 +17,8 @@ final class RegistrationCost implements Lesson {
     @Override
     public Solution solve(LessonTools tools) {
         String out = tools.run("mtt-size", "--buffer", "1G", "--page", "4K", "--entry", "8");
-        Matcher pages = PAGES.matcher(out);
-        Matcher table = TABLE.matcher(out);
-        if (!pages.find() || !table.find()) {
-            throw new UserError("jrxe mtt-size printed no 'pages =' or 'table size =' line");
-        }
+        Matcher pages = LessonTools.found(out, PAGES, "mtt-size");
+        Matcher table = LessonTools.found(out, TABLE, "mtt-size");
         String bytes = table.group(1);
         return new Solution(Answer.number(Long.parseLong(bytes.replace(",", "")), bytes), Map.of("pages", pages.group(1)));
     }

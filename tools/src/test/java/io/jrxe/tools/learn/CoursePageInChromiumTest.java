@@ -10,7 +10,6 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,13 +39,8 @@ class CoursePageInChromiumTest {
         return (double) inked / ((long) image.getWidth() * image.getHeight());
     }
 
-    private static int count(String text, String what) {
-        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
+    private static long count(String text, String what) {
+        return Pattern.compile(Pattern.quote(what)).matcher(text).results().count();
     }
 
     @Test
@@ -61,8 +55,8 @@ class CoursePageInChromiumTest {
         HeadlessChromium.Load load = HeadlessChromium.dumpDom(page.toUri().toString());
         assertThat(load.consoleMessages()).isEmpty();
         String dom = load.dom();
-        assertThat(count(dom, "<section class=\"lesson\" id=\"lesson-")).isEqualTo(Course.LESSONS.size());
-        assertThat(count(dom, "<details>")).as("answers folded").isEqualTo(Course.LESSONS.size());
+        assertThat(count(dom, "<section class=\"lesson\" id=\"lesson-")).isEqualTo((long) Course.LESSONS.size());
+        assertThat(count(dom, "<details>")).as("answers folded").isEqualTo((long) Course.LESSONS.size());
         assertThat(dom).doesNotContain("<details open").contains("0x000020fc", "RC RDMA_READ_RESPONSE_ONLY",
                 "<pre>jrxe states</pre>", "id=\"glossary\"", "credits / credits=invalid");
 
