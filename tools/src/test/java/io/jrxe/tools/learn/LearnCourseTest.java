@@ -21,15 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * not give the answer away); and the answers the same from run to run, so a worksheet can quote them.
  */
 class LearnCourseTest {
-    /** The lessons that run `jrxe states` put its NICs here (the test's own loopback addresses). */
-    static final String[] ADDRESSES = {"--addr-a", "127.0.62.1", "--addr-b", "127.0.62.2"};
-
     static Stream<Integer> lessons() {
         return IntStream.rangeClosed(1, Course.LESSONS.size()).boxed();
     }
 
     private static InProcess learn(String... args) {
-        return InProcess.run(Stream.concat(Stream.concat(Stream.of("learn"), Stream.of(args)), Stream.of(ADDRESSES))
+        return InProcess.run(Stream.concat(Stream.concat(Stream.of("learn"), Stream.of(args)), Stream.of(StudentRun.ADDRESSES))
                 .toArray(String[]::new));
     }
 
@@ -39,16 +36,6 @@ class LearnCourseTest {
         assertThat(r.status()).as(r.toString()).isZero();
         return r.lines().stream().filter(l -> l.startsWith("Answer: ")).findFirst()
                 .map(l -> l.substring("Answer: ".length())).orElseThrow();
-    }
-
-    /** A lesson's command as the student types it, run here: states on the test's addresses, files of the repository found. */
-    private static InProcess runAsStudent(String command) {
-        List<String> args = new ArrayList<>(List.of(LessonText.arguments(List.of(command)).getFirst()));
-        args.replaceAll(a -> a.startsWith("testdata/") ? LessonTools.repositoryFile(a).toString() : a);
-        if (args.getFirst().equals("states")) {
-            args.addAll(List.of(ADDRESSES));
-        }
-        return InProcess.run(args.toArray(String[]::new));
     }
 
     @Test
@@ -111,7 +98,7 @@ class LearnCourseTest {
             return;
         }
         LessonText text = LessonText.load(Course.lesson(String.valueOf(lesson)).file());
-        InProcess r = runAsStudent(text.commands().getFirst());
+        InProcess r = StudentRun.of(text.commands().getFirst());
         assertThat(r.status()).as(r.toString()).isZero();
         assertThat(r.out()).as("the output of %s", text.commands().getFirst()).contains(answer);
     }
