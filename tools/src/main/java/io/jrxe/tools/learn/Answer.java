@@ -35,9 +35,10 @@ final class Answer {
         return new Answer(shown, null, accepted);
     }
 
-    /** One choice of a multiple-choice question: its letter, or its text. */
+    /** One choice of a multiple-choice question: its letter, its text, or both as the question prints them. */
     static Answer choice(char letter, String text) {
-        return new Answer(letter + ") " + text, null, Set.of(normalised(String.valueOf(letter)), normalised(text)));
+        String shown = letter + ") " + text;
+        return new Answer(shown, null, Set.of(normalised(String.valueOf(letter)), normalised(text), normalised(shown)));
     }
 
     String shown() {
