@@ -24,7 +24,7 @@ import java.io.PrintWriter;
             SoakCommand.class, io.jrxe.tools.udpsoak.UdpSoakCommand.class, io.jrxe.tools.churn.QpChurnCommand.class, io.jrxe.tools.rdmacm.CmChurnCommand.class, io.jrxe.tools.regmr.RegMrCostCommand.class, io.jrxe.tools.baseline.UdpBaselineCommand.class, io.jrxe.tools.compare.CompareCommand.class,
             io.jrxe.tools.rcops.RcOpsCommand.class, io.jrxe.tools.conformance.ConformanceCommand.class, io.jrxe.tools.view.ViewCommand.class, io.jrxe.tools.analyze.AnalyzeCommand.class,
             io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class,
-            io.jrxe.tools.trace.TraceCommand.class, io.jrxe.tools.mistakes.MistakesCommand.class, io.jrxe.tools.states.StatesCommand.class, io.jrxe.tools.jit.JitTrainingCommand.class,
+            io.jrxe.tools.trace.TraceCommand.class, io.jrxe.tools.mistakes.MistakesCommand.class, io.jrxe.tools.states.StatesCommand.class, io.jrxe.tools.jit.JitTrainingCommand.class, io.jrxe.tools.learn.LearnCommand.class,
             io.jrxe.tools.rdmacm.RpingCommand.class, io.jrxe.tools.rdmacm.UcmatoseCommand.class, io.jrxe.tools.rdmacm.UdaddyCommand.class,
             CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {

@@ -18,17 +18,17 @@ import java.util.stream.Stream;
  * them on stderr. Nothing is fetched: the browser's own background traffic is switched off and the
  * pages are self-contained.
  */
-final class HeadlessChromium {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+public final class HeadlessChromium {
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
-    record Load(String dom, List<String> consoleMessages, String stderr) {
+    public record Load(String dom, List<String> consoleMessages, String stderr) {
     }
 
     private HeadlessChromium() {
     }
 
     /** Skips the calling test, saying so on stderr, when chromium is not installed. */
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         boolean present = Files.isExecutable(CHROMIUM);
         if (!present) {
             System.err.println("SKIPPED: chromium not installed");
@@ -37,12 +37,12 @@ final class HeadlessChromium {
     }
 
     /** Loads {@code url} (a file: URL, with a #fragment if wanted) and returns the DOM once scripts ran. */
-    static Load dumpDom(String url) {
+    public static Load dumpDom(String url) {
         return run("--dump-dom", url);
     }
 
     /** Loads {@code url} in a window of the given size and writes a PNG of what it shows. */
-    static Load screenshot(String url, Path png, int width, int height) {
+    public static Load screenshot(String url, Path png, int width, int height) {
         return run("--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars", url);
     }
 
