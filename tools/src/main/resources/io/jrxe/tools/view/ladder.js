@@ -182,6 +182,73 @@
     return out.join('');
   }
 
+  // A connection's ladder as a standalone SVG file, for slides: the drawn SVG with each element's computed style written
+  // into its attributes (programs that import SVG read attributes more surely than a style sheet with variables), the
+  // lane heads drawn in SVG, a title and a white background.
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+  var SVG_STYLE = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-family', 'font-size',
+    'font-weight', 'font-style'];
+  var SVG_HEAD = 74;                    // the title's and the lane heads' height above the ladder
+  function svgElement(name, attributes, text) {
+    var el = document.createElementNS(SVG_NS, name);
+    Object.keys(attributes).forEach(function (k) { el.setAttribute(k, attributes[k]); });
+    if (text !== undefined) { el.textContent = text; }
+    return el;
+  }
+  function standaloneSvg(id) {
+    var conn = data.connections[id];
+    var live = document.querySelector('#ladders .conn[data-c="' + id + '"] svg.ladder');
+    var copy = live.cloneNode(true);
+    var from = live.querySelectorAll('*');
+    var to = copy.querySelectorAll('*');
+    for (var i = 0; i < from.length; i++) {
+      var style = getComputedStyle(from[i]);
+      SVG_STYLE.forEach(function (name) {
+        var v = style.getPropertyValue(name);
+        if (v) { to[i].setAttribute(name, v); }
+      });
+    }
+    copy.querySelectorAll('.hit').forEach(function (el) { el.remove(); });
+    copy.querySelectorAll('[class]').forEach(function (el) { el.removeAttribute('class'); });
+    var width = Number(live.getAttribute('width'));
+    var height = Number(live.getAttribute('height')) + SVG_HEAD;
+    var svg = svgElement('svg', { width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
+    svg.appendChild(svgElement('rect', { width: width, height: height, fill: '#ffffff' }));
+    svg.appendChild(svgElement('text', { x: 10, y: 18, 'font-family': 'DejaVu Sans, sans-serif', 'font-size': 14,
+      'font-weight': 'bold', fill: '#1d232b' }, connectionTitle(conn)));
+    conn.lanes.forEach(function (lane, l) {
+      var x = LANE_X[l];
+      svg.appendChild(svgElement('rect', { x: x - 95, y: 28, width: 190, height: 40, rx: 4, fill: '#eef2f8',
+        stroke: '#3a4350' }));
+      svg.appendChild(svgElement('text', { x: x, y: 45, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans, sans-serif',
+        'font-size': 13, 'font-weight': 'bold', fill: '#1d232b' }, lane.ip));
+      svg.appendChild(svgElement('text', { x: x, y: 61, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans Mono, monospace',
+        'font-size': 12, fill: '#1d232b' }, lane.qp));
+    });
+    var ladder = svgElement('g', { transform: 'translate(0,' + SVG_HEAD + ')', 'font-family': 'DejaVu Sans Mono, monospace' });
+    while (copy.firstChild) { ladder.appendChild(copy.firstChild); }
+    svg.appendChild(ladder);
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg) + '\n';
+  }
+  function saveSvg(id) {
+    var url = URL.createObjectURL(new Blob([standaloneSvg(id)], { type: 'image/svg+xml' }));
+    var a = document.createElement('a');
+    a.href = url;
+    a.download = 'ladder-connection-' + (Number(id) + 1) + '.svg';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 0);
+  }
+  // page.html#svg2 shows only connection 2's ladder as it would be saved, with the SVG's text in #svg-source: what a
+  // screenshot or a script takes for a slide.
+  function showSvgOnly(id) {
+    var text = standaloneSvg(id);
+    body.innerHTML = '<div id="svg-view">' + text.replace(/^<\?xml[^>]*>/, '') + '</div>'
+      + '<pre id="svg-source" style="display:none">' + esc(text) + '</pre>';
+    body.setAttribute('data-svg', String(id + 1));
+  }
+
   function connectionTitle(conn) {
     return 'Connection ' + (conn.id + 1) + ': ' + conn.transport + ' ' + conn.lanes[0].ip + ' ' + conn.lanes[0].qp
       + ' \u21c4 ' + conn.lanes[1].ip + ' ' + conn.lanes[1].qp;
@@ -203,7 +270,7 @@
       html.push('<section class="conn" data-c="' + conn.id + '"><h2>' + esc(connectionTitle(conn))
         + ' <span class="sub">' + conn.packets.length + ' packets, ' + started + ' messages started'
         + (bracketed.length === started ? '' : ' (' + bracketed.length + ' bracketed: READ responses and messages sent again too)')
-        + '</span></h2>');
+        + '</span> <a class="svg-save" href="#svg' + (conn.id + 1) + '" data-svg="' + conn.id + '">save as SVG</a></h2>');
       html.push(laneHeads(conn));
       html.push(drawConnection(conn, msgsByConn, waitsByConn));
       html.push('</section>');
@@ -397,6 +464,12 @@
     });
   }
   document.getElementById('ladders').addEventListener('click', function (e) {
+    var save = e.target.closest('a.svg-save');
+    if (save) {
+      e.preventDefault();
+      saveSvg(Number(save.getAttribute('data-svg')));
+      return;
+    }
     var g = e.target.closest('.arrow');
     if (g) { select(g); }
   });
@@ -407,5 +480,9 @@
     if (g) { select(g); }
   }
   counted();
+  var svgWanted = /^#svg(\d+)$/.exec(location.hash);
+  if (svgWanted && data && document.querySelector('#ladders .conn[data-c="' + (svgWanted[1] - 1) + '"]')) {
+    showSvgOnly(Number(svgWanted[1]) - 1);
+  }
   body.setAttribute('data-ladder-done', 'true');
 }());

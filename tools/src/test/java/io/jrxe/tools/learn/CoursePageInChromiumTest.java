@@ -5,8 +5,6 @@ import io.jrxe.tools.view.HeadlessChromium;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,22 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CoursePageInChromiumTest {
     @TempDir
     Path dir;
-
-    /** The share of a screenshot's pixels that are not the page's white background. */
-    private static double inked(Path png) throws IOException {
-        BufferedImage image = ImageIO.read(png.toFile());
-        assertThat(image).as("a PNG at %s", png).isNotNull();
-        long inked = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y) & 0xffffff;
-                if (rgb != 0xffffff) {
-                    inked++;
-                }
-            }
-        }
-        return (double) inked / ((long) image.getWidth() * image.getHeight());
-    }
 
     private static long count(String text, String what) {
         return Pattern.compile(Pattern.quote(what)).matcher(text).results().count();
@@ -62,7 +44,7 @@ class CoursePageInChromiumTest {
 
         Path png = dir.resolve("course.png");
         HeadlessChromium.screenshot(page.toUri().toString(), png, 1000, 800);
-        assertThat(inked(png)).as("share of the screenshot that is not background").isGreaterThan(0.02);
+        assertThat(HeadlessChromium.inked(png)).as("share of the screenshot that is not background").isGreaterThan(0.02);
     }
 
     @Test
@@ -72,6 +54,6 @@ class CoursePageInChromiumTest {
                 "<!DOCTYPE html><html><body style=\"background: #fff\"></body></html>");
         Path png = dir.resolve("blank.png");
         HeadlessChromium.screenshot(blank.toUri().toString(), png, 1000, 800);
-        assertThat(inked(png)).isLessThan(0.001);
+        assertThat(HeadlessChromium.inked(png)).isLessThan(0.001);
     }
 }

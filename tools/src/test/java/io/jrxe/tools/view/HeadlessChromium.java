@@ -46,6 +46,23 @@ public final class HeadlessChromium {
         return run("--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars", url);
     }
 
+    /** The share of a screenshot's pixels that are not white (a page's background): near 0 for a blank page. */
+    public static double inked(Path png) throws IOException {
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+        if (image == null) {
+            throw new AssertionError("not a PNG: " + png);
+        }
+        long inked = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                if ((image.getRGB(x, y) & 0xffffff) != 0xffffff) {
+                    inked++;
+                }
+            }
+        }
+        return (double) inked / ((long) image.getWidth() * image.getHeight());
+    }
+
     private static Load run(String... what) {
         Path profile;
         try {

@@ -153,6 +153,48 @@ class ViewInChromiumTest {
         assertThat(tree).contains("DSCP", "26", "3 (CE)");
     }
 
+    /**
+     * A connection's ladder saved as SVG for slides: a standalone document in the SVG namespace with one arrow per
+     * packet, every colour written into attributes (no class, no style-sheet variable left to resolve), the lanes
+     * named; and chromium draws the file by itself.
+     */
+    @Test
+    void aLadderIsSavedAsAStandaloneSvg() throws Exception {
+        HeadlessChromium.assumeInstalled();
+        Path page = page(GoldenCaptures.file("guest_pingpong.pcap"));
+        HeadlessChromium.Load load = loadCleanly(page.toUri() + "#svg1");
+        assertThat(load.dom()).contains("data-svg=\"1\"");
+        String dom = load.dom();
+        int from = dom.indexOf('>', dom.indexOf("<pre id=\"svg-source\"")) + 1;
+        String text = dom.substring(from, dom.indexOf("</pre>", from)).replace("&lt;", "<").replace("&gt;", ">")
+                .replace("&quot;", "\"").replace("&amp;", "&");
+        assertThat(text).startsWith("<?xml").doesNotContain("var(--", "class=");
+
+        javax.xml.parsers.DocumentBuilderFactory factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        org.w3c.dom.Document svg = factory.newDocumentBuilder().parse(new org.xml.sax.InputSource(new java.io.StringReader(text)));
+        org.w3c.dom.Element root = svg.getDocumentElement();
+        assertThat(root.getNamespaceURI()).isEqualTo("http://www.w3.org/2000/svg");
+        assertThat(root.getLocalName()).isEqualTo("svg");
+        org.w3c.dom.NodeList groups = svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "g");
+        int arrows = 0;
+        for (int i = 0; i < groups.getLength(); i++) {
+            arrows += ((org.w3c.dom.Element) groups.item(i)).hasAttribute("data-i") ? 1 : 0;
+        }
+        assertThat(arrows).isEqualTo(PageData.read(page).packets().size());
+        org.w3c.dom.NodeList heads = svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "polygon");
+        assertThat(heads.getLength()).isPositive();
+        for (int i = 0; i < heads.getLength(); i++) {
+            assertThat(((org.w3c.dom.Element) heads.item(i)).getAttribute("fill")).startsWith("rgb(");
+        }
+        assertThat(text).contains("Connection 1: RC", "0x000011");
+
+        Path file = Files.writeString(dir.resolve("ladder.svg"), text);
+        Path png = dir.resolve("ladder.png");
+        HeadlessChromium.screenshot(file.toUri().toString(), png, 1100, 800);
+        assertThat(HeadlessChromium.inked(png)).as("share of the SVG's picture that is not background").isGreaterThan(0.02);
+    }
+
     /** The check above can fail: a page whose script throws is caught by its console message. */
     @Test
     void aScriptErrorIsSeen() throws IOException {
