@@ -70,8 +70,8 @@ final class FabricFlow {
             wr.wrId = postedBytes;
             wr.opcode = WrOpcode.RDMA_WRITE;
             wr.flags = SendWr.SIGNALED;
-            wr.sgl.add(sender.memory.address(), length, sender.mr.lkey());
-            wr.remoteAddr = receiver.memory.address();
+            wr.sgl.add(FabricHost.IOVA, length, sender.mr.lkey());
+            wr.remoteAddr = FabricHost.IOVA;
             wr.rkey = receiver.mr.rkey();
             qp.postSend(wr);
             postedBytes += length;

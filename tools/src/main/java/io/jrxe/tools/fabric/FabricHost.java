@@ -28,6 +28,12 @@ final class FabricHost implements AutoCloseable {
     /** The interface MTU above the path MTU: room for the IP, UDP and transport headers. */
     private static final int HEADER_ROOM = 104;
 
+    /**
+     * Where every host's buffer is registered: the WRITEs' RETHs then carry the same addresses in every run, which
+     * a replay of a seed needs (the memory's own address differs from run to run).
+     */
+    static final long IOVA = 0x10_0000_0000L;
+
     final PeerAddress address;
     final EmulatedDevice device;
     final Context ctx;
@@ -49,7 +55,7 @@ final class FabricHost implements AutoCloseable {
             pd = ctx.allocPd();
             cq = ctx.createCq(cqEntries, null);
             memory = arena.allocate(s.messageBytes(), 4096);
-            mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            mr = pd.regMr(memory, IOVA, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         } catch (VerbsException | RuntimeException e) {
             Verbs.emulated().remove(device);
             throw e;
