@@ -65,6 +65,11 @@ public final class Switch implements Hop {
         return List.copyOf(outputs);
     }
 
+    /** The output queue frames for {@code receiver} leave by, or null when it has no route. */
+    public OutputQueue queueFor(PeerAddress receiver) {
+        return routes.get(receiver);
+    }
+
     /** The ingress fed by {@code upstream}'s link. */
     public Ingress ingress(OutputQueue upstream) {
         return ingresses.get(upstream);

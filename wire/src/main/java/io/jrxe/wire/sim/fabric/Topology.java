@@ -39,7 +39,7 @@ public record Topology(String kind, Fabric fabric, List<HostPair> flows, OutputQ
             fabric.attach(sender(i), tor, link);
             flows.add(new HostPair(sender(i), receiver));
         }
-        return new Topology("incast", fabric, List.copyOf(flows), tor.outputs().getFirst(), -1);
+        return new Topology("incast", fabric, List.copyOf(flows), tor.queueFor(receiver), -1);
     }
 
     /** Senders on switch A, as many receivers on switch B, one link of the hosts' rate between: flow i to receiver i. */
@@ -87,7 +87,7 @@ public record Topology(String kind, Fabric fabric, List<HostPair> flows, OutputQ
         fabric.attach(victimSender, edge, link);
         tor.route(victimSender, core[1]);
         flows.add(new HostPair(victimSender, victimReceiver));
-        return new Topology("victim", fabric, List.copyOf(flows), tor.outputs().getFirst(), n);
+        return new Topology("victim", fabric, List.copyOf(flows), tor.queueFor(receiver), n);
     }
 
     private static int count(int senders) {
