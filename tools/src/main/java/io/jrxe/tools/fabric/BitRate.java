@@ -1,6 +1,6 @@
 package io.jrxe.tools.fabric;
 
-import picocli.CommandLine;
+import io.jrxe.tools.common.ParsedLongConverter;
 
 import java.util.Locale;
 
@@ -56,14 +56,10 @@ final class BitRate {
         return number + " " + units[u];
     }
 
-    static final class Converter implements CommandLine.ITypeConverter<Long> {
+    static final class Converter extends ParsedLongConverter {
         @Override
-        public Long convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+        protected long parse(String text) {
+            return BitRate.parse(text);
         }
     }
 }

@@ -78,7 +78,7 @@ final class FabricRun {
 
     private void send() throws VerbsException {
         long end = s.durationNanos();
-        long interval = Math.max(1, end / s.samples());
+        long interval = Math.max(1, expectedNanos() / s.samples());
         sample();
         while (time.nanoTime() < end && !allFinished()) {
             long next = Math.min(end, time.nanoTime() + interval);
@@ -91,6 +91,18 @@ final class FabricRun {
             }
             sample();
         }
+    }
+
+    /**
+     * How long the run should take: its duration, or, when the flows write a number of bytes, twice the time all of
+     * them take through one link of the hosts' rate (so that about half the snapshots fall before the end).
+     */
+    private long expectedNanos() {
+        if (s.bytesPerFlow() == 0) {
+            return s.durationNanos();
+        }
+        double oneLink = (double) s.bytesPerFlow() * flows.size() * 8 * 1e9 / s.linkBits();
+        return (long) Math.min(s.durationNanos(), Math.max(1_000_000, 2 * oneLink));
     }
 
     /** Polls the senders' CQs and posts more WRITEs; true once every flow is finished. */

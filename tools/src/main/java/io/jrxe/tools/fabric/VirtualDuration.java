@@ -1,6 +1,6 @@
 package io.jrxe.tools.fabric;
 
-import picocli.CommandLine;
+import io.jrxe.tools.common.ParsedLongConverter;
 
 import java.util.Locale;
 
@@ -63,14 +63,10 @@ final class VirtualDuration {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3f", v);
     }
 
-    static final class Converter implements CommandLine.ITypeConverter<Long> {
+    static final class Converter extends ParsedLongConverter {
         @Override
-        public Long convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+        protected long parse(String text) {
+            return VirtualDuration.parse(text);
         }
     }
 }
