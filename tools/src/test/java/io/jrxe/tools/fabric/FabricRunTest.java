@@ -37,7 +37,8 @@ class FabricRunTest {
         assertThat(r.drops()).isZero();
         assertThat(r.retries()).isZero();
         assertThat(r.marks()).isPositive();
-        assertThat(r.cnpsSent()).isPositive().isEqualTo(r.cnpsReceived());
+        // A CNP still on its way when the run ends is sent and not yet received: at most one per flow.
+        assertThat(r.cnpsSent()).isPositive().isBetween(r.cnpsReceived(), r.cnpsReceived() + r.flows().size());
         assertThat(r.flows()).allSatisfy(f -> assertThat(f.rateCuts()).isPositive());
         assertThat(r.jain()).as("Jain's index over the second half").isGreaterThanOrEqualTo(0.95);
         assertThat(r.utilisation()).as("the bottleneck's busy share over the second half").isGreaterThanOrEqualTo(0.9);
@@ -80,6 +81,20 @@ class FabricRunTest {
         assertThat(drop.drops()).isPositive();
         assertThat(unpaused.goodputBits()).as("without PFC the victim keeps most of its link")
                 .isGreaterThan(0.8 * TEN_GBIT);
+    }
+
+    @Test
+    void withDcqcnMarkingBelowXoffPfcPausesOnlyAtTheStartAndTheVictimKeepsMostOfItsLink() throws Exception {
+        FabricScenario s = new FabricScenario("victim", 8, TEN_GBIT, 1_000, 1024 * 1024,
+                new RedMarking(5 * 1024, 40 * 1024, 0.2), new PfcThresholds(48 * 1024, 32 * 1024), "dcqcn", true,
+                TEN_MS, 0, 65536, 8, 1024, 1, 100);
+        FabricResult both = FabricRun.run(s);
+        FabricResult pfcAlone = FabricRun.run(incast("none", false, PFC, "victim"));
+
+        assertThat(both.drops()).isZero();
+        assertThat(both.pausesSent()).isPositive().isLessThan(pfcAlone.pausesSent() / 10);
+        assertThat(both.flows().getLast().secondHalfGoodputBits()).isGreaterThan(0.7 * TEN_GBIT);
+        assertThat(both.jain()).isGreaterThanOrEqualTo(0.95);
     }
 
     @Test
