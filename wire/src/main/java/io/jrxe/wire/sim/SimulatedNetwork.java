@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * time with the faults configured per direction, all decisions drawn from one seeded Random.
  * The same seed and the same sends give the same deliveries, so a failing seed replays. It
  * keeps a running hash of every delivery and drop as a trace fingerprint. Ports may join multicast
- * groups; a group's datagrams reach each member, the sender too when it is one.
+ * groups; a group's datagrams reach each member, the sender too when it is one. Given a {@link PacketPath} (a
+ * fabric of links and switches), it carries packets through that instead of its per-direction delays.
  */
 public final class SimulatedNetwork {
     private final VirtualTime time = new VirtualTime();
@@ -100,7 +101,8 @@ public final class SimulatedNetwork {
 
     /**
      * Carries every packet from now on through {@code p} (a fabric of links and switches) instead of the per-direction
-     * delays; the faults configured still apply to each packet before it enters the path. Set once, before traffic.
+     * delays. The configured losses, duplicates and corruption still apply to each packet before it enters the path;
+     * the configured delays and reordering do not (the path's links give the delays). Set once, before traffic.
      */
     public void path(PacketPath p) {
         if (path != null) {
