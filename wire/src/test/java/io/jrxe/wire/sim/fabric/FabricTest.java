@@ -52,6 +52,16 @@ class FabricTest {
         }
     }
 
+    /** Both senders of a 2-to-1 incast send {@code packets} at once; the network runs until all is delivered. */
+    private static Seen twoBursts(SimulatedNetwork network, int packets) {
+        Seen seen = new Seen(network);
+        network.attach(Topology.receiver(0)).receiver(seen);
+        burst(network.attach(Topology.sender(0)), Topology.receiver(0), packets);
+        burst(network.attach(Topology.sender(1)), Topology.receiver(0), packets);
+        network.time().runUntil(() -> false, 1_000_000_000L);
+        return seen;
+    }
+
     @Test
     void aPacketTakesEachLinksSerialisationAndDelay() {
         SimulatedNetwork network = new SimulatedNetwork(1);
@@ -75,11 +85,7 @@ class FabricTest {
     void twoSendersIntoOneLinkOverflowASmallBufferAndTheSurplusIsDropped() {
         SimulatedNetwork network = new SimulatedNetwork(1);
         Topology t = Topology.incast(network, 2, LINK, new QueueSettings(10 * WIRE, RedMarking.OFF, null));
-        Seen seen = new Seen(network);
-        network.attach(Topology.receiver(0)).receiver(seen);
-        burst(network.attach(Topology.sender(0)), Topology.receiver(0), 50);
-        burst(network.attach(Topology.sender(1)), Topology.receiver(0), 50);
-        network.time().runUntil(() -> false, 1_000_000_000L);
+        Seen seen = twoBursts(network, 50);
 
         // Two links' worth arrive where one leaves: the queue gains about one packet per two, and holds 10.
         assertThat(t.bottleneck().drops()).isBetween(35L, 45L);
@@ -94,11 +100,7 @@ class FabricTest {
         SimulatedNetwork network = new SimulatedNetwork(1);
         PfcThresholds pfc = new PfcThresholds(4 * WIRE, 2 * WIRE);
         Topology t = Topology.incast(network, 2, LINK, new QueueSettings(20 * WIRE, RedMarking.OFF, pfc));
-        Seen seen = new Seen(network);
-        network.attach(Topology.receiver(0)).receiver(seen);
-        burst(network.attach(Topology.sender(0)), Topology.receiver(0), 50);
-        burst(network.attach(Topology.sender(1)), Topology.receiver(0), 50);
-        network.time().runUntil(() -> false, 1_000_000_000L);
+        Seen seen = twoBursts(network, 50);
 
         assertThat(t.bottleneck().drops()).isZero();
         assertThat(seen.times).hasSize(100);
