@@ -134,6 +134,10 @@ public final class FabricCommand implements Callable<Integer> {
         FabricScenario scenario = scenario();
         PlotFormat format = plot == null ? null : PlotFormat.of(plot).orElseThrow(() -> bad(
                 "--plot " + plot + ": the file must end in .png or .svg"));
+        String headroom = pfcHeadroomShortfall(scenario);
+        if (headroom != null) {
+            spec.commandLine().getErr().println("jrxe fabric: note: " + headroom);
+        }
         FabricResult result;
         try {
             result = FabricRun.run(scenario);
@@ -196,6 +200,27 @@ public final class FabricCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
+    }
+
+    /**
+     * Why PFC may still drop in this scenario, or null: each queue has a buffer of its own, and every host link that
+     * can feed one queue may bring it XOFF and then what it carries while the PAUSE travels (its delay both ways and a
+     * frame at each end).
+     */
+    static String pfcHeadroomShortfall(FabricScenario s) {
+        if (s.pfc() == null) {
+            return null;
+        }
+        int feeding = s.topology().equals("victim") ? s.senders() + 1 : s.senders();
+        long frame = s.mtu() + 100L;
+        long perLink = s.pfc().xoffBytes() + 2 * s.delayNanos() * s.linkBits() / 8_000_000_000L + 2 * frame;
+        long worst = feeding * perLink;
+        if (worst <= s.bufferBytes()) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "with PFC, %d links feeding one queue may bring it %,d bytes "
+                + "(XOFF and about %,d in flight each), more than its buffer of %,d: it may still drop", feeding, worst,
+                perLink - s.pfc().xoffBytes(), s.bufferBytes());
     }
 
     private boolean onOff(String option, String value) {

@@ -76,6 +76,15 @@ class FabricCommandTest {
     }
 
     @Test
+    void pfcWithTooLittleBufferForItsXoffSaysSoAndStillRuns() {
+        InProcess tight = InProcess.run(with("--pfc", "on", "--xoff", "200K", "--xon", "100K"));
+        assertThat(tight.status()).as(tight.toString()).isZero();
+        assertThat(tight.err()).contains("note: with PFC, 2 links feeding one queue may bring it", "more than its buffer");
+        InProcess roomy = InProcess.run(with("--pfc", "on"));
+        assertThat(roomy.err()).isEmpty();
+    }
+
+    @Test
     void badValuesAreOneLineNamingTheOption() {
         assertThat(InProcess.run("fabric", "--topology", "ring").err()).contains("--topology ring: there are incast, dumbbell, victim");
         assertThat(InProcess.run("fabric", "--cc", "timely").err()).contains("--cc timely: there are none, dcqcn");
