@@ -1,11 +1,13 @@
 package io.jrxe.rnic.transport;
 
+import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.fault.FaultSpec;
 import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.sim.SimulatedPort;
 import io.jrxe.wire.time.NicTime;
 
 /**
@@ -31,6 +33,16 @@ public final class SimulatedTransport implements NicTransport {
      */
     public static SimulatedTransport attach(SimulatedNetwork network, PeerAddress address, FaultSpec faults) {
         return new SimulatedTransport(FaultyPort.wrap(network.attach(address), faults, network.time()), network.time());
+    }
+
+    /**
+     * A port for the device {@code config} describes, at its first address: ECN-capable if the device is, doing the
+     * device's own faults on top of the network's.
+     */
+    public static SimulatedTransport attach(SimulatedNetwork network, DeviceConfig config) {
+        SimulatedPort port = network.attach(PeerAddress.of(config.addresses().getFirst()));
+        port.ecnCapable(config.ecnCapable());
+        return new SimulatedTransport(FaultyPort.wrap(port, config.faults(), network.time()), network.time());
     }
 
     /** Any port run by the caller's thread on the given clock: a test's stand-in. */

@@ -5,11 +5,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** The kinds of image --plot writes, chosen by the file's extension. */
-enum PlotFormat {
+public enum PlotFormat {
     PNG, SVG;
 
     /** The format {@code file}'s extension names (case aside), or empty when it is neither .png nor .svg. */
-    static Optional<PlotFormat> of(Path file) {
+    public static Optional<PlotFormat> of(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".png")) {
             return Optional.of(PNG);

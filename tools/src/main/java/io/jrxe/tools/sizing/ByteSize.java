@@ -1,6 +1,6 @@
 package io.jrxe.tools.sizing;
 
-import picocli.CommandLine;
+import io.jrxe.tools.common.ParsedLongConverter;
 
 import java.util.Locale;
 
@@ -85,14 +85,10 @@ public final class ByteSize {
     }
 
     /** Lets picocli read size options; a bad size is a bad option (exit 1) naming the option. */
-    public static final class Converter implements CommandLine.ITypeConverter<Long> {
+    public static final class Converter extends ParsedLongConverter {
         @Override
-        public Long convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+        protected long parse(String text) {
+            return ByteSize.parse(text);
         }
     }
 }

@@ -8,7 +8,6 @@ import io.jrxe.rnic.transport.InvokedTransport;
 import io.jrxe.rnic.transport.NicThreadTransport;
 import io.jrxe.rnic.transport.NicTransport;
 import io.jrxe.rnic.transport.SimulatedTransport;
-import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.verbs.Device;
@@ -157,12 +156,11 @@ public final class EmulatedProvider implements Provider {
     }
 
     /**
-     * Makes a device on a simulated network, at its first address, doing the configuration's faults to its own packets
-     * on top of the network's; everything runs on the caller's thread.
+     * Makes a device on a simulated network, at its first address, ECN-capable if the configuration says so, doing the
+     * configuration's faults to its own packets on top of the network's; everything runs on the caller's thread.
      */
     public EmulatedDevice createSimulated(DeviceConfig config, SimulatedNetwork network) {
-        return create(new NicContext(config).transport(SimulatedTransport.attach(network,
-                PeerAddress.of(config.addresses().getFirst()), config.faults())));
+        return create(new NicContext(config).transport(SimulatedTransport.attach(network, config)));
     }
 
     private synchronized EmulatedDevice add(EmulatedDevice device, DeviceConfig config) {

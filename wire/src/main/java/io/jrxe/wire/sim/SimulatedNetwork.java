@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * time with the faults configured per direction, all decisions drawn from one seeded Random.
  * The same seed and the same sends give the same deliveries, so a failing seed replays. It
  * keeps a running hash of every delivery and drop as a trace fingerprint. Ports may join multicast
- * groups; a group's datagrams reach each member, the sender too when it is one.
+ * groups; a group's datagrams reach each member, the sender too when it is one. Given a {@link PacketPath} (a
+ * fabric of links and switches), it carries packets through that instead of its per-direction delays.
  */
 public final class SimulatedNetwork {
     private final VirtualTime time = new VirtualTime();
@@ -27,6 +28,7 @@ public final class SimulatedNetwork {
     private final Map<String, LinkFaults> faults = new HashMap<>();
     private LinkFaults defaultFaults = LinkFaults.NONE;
     private PacketFilter filter;
+    private PacketPath path;
     private FaultListener faultListener = (fault, from, to, roce) -> { };
     private long sent;
     private long delivered;
@@ -35,6 +37,7 @@ public final class SimulatedNetwork {
     private long corrupted;
     private long reordered;
     private long unroutable;
+    private long pathDropped;
     private long fingerprint = 1125899906842597L;
 
     public SimulatedNetwork(long seed) {
@@ -96,6 +99,32 @@ public final class SimulatedNetwork {
         faults.put(from + ">" + to, f);
     }
 
+    /**
+     * Carries every packet from now on through {@code p} (a fabric of links and switches) instead of the per-direction
+     * delays. The configured losses, duplicates and corruption still apply to each packet before it enters the path;
+     * the configured delays and reordering do not (the path's links give the delays). Set once, before traffic.
+     */
+    public void path(PacketPath p) {
+        if (path != null) {
+            throw new IllegalStateException("the simulated network has a packet path already");
+        }
+        path = p;
+        p.install(time, random, new PacketPath.Ends() {
+            @Override
+            public void arrived(Frame frame) {
+                deliver(frame.source, frame.destination, frame.receiver, frame.roce, frame.sourcePort,
+                        frame.identification, frame.trafficClass);
+            }
+
+            @Override
+            public void dropped(Frame frame) {
+                pathDropped++;
+                trace(1, frame.roce);
+                faultListener.fault(FaultListener.Fault.LOST, frame.source, frame.receiver, frame.roce);
+            }
+        });
+    }
+
     /** Installs (or with null removes) the test's packet filter. */
     public void filter(PacketFilter f) {
         filter = f;
@@ -123,7 +152,7 @@ public final class SimulatedNetwork {
      * port that joined it, the sender's own too (as a host's IP_MULTICAST_LOOP gives its own sockets a copy), each
      * copy meeting the faults of the link from the sender to that port.
      */
-    void carry(SimulatedPort from, PeerAddress to, byte[] datagram, int srcPort, int identification) {
+    void carry(SimulatedPort from, PeerAddress to, byte[] datagram, int srcPort, int identification, int trafficClass) {
         sent++;
         if (filter != null) {
             PacketFilter.Verdict v = filter.inspect(from.localAddress(), to, datagram);
@@ -138,7 +167,7 @@ public final class SimulatedNetwork {
             }
         }
         if (!to.multicast()) {
-            carryTo(from, to, to, datagram, srcPort, identification);
+            carryTo(from, to, to, datagram, srcPort, identification, trafficClass);
             return;
         }
         List<SimulatedPort> members = groups.getOrDefault(to, List.of());
@@ -148,12 +177,13 @@ public final class SimulatedNetwork {
             return;
         }
         for (SimulatedPort member : List.copyOf(members)) {
-            carryTo(from, to, member.localAddress(), datagram.clone(), srcPort, identification);
+            carryTo(from, to, member.localAddress(), datagram.clone(), srcPort, identification, trafficClass);
         }
     }
 
     /** One copy of a frame to {@code to} on its way to the port at {@code link}'s far end. */
-    private void carryTo(SimulatedPort from, PeerAddress to, PeerAddress link, byte[] datagram, int srcPort, int identification) {
+    private void carryTo(SimulatedPort from, PeerAddress to, PeerAddress link, byte[] datagram, int srcPort, int identification,
+                         int trafficClass) {
         LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + link, defaultFaults);
         if (random.nextDouble() < f.loss()) {
             lost++;
@@ -176,6 +206,10 @@ public final class SimulatedNetwork {
                 corrupted++;
                 faultListener.fault(FaultListener.Fault.CORRUPTED, from.localAddress(), link, original);
             }
+            if (path != null) {
+                path.carry(new Frame(from.localAddress(), to, link, bytes, srcPort, identification, trafficClass));
+                continue;
+            }
             long delay = f.delayNanos();
             if (f.reorderNanos() > 0 && random.nextDouble() < f.reorder()) {
                 delay += 1 + (long) (random.nextDouble() * f.reorderNanos());
@@ -183,11 +217,12 @@ public final class SimulatedNetwork {
                 faultListener.fault(FaultListener.Fault.REORDERED, from.localAddress(), link, original);
             }
             PeerAddress source = from.localAddress();
-            time.schedule(delay, () -> deliver(source, to, link, bytes, srcPort, identification));
+            time.schedule(delay, () -> deliver(source, to, link, bytes, srcPort, identification, trafficClass));
         }
     }
 
-    private void deliver(PeerAddress source, PeerAddress to, PeerAddress link, byte[] bytes, int srcPort, int identification) {
+    private void deliver(PeerAddress source, PeerAddress to, PeerAddress link, byte[] bytes, int srcPort, int identification,
+                         int trafficClass) {
         SimulatedPort port = ports.get(link);
         if (port == null || (to.multicast() && !groups.getOrDefault(to, List.of()).contains(port))) {
             unroutable++; // gone, or left the group while the copy was on its way
@@ -196,7 +231,7 @@ public final class SimulatedNetwork {
         }
         delivered++;
         trace(3, bytes);
-        port.receive(source, to, bytes, srcPort, identification);
+        port.receive(source, to, bytes, srcPort, identification, trafficClass);
     }
 
     private void trace(int kind, byte[] bytes) {
@@ -218,6 +253,8 @@ public final class SimulatedNetwork {
     public long corrupted() { return corrupted; }
     public long reordered() { return reordered; }
     public long unroutable() { return unroutable; }
+    /** Packets the packet path dropped (a full switch queue), apart from the configured losses. */
+    public long pathDropped() { return pathDropped; }
 
     @Override
     public String toString() {

@@ -1,5 +1,6 @@
 package io.jrxe.wire.sim;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
@@ -19,6 +20,8 @@ public final class SimulatedPort extends AttachedPort {
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final PacketInfo info = new PacketInfo();
     private int identification;
+    /** The TOS byte of what the port sends: ECT(0) once ECN-capable, else Not-ECT. */
+    private int sendTos = Ecn.NOT_ECT;
     private boolean closed;
 
     SimulatedPort(SimulatedNetwork network, PeerAddress local) {
@@ -43,7 +46,15 @@ public final class SimulatedPort extends AttachedPort {
             tap.packet(io.jrxe.wire.port.PacketTap.Direction.SENT, local, to, srcPort, PeerAddress.ROCE_PORT, id, packet,
                     offset, length, network.time().nanoTime(), takeSentComment());
         }
-        network.carry(this, to, datagram, srcPort, id);
+        network.carry(this, to, datagram, srcPort, id, sendTos);
+    }
+
+    /**
+     * Whether what the port sends says ECN-capable transport, ECT(0), so that a switch of the network's packet path
+     * may mark it CE instead of dropping it; off, it is Not-ECT (as a UDP port's is). Set before use.
+     */
+    public void ecnCapable(boolean capable) {
+        sendTos = capable ? Ecn.ECT_0 : Ecn.NOT_ECT;
     }
 
     private int icrc(PeerAddress src, PeerAddress dst, int id, int srcPort, ByteBuffer packet, int offset, int length) {
@@ -75,7 +86,7 @@ public final class SimulatedPort extends AttachedPort {
     }
 
     /** A datagram that was sent to {@code destination}: this port's address, or a group it joined. */
-    void receive(PeerAddress source, PeerAddress destination, byte[] datagram, int srcPort, int id) {
+    void receive(PeerAddress source, PeerAddress destination, byte[] datagram, int srcPort, int id, int trafficClass) {
         if (closed || sink == null) {
             return;
         }
@@ -85,7 +96,7 @@ public final class SimulatedPort extends AttachedPort {
         info.sourcePort = srcPort;
         info.identification = id;
         info.ttl = 64;
-        info.trafficClass = 0;
+        info.trafficClass = trafficClass;
         info.flowLabel = 0;
         info.timestampNanos = network.time().nanoTime();
         if (datagram.length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH) {
