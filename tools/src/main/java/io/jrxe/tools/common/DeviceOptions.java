@@ -78,6 +78,12 @@ public final class DeviceOptions {
                     + "(default: none)")
     String congestionControl;
 
+    @Option(names = "--ecn",
+            description = "a jrxe NIC's packets on real UDP say ECT(0), ECN-capable, so that a switch or a qdisc that "
+                    + "marks ECN sets CE on them instead of dropping them; the NIC reads each datagram's ECN field and "
+                    + "answers a CE mark with a CNP (off by default: kernel rxe's packets are Not-ECT; docs/congestion.md)")
+    boolean ecn;
+
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
@@ -146,6 +152,10 @@ public final class DeviceOptions {
         if (faults != null) {
             throw new BadOption("--faults applies to jrxe NICs only: " + name + " sends from the kernel, where jrxe cannot "
                     + "touch its packets; give the faults to the jrxe peer, or use tc netem on the interface");
+        }
+        if (ecn) {
+            throw new BadOption("--ecn applies to jrxe NICs only: the kernel's " + name + " sends Not-ECT and reads no ECN "
+                    + "field");
         }
         if (congestionControl != null) {
             throw new BadOption("--cc applies to jrxe NICs only: the kernel's " + name + " has no congestion control to "

@@ -46,7 +46,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
         EmulatedDevice device;
         try {
             DeviceConfig config = DeviceConfig.of(options.deviceName(), address).withInterfaceMtu(options.interfaceMtu())
-                    .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults());
+                    .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()).withEcnCapable(options.ecn);
             device = Verbs.emulated().createUdp(new NicContext(config).congestionControl(options.congestionControl()),
                     options.progress());
         } catch (PortInUseException e) {
