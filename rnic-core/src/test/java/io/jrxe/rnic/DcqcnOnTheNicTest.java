@@ -59,6 +59,21 @@ class DcqcnOnTheNicTest {
         }
     }
 
+    /** With a capture on, the QP's next packet says in its comment what its rate became and why. */
+    @Test
+    void aCaptureTellsTheRateChangeOnTheQpsNextPacket() throws Exception {
+        Nic nic = nicWith(CongestionControlChoice.named("dcqcn"));
+        List<String> comments = new ArrayList<>();
+        port.tap((direction, source, destination, sourcePort, destinationPort, id, roce, offset, length, stamp, comment) ->
+                comments.add(String.valueOf(comment)));
+        try (Arena arena = Arena.ofShared()) {
+            cnpThenWrite(nic, arena);
+            assertThat(comments).containsExactly("rate 5.000 Gbit/s: a CNP cut it (DCQCN)");
+        } finally {
+            nic.close();
+        }
+    }
+
     @Test
     void withNoneTheSameCnpHoldsNothingBack() throws Exception {
         Nic nic = nicWith(CongestionControlChoice.named("none"));

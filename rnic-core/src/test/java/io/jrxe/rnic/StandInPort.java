@@ -2,6 +2,7 @@ package io.jrxe.rnic;
 
 import io.jrxe.wire.port.AttachedPort;
 import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.stats.SingleWriterCounter;
@@ -28,6 +29,11 @@ final class StandInPort extends AttachedPort {
         packet.get(offset, copy);
         sent.add(copy);
         sentHere.increment();
+        String comment = takeSentComment();
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.SENT, local, to, srcPort, PeerAddress.ROCE_PORT, 0, packet, offset, length, 0, comment);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.cc.CongestionControl;
+import io.jrxe.rnic.cc.RateStep;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
 import io.jrxe.rnic.qp.QueuePair;
@@ -62,8 +63,10 @@ public final class DataPath implements PacketSink, QpControl {
         this.port = port;
         this.time = time;
         this.congestionControl = congestionControl;
-        congestionControl.reportRateChanges((qpn, why, bitsPerSecond) ->
-                tracer.trace(TraceEvent.RATE_CHANGED, qpn, 0, -1, why.ordinal(), bitsPerSecond));
+        congestionControl.reportRateChanges((qpn, why, bitsPerSecond) -> {
+            tracer.trace(TraceEvent.RATE_CHANGED, qpn, 0, -1, why.ordinal(), bitsPerSecond);
+            noteRateChange(qpn, why, bitsPerSecond);
+        });
         this.drops = new Drops(counters, tracer, port);
         Dma dma = new Dma(resources.memory(), tracer);
         Transmitter out = new Transmitter(port, counters);
@@ -80,6 +83,20 @@ public final class DataPath implements PacketSink, QpControl {
         gsi.counters().registerIn(registry);
         port.registerCounters(registry);
         port.receiver(this);
+    }
+
+    /**
+     * While a capture is on, a QP's rate change is told in the comment of the QP's next packet (the rate now and why),
+     * so that the capture shows where each change took effect; without one nothing is built.
+     */
+    private void noteRateChange(int qpn, RateStep why, long bitsPerSecond) {
+        if (port.tap() == null) {
+            return;
+        }
+        QpEngine e = engines.get(qpn);
+        if (e != null) {
+            e.rateNote = String.format("rate %.3f Gbit/s: %s", bitsPerSecond / 1e9, why.why);
+        }
     }
 
     /** Installs the listener of the engines' trace events; null removes it. */

@@ -36,6 +36,8 @@ final class QpEngine {
     final RttProbe rtt = new RttProbe();
     /** The QP's share of congestion control. */
     final CongestionControl.Flow flow;
+    /** While a capture is on: the last change of the QP's rate, not yet told in a packet's comment (else null). */
+    String rateNote;
 
     /** The task's coalescing flag: a run is already queued (set from any thread, cleared by the run). */
     final AtomicBoolean scheduled = new AtomicBoolean();

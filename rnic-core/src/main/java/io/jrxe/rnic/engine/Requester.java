@@ -279,8 +279,8 @@ final class Requester {
         for (int i = 0; i < pad; i++) {
             tx.put(at++, (byte) 0);
         }
-        if (out.capturing() && Psn.before(req.psn, req.sentHighWater)) {
-            out.annotateNext(retransmissionNote(e));
+        if (out.capturing()) {
+            annotate(e, Psn.before(req.psn, req.sentHighWater) ? retransmissionNote(e) : null);
         }
         out.send(to, e.srcPort, at);
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
@@ -347,6 +347,18 @@ final class Requester {
         return comp.retryNumber > 0
                 ? String.format("retransmission %d of PSN 0x%06x%s", comp.retryNumber, e.req.psn, cause)
                 : String.format("resend of PSN 0x%06x%s", e.req.psn, cause);
+    }
+
+    /** The capture's comment on the packet about to go: why it is sent again, the QP's rate change not yet told, both or none. */
+    private void annotate(QpEngine e, String retransmission) {
+        String note = retransmission;
+        if (e.rateNote != null) {
+            note = note == null ? e.rateNote : note + "; " + e.rateNote;
+            e.rateNote = null;
+        }
+        if (note != null) {
+            out.annotateNext(note);
+        }
     }
 
     /**
