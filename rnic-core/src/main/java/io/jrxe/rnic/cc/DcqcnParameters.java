@@ -20,6 +20,9 @@ public record DcqcnParameters(long lineRateBitsPerSecond, long minRateBitsPerSec
                               long alphaTimerNanos, long rateIncreaseTimerNanos, long byteCounterBytes,
                               int fastRecoverySteps, long additiveIncreaseBitsPerSecond,
                               long hyperIncreaseBitsPerSecond) {
+    /** Declared first: the constants below are checked when they are made. */
+    private static final ParameterChecks CHECKS = new ParameterChecks("DCQCN");
+
     /** 10 Gbit/s: the NICs of the paper's testbed were 40 Gbit/s; 10 is a round figure a laptop's loopback reaches. */
     public static final long DEFAULT_LINE_RATE = 10_000_000_000L;
     /** 100 Mbit/s: the paper gives no floor; ns-3's RDMA model (the HPCC repository) uses this one. */
@@ -44,28 +47,19 @@ public record DcqcnParameters(long lineRateBitsPerSecond, long minRateBitsPerSec
             DEFAULT_FAST_RECOVERY_STEPS, DEFAULT_ADDITIVE_INCREASE, DEFAULT_HYPER_INCREASE);
 
     public DcqcnParameters {
-        positive(lineRateBitsPerSecond, "a line rate", "bit/s");
-        require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
+        CHECKS.positive(lineRateBitsPerSecond, "a line rate", "bit/s");
+        CHECKS.require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
                 "a minimum rate of " + minRateBitsPerSecond + " bit/s: it must be positive and at most the line rate ("
                         + lineRateBitsPerSecond + ")");
-        require(gain > 0 && gain < 1, "a gain g of " + gain + ": it must be above 0 and below 1");
-        positive(alphaTimerNanos, "an alpha timer", "ns");
-        positive(rateIncreaseTimerNanos, "a rate-increase timer", "ns");
-        positive(byteCounterBytes, "a byte counter", "bytes");
-        require(fastRecoverySteps >= 0, "F = " + fastRecoverySteps + " fast-recovery steps: it cannot be negative");
-        positive(additiveIncreaseBitsPerSecond, "an additive increase", "bit/s");
-        positive(hyperIncreaseBitsPerSecond, "a hyper increase", "bit/s");
+        CHECKS.require(gain > 0 && gain < 1, "a gain g of " + gain + ": it must be above 0 and below 1");
+        CHECKS.positive(alphaTimerNanos, "an alpha timer", "ns");
+        CHECKS.positive(rateIncreaseTimerNanos, "a rate-increase timer", "ns");
+        CHECKS.positive(byteCounterBytes, "a byte counter", "bytes");
+        CHECKS.require(fastRecoverySteps >= 0, "F = " + fastRecoverySteps + " fast-recovery steps: it cannot be negative");
+        CHECKS.positive(additiveIncreaseBitsPerSecond, "an additive increase", "bit/s");
+        CHECKS.positive(hyperIncreaseBitsPerSecond, "a hyper increase", "bit/s");
     }
 
-    private static void positive(long value, String setting, String unit) {
-        require(value > 0, setting + " of " + value + " " + unit + ": it must be positive");
-    }
-
-    private static void require(boolean ok, String why) {
-        if (!ok) {
-            throw new IllegalArgumentException("DCQCN: " + why);
-        }
-    }
 
     public DcqcnParameters withLineRate(long bitsPerSecond) {
         return new DcqcnParameters(bitsPerSecond, Math.min(minRateBitsPerSecond, bitsPerSecond), gain,

@@ -19,6 +19,9 @@ package io.jrxe.rnic.cc;
 public record TimelyParameters(long lineRateBitsPerSecond, long minRateBitsPerSecond, double alpha, double beta,
                                long additiveStepBitsPerSecond, long lowThresholdNanos, long highThresholdNanos,
                                long minRttNanos, int hyperIncreaseSamples) {
+    /** Declared first: the constants below are checked when they are made. */
+    private static final ParameterChecks CHECKS = new ParameterChecks("TIMELY");
+
     /** 10 Gbit/s: jrxe's choice, as DCQCN's. */
     public static final long DEFAULT_LINE_RATE = DcqcnParameters.DEFAULT_LINE_RATE;
     /** 100 Mbit/s: jrxe's choice, as DCQCN's floor. */
@@ -43,26 +46,19 @@ public record TimelyParameters(long lineRateBitsPerSecond, long minRateBitsPerSe
             DEFAULT_MIN_RTT, DEFAULT_HYPER_INCREASE_SAMPLES);
 
     public TimelyParameters {
-        require(lineRateBitsPerSecond > 0, "a line rate of " + lineRateBitsPerSecond + " bit/s: it must be positive");
-        require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
+        CHECKS.positive(lineRateBitsPerSecond, "a line rate", "bit/s");
+        CHECKS.require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
                 "a minimum rate of " + minRateBitsPerSecond + " bit/s: it must be positive and at most the line rate ("
                         + lineRateBitsPerSecond + ")");
-        require(alpha > 0 && alpha <= 1, "an alpha of " + alpha + ": it must be above 0 and at most 1");
-        require(beta > 0 && beta <= 1, "a beta of " + beta + ": it must be above 0 and at most 1");
-        require(additiveStepBitsPerSecond > 0,
-                "an additive step delta of " + additiveStepBitsPerSecond + " bit/s: it must be positive");
-        require(lowThresholdNanos > 0, "a T_low of " + lowThresholdNanos + " ns: it must be positive");
-        require(highThresholdNanos > lowThresholdNanos, "a T_high of " + highThresholdNanos
+        CHECKS.require(alpha > 0 && alpha <= 1, "an alpha of " + alpha + ": it must be above 0 and at most 1");
+        CHECKS.require(beta > 0 && beta <= 1, "a beta of " + beta + ": it must be above 0 and at most 1");
+        CHECKS.positive(additiveStepBitsPerSecond, "an additive step delta", "bit/s");
+        CHECKS.positive(lowThresholdNanos, "a T_low", "ns");
+        CHECKS.require(highThresholdNanos > lowThresholdNanos, "a T_high of " + highThresholdNanos
                 + " ns: it must be above T_low (" + lowThresholdNanos + " ns)");
-        require(minRttNanos > 0, "a minRTT of " + minRttNanos + " ns: it must be positive");
-        require(hyperIncreaseSamples > 0,
+        CHECKS.positive(minRttNanos, "a minRTT", "ns");
+        CHECKS.require(hyperIncreaseSamples > 0,
                 "N = " + hyperIncreaseSamples + " samples before hyperactive increase: it must be positive");
-    }
-
-    private static void require(boolean ok, String why) {
-        if (!ok) {
-            throw new IllegalArgumentException("TIMELY: " + why);
-        }
     }
 
     public TimelyParameters withRates(long lineBitsPerSecond, long minBitsPerSecond) {

@@ -286,8 +286,8 @@ final class Requester {
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
         if (qp.type() == QpType.RC && !Psn.before(req.psn, req.sentHighWater)) {
             e.flow.transmitted(at); // the packet congestion control allowed (a resend was never asked)
-            if (ackRequest) {
-                e.rtt.sent(req.psn, time.nanoTime());
+            if (ackRequest && e.rtt.idle()) {
+                e.rtt.start(req.psn, time.nanoTime()); // one clock read per timed packet, none while one is timed
             }
         }
 

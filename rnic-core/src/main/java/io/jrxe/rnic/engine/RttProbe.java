@@ -14,13 +14,16 @@ final class RttProbe {
     private int psn;
     private long sentAt;
 
-    /** A new packet asking for an ACK went at {@code now}: it is timed, unless one is already. */
-    void sent(int packetPsn, long now) {
-        if (!pending) {
-            pending = true;
-            psn = packetPsn;
-            sentAt = now;
-        }
+    /** Whether no packet is being timed: the requester times its next new packet that asks for an ACK. */
+    boolean idle() {
+        return !pending;
+    }
+
+    /** A new packet asking for an ACK went at {@code now}: it is timed until an answer covers it. */
+    void start(int packetPsn, long now) {
+        pending = true;
+        psn = packetPsn;
+        sentAt = now;
     }
 
     /** Whether the peer having every packet before {@code nextPsn} answers the timed packet. */

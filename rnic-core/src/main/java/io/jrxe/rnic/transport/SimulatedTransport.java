@@ -4,7 +4,6 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.port.fault.FaultSpec;
 import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.sim.SimulatedPort;
@@ -25,14 +24,6 @@ public final class SimulatedTransport implements NicTransport {
 
     public static SimulatedTransport attach(SimulatedNetwork network, PeerAddress address) {
         return new SimulatedTransport(network.attach(address), network.time());
-    }
-
-    /**
-     * A port on the network that also does {@code faults} to its own packets, in virtual time: a rule's targeted
-     * faults (the Nth packet of each message, one opcode, one QP) on top of the network's own, replayed exactly.
-     */
-    public static SimulatedTransport attach(SimulatedNetwork network, PeerAddress address, FaultSpec faults) {
-        return new SimulatedTransport(FaultyPort.wrap(network.attach(address), faults, network.time()), network.time());
     }
 
     /**

@@ -50,7 +50,7 @@ public final class SimulatedCaptureFile implements AutoCloseable {
 
     /** The lines a command prints at its end: where the capture is and how to look at it. */
     public String howToOpen() {
-        return String.format("Capture: %s (%d packets: each one as sent and as received). Open it with:%n  ./jrxe view %s%n"
+        return String.format(java.util.Locale.ROOT, "Capture: %s (%d packets: each one as sent and as received). Open it with:%n  ./jrxe view %s%n"
                 + "  tshark -r %s%n  ./jrxe decode %s", path, written(), path, path, path);
     }
 

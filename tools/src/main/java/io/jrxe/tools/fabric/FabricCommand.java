@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
             "Runs jrxe NICs in a simulated fabric, in virtual time: links with a rate and a delay, switches with output "
                 + "queues that mark ECN (RED: from 0 at Kmin to Pmax at Kmax, always above), drop what does not fit, or "
                 + "with PFC pause the link that feeds them. Each flow is an RC QP writing its receiver with RDMA WRITEs; "
-                + "the NICs' own go-back-N, CNPs and congestion control (none or dcqcn) do the rest.",
+                + "the NICs' own go-back-N, CNPs and congestion control (none, dcqcn or timely) do the rest.",
             "Topologies: incast (N senders, one switch, one receiver: the receiver's link is the bottleneck), dumbbell "
                 + "(N senders on switch A, N receivers on switch B, one link between), victim (an incast behind a first "
                 + "switch, plus one flow from that switch to a receiver of its own, whose path is not congested).",
@@ -85,7 +85,7 @@ public final class FabricCommand implements Callable<Integer> {
 
     @Option(names = "--cc", paramLabel = "NAME", defaultValue = "dcqcn",
             description = "the NICs' congestion control: " + CongestionControlChoice.NAMES
-                    + " (default: ${DEFAULT-VALUE}; DCQCN's line rate is the link's)")
+                    + " (default: ${DEFAULT-VALUE}; a rate-based part's line rate is the link's)")
     String cc;
 
     @Option(names = "--ecn", paramLabel = "on|off", defaultValue = "on",
@@ -213,7 +213,7 @@ public final class FabricCommand implements Callable<Integer> {
         }
         int feeding = s.topology().equals("victim") ? s.senders() + 1 : s.senders();
         long frame = s.mtu() + 100L;
-        long perLink = s.pfc().xoffBytes() + 2 * s.delayNanos() * s.linkBits() / 8_000_000_000L + 2 * frame;
+        long perLink = s.pfc().xoffBytes() + (long) (2.0 * s.delayNanos() * s.linkBits() / 8e9) + 2 * frame;
         long worst = feeding * perLink;
         if (worst <= s.bufferBytes()) {
             return null;

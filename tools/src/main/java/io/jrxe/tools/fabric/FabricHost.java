@@ -6,6 +6,8 @@ import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.cc.CongestionControlChoice;
 import io.jrxe.rnic.cc.Dcqcn;
 import io.jrxe.rnic.cc.DcqcnParameters;
+import io.jrxe.rnic.cc.Timely;
+import io.jrxe.rnic.cc.TimelyParameters;
 import io.jrxe.rnic.transport.SimulatedTransport;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
@@ -62,16 +64,23 @@ final class FabricHost implements AutoCloseable {
         }
     }
 
-    /** DCQCN's line rate is the host link's: the rate a QP recovers to is what its link can carry. */
+    /**
+     * A rate-based part's line rate is the host link's (the rate a QP recovers or climbs to is what its link can
+     * carry), and its minimum rate at most a hundredth of it.
+     */
     static CongestionControl.Factory congestionControl(FabricScenario s) {
-        if (!s.cc().equals("dcqcn")) {
-            return CongestionControlChoice.named(s.cc());
-        }
-        DcqcnParameters p = DcqcnParameters.DEFAULTS.withLineRate(s.linkBits());
-        if (p.minRateBitsPerSecond() > s.linkBits() / 100) {
-            p = p.withMinRate(Math.max(1, s.linkBits() / 100));
-        }
-        return Dcqcn.of(p);
+        long line = s.linkBits();
+        return switch (s.cc()) {
+            case "dcqcn" -> Dcqcn.of(DcqcnParameters.DEFAULTS.withLineRate(line)
+                    .withMinRate(minRate(DcqcnParameters.DEFAULTS.minRateBitsPerSecond(), line)));
+            case "timely" -> Timely.of(TimelyParameters.DEFAULTS.withRates(line,
+                    minRate(TimelyParameters.DEFAULTS.minRateBitsPerSecond(), line)));
+            default -> CongestionControlChoice.named(s.cc());
+        };
+    }
+
+    private static long minRate(long defaultMin, long line) {
+        return Math.max(1, Math.min(defaultMin, line / 100));
     }
 
     /** One of the NIC's counters, 0 when it has none of that name. */

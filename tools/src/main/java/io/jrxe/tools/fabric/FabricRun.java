@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * Runs a {@link FabricScenario}: builds the topology on a simulated network, puts a jrxe NIC at each host, connects
  * a QP pair per flow and lets the senders write, all in virtual time on this thread, snapshotting the fabric as it
- * goes. The NICs are the real ones: their go-back-N, CNPs and DCQCN are what is measured.
+ * goes. The NICs are the real ones: their go-back-N, CNPs and congestion control are what is measured.
  */
 final class FabricRun {
     private final FabricScenario s;

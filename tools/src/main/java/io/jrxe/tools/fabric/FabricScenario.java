@@ -12,7 +12,7 @@ import io.jrxe.wire.sim.fabric.RedMarking;
  * @param delayNanos     every link's propagation delay
  * @param marking        the switch queues' ECN marking
  * @param pfc            PFC thresholds, or null for tail drop
- * @param cc             the NICs' congestion control: none or dcqcn
+ * @param cc             the NICs' congestion control: none, dcqcn or timely
  * @param ecn            whether the NICs send ECN-capable packets
  * @param durationNanos  how long the flows send (virtual time); with {@code bytesPerFlow}, the most a run may take
  * @param bytesPerFlow   bytes each flow writes, then stops; 0: send for the duration

@@ -45,7 +45,7 @@ final class VirtualDuration {
                 + "(e.g. 2us, 10ms), at most an hour");
     }
 
-    /** "1.5 µs", "10 ms", "250 ns". */
+    /** "1.500 µs", "10 ms", "250 ns": whole values bare, others to three decimals. */
     static String text(long nanos) {
         if (nanos >= 1_000_000_000L) {
             return trim(nanos / 1e9) + " s";

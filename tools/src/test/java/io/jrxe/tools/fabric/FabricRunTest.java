@@ -1,7 +1,13 @@
 package io.jrxe.tools.fabric;
 
+import io.jrxe.rnic.cc.Dcqcn;
+import io.jrxe.rnic.cc.DcqcnParameters;
+import io.jrxe.rnic.cc.Timely;
+import io.jrxe.rnic.cc.TimelyParameters;
+import io.jrxe.wire.sim.VirtualTime;
 import io.jrxe.wire.sim.fabric.PfcThresholds;
 import io.jrxe.wire.sim.fabric.RedMarking;
+import io.jrxe.wire.stats.CounterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,5 +112,20 @@ class FabricRunTest {
         assertThat(a.fingerprint()).isEqualTo(b.fingerprint());
         assertThat(a.flows()).isEqualTo(b.flows());
         assertThat(a.marks()).isEqualTo(b.marks()).isPositive();
+    }
+
+    /** Both rate-based parts climb to the host link's rate, not their own default line rate, and cut to a hundredth. */
+    @Test
+    void rateBasedPartsRunAtTheHostLinksRate() {
+        VirtualTime time = new VirtualTime();
+        CounterRegistry counters = new CounterRegistry();
+        TimelyParameters timely = ((Timely) FabricHost.congestionControl(
+                incast("timely", true, null, "incast")).create(time, counters)).parameters();
+        assertThat(timely.lineRateBitsPerSecond()).isEqualTo(TEN_GBIT);
+        assertThat(timely.minRateBitsPerSecond()).isEqualTo(TEN_GBIT / 100);
+        DcqcnParameters dcqcn = ((Dcqcn) FabricHost.congestionControl(
+                incast("dcqcn", true, null, "incast")).create(time, new CounterRegistry())).parameters();
+        assertThat(dcqcn.lineRateBitsPerSecond()).isEqualTo(TEN_GBIT);
+        assertThat(dcqcn.minRateBitsPerSecond()).isEqualTo(TEN_GBIT / 100);
     }
 }

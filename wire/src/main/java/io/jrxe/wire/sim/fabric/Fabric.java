@@ -26,7 +26,6 @@ public final class Fabric implements PacketPath {
     private final List<Switch> switches = new ArrayList<>();
     private final Map<HostPair, Long> delivered = new HashMap<>();
     private long dropped;
-    private long deliveredFrames;
 
     private Fabric() {
     }
@@ -43,10 +42,6 @@ public final class Fabric implements PacketPath {
         time = t;
         random = r;
         ends = e;
-    }
-
-    VirtualTime time() {
-        return time;
     }
 
     SplittableRandom random() {
@@ -94,7 +89,6 @@ public final class Fabric implements PacketPath {
     }
 
     private void arrived(Frame frame) {
-        deliveredFrames++;
         delivered.merge(new HostPair(frame.source, frame.receiver), (long) frame.roce.length, Long::sum);
         ends.arrived(frame);
     }
@@ -107,10 +101,6 @@ public final class Fabric implements PacketPath {
     /** The RoCE bytes (BTH to ICRC) delivered from one host to another, resent packets included. */
     public long deliveredBytes(HostPair pair) {
         return delivered.getOrDefault(pair, 0L);
-    }
-
-    public long deliveredFrames() {
-        return deliveredFrames;
     }
 
     /** Frames the fabric dropped: full queues, and frames with no route. */
@@ -127,6 +117,7 @@ public final class Fabric implements PacketPath {
         return List.copyOf(switches);
     }
 
+    /** The virtual clock the fabric's links and queues run on (the network's). */
     public VirtualTime clock() {
         return time;
     }

@@ -46,15 +46,6 @@ public final class Ingress {
         }
     }
 
-    /** The queue at the far end of the link this ingress is fed by. */
-    public OutputQueue upstream() {
-        return upstream;
-    }
-
-    public long heldBytes() {
-        return heldBytes;
-    }
-
     /** PAUSE frames sent to the upstream queue. */
     public long pausesSent() {
         return pausesSent;

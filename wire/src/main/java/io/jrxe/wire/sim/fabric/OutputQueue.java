@@ -20,7 +20,7 @@ public final class OutputQueue {
     private final VirtualTime time;
     private final SplittableRandom random;
     private final ArrayDeque<Frame> frames = new ArrayDeque<>();
-    /** The ingress each waiting frame came in by (null for a host's own frames), in the same order. */
+    /** The ingress each waiting frame came in by ({@link Ingress#NONE} for a host's own frames), in the same order. */
     private final ArrayDeque<Ingress> sources = new ArrayDeque<>();
     private Hop far;
     private long depthBytes;
@@ -35,7 +35,6 @@ public final class OutputQueue {
     private long lastChange;
     private long marks;
     private long drops;
-    private long sentBytes;
     private long sentFrames;
     private long busyNanos;
 
@@ -90,7 +89,6 @@ public final class OutputQueue {
         from.released(size);
         sending = true;
         long serialisation = link.serialisationNanos(size);
-        sentBytes += size;
         sentFrames++;
         busyNanos += serialisation;
         time.schedule(serialisation, () -> {
@@ -134,10 +132,6 @@ public final class OutputQueue {
         return link;
     }
 
-    public QueueSettings settings() {
-        return settings;
-    }
-
     /** Bytes waiting now (the frame on the wire not included). */
     public long depthBytes() {
         return depthBytes;
@@ -160,10 +154,6 @@ public final class OutputQueue {
 
     public long drops() {
         return drops;
-    }
-
-    public long sentBytes() {
-        return sentBytes;
     }
 
     public long sentFrames() {

@@ -19,7 +19,6 @@ public final class Switch implements Hop {
     private final Map<PeerAddress, OutputQueue> routes = new HashMap<>();
     private final Map<OutputQueue, Ingress> ingresses = new HashMap<>();
     private final List<OutputQueue> outputs = new ArrayList<>();
-    private long unroutable;
 
     Switch(String name, QueueSettings settings, Fabric fabric) {
         this.name = name;
@@ -29,12 +28,12 @@ public final class Switch implements Hop {
 
     /** A link from {@code upstream} (a host's or another switch's queue) feeds this switch. */
     void feedBy(OutputQueue upstream) {
-        ingresses.put(upstream, new Ingress(upstream, settings.pfc(), fabric.time(), upstream.link().delayNanos()));
+        ingresses.put(upstream, new Ingress(upstream, settings.pfc(), fabric.clock(), upstream.link().delayNanos()));
     }
 
     /** A queue of this switch onto a link of {@code link}'s rate and delay. */
     OutputQueue output(String queueName, Link link) {
-        OutputQueue q = new OutputQueue(queueName, link, settings, fabric.time(), fabric.random());
+        OutputQueue q = new OutputQueue(queueName, link, settings, fabric.clock(), fabric.random());
         outputs.add(q);
         return q;
     }
@@ -48,7 +47,6 @@ public final class Switch implements Hop {
     public void arrive(Frame frame, OutputQueue upstream) {
         OutputQueue out = routes.get(frame.receiver);
         if (out == null) {
-            unroutable++;
             fabric.dropped(frame);
             return;
         }
@@ -78,10 +76,6 @@ public final class Switch implements Hop {
     /** PAUSE frames this switch sent, over all its ingresses. */
     public long pausesSent() {
         return ingresses.values().stream().mapToLong(Ingress::pausesSent).sum();
-    }
-
-    public long unroutable() {
-        return unroutable;
     }
 
     @Override

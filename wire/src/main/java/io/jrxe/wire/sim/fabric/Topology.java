@@ -109,9 +109,4 @@ public record Topology(String kind, Fabric fabric, List<HostPair> flows, OutputQ
     public List<OutputQueue> switchQueues() {
         return fabric.switches().stream().flatMap(s -> s.outputs().stream()).toList();
     }
-
-    /** The hosts that receive, each once, in the order the flows name them. */
-    public List<PeerAddress> receivers() {
-        return flows.stream().map(HostPair::receiver).distinct().toList();
-    }
 }
