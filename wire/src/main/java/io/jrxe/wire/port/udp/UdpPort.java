@@ -469,6 +469,12 @@ public final class UdpPort extends RoceUdpPort {
         return receiver;
     }
 
+    /** Whether the socket of source port {@code srcPort} is bound and its packets leave from it (on the event loop). */
+    boolean sourceBound(int srcPort) {
+        Channel ch = senders.get(srcPort);
+        return ch != null && ch != receiver && ch.isActive();
+    }
+
     private void readComplete() {
         PacketSink s = sink;
         if (s != null && !closed) {

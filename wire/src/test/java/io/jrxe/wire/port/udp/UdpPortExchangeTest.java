@@ -114,12 +114,14 @@ class UdpPortExchangeTest {
         Recorder recorder = bindBoth(1);
         int sourcePort = 52_011;
         loopA.next().submit(() -> portA.prepareSource(B, sourcePort)).sync();
-        // The bind is asynchronous (the event loop must not block): wait, bounded, until the address is taken.
+        // The bind is asynchronous (the event loop must not block): wait, bounded, until the port says it is bound. Not
+        // by trying to bind the address here: such a probe can hold it at the very moment the port binds, and win.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (canBind(A, sourcePort)) {
+        while (!loopA.next().submit(() -> portA.sourceBound(sourcePort)).get(10, TimeUnit.SECONDS)) {
             assertThat(System.nanoTime()).as("the source port's socket is bound within 10 s").isLessThan(deadline);
             Thread.onSpinWait();
         }
+        assertThat(canBind(A, sourcePort)).as("the address is taken").isFalse();
         loopA.next().submit(() -> {
             portA.send(packet(3, 120), 0, 120, B, sourcePort);
             portA.flush();
