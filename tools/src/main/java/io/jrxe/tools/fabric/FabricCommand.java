@@ -1,6 +1,7 @@
 package io.jrxe.tools.fabric;
 
 import io.jrxe.rnic.cc.CongestionControlChoice;
+import io.jrxe.tools.common.PlotFile;
 import io.jrxe.tools.regmr.PlotFormat;
 import io.jrxe.tools.sizing.ByteSize;
 import io.jrxe.wire.sim.fabric.PfcThresholds;
@@ -152,7 +153,7 @@ public final class FabricCommand implements Callable<Integer> {
             FabricText.print(out, result);
         }
         if (plot != null) {
-            FabricPlot.write(result, plot, format);
+            PlotFile.write(plot, () -> FabricPlot.write(result, plot, format));
             if (!json) {
                 out.println("plot: " + plot);
             }

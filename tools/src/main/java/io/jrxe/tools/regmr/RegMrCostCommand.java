@@ -3,6 +3,7 @@ package io.jrxe.tools.regmr;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.PlotFile;
 import io.jrxe.tools.sizing.ByteSize;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -95,21 +95,9 @@ public final class RegMrCostCommand implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * Draws the plot, or says in one line why Java's graphics cannot here: a machine without fonts (a minimal
-     * server or VM image) makes AWT throw an Error ("Fontconfig head is null"), which would otherwise end the
-     * command with a stack trace after the table was already printed.
-     */
-    private void draw(List<DeviceCosts> measured, PlotFormat format) throws IOException {
-        try {
-            CostPlot.write(measured, repeat, plot, format);
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (Error | RuntimeException e) {
-            Files.deleteIfExists(plot); // opened before drawing: an empty file would pass for a plot
-            throw new IOException("--plot " + plot + ": Java could not draw on this machine (" + e.getMessage()
-                    + "); it needs fonts, e.g. Debian's fonts-dejavu-core, and the table above is complete without it");
-        }
+    /** Draws the plot, or says in one line why it could not be (PlotFile). */
+    private void draw(List<DeviceCosts> measured, PlotFormat format) {
+        PlotFile.write(plot, () -> CostPlot.write(measured, repeat, plot, format));
     }
 
     /** Refuses what cannot be measured before any device is opened; the plot's format, or null without --plot. */

@@ -92,6 +92,10 @@ class FabricCommandTest {
         assertThat(InProcess.run("fabric", "--kmin", "300K", "--kmax", "200K").err()).contains("Kmin");
         assertThat(InProcess.run("fabric", "--pfc", "maybe").err()).contains("--pfc maybe: on or off");
         assertThat(InProcess.run("fabric", "--plot", "x.gif").err()).contains(".png or .svg");
+        InProcess noDirectory = InProcess.run("fabric", "--senders", "2", "--duration", "1ms", "--plot", "/no/such/dir/x.png");
+        assertThat(noDirectory.status()).as(noDirectory.toString()).isEqualTo(2);
+        assertThat(noDirectory.err().strip()).isEqualTo("jrxe fabric: --plot /no/such/dir/x.png: cannot write it: "
+                + "no such directory: /no/such/dir");
         for (String[] bad : new String[][] {{"fabric", "--senders", "0"}, {"fabric", "--delay", "3 parsecs"}}) {
             InProcess r = InProcess.run(bad);
             assertThat(r.status()).as(r.toString()).isEqualTo(1);
