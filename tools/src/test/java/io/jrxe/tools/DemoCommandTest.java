@@ -85,6 +85,33 @@ class DemoCommandTest {
                 .contains("a cost of the program's start, not of RDMA");
     }
 
+    /**
+     * --faults: the first WRITE that jrxe0 sends is lost on its way out; the story shows it lost and sent again after the
+     * ACK timeout, every step still succeeds, and the capture is written.
+     */
+    @Test
+    void aFaultOnDemandIsToldAndRecovered() {
+        Path capture = dir.resolve("lost.pcapng");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = JrxeMain.run(new String[] {"demo", "--addr-a", "127.0.0.25", "--addr-b", "127.0.0.26",
+            "--faults", "drop,nth=1,op=write,count=1", "--capture", capture.toString()}, new PrintWriter(out, true),
+                new PrintWriter(err, true));
+
+        String text = out.toString();
+        assertThat(status).as(text + err).isZero();
+        assertThat(text).contains("All steps behaved as expected.")
+                .containsPattern("packet: jrxe0 x jrxe1  RC RDMA_WRITE_ONLY  .* payload=64  \\(fault on send: dropped")
+                .containsPattern("packet: jrxe0 -> jrxe1  RC RDMA_WRITE_ONLY  .*\\(retransmission 1 of PSN 0x[0-9a-f]+ after ACK timeout\\)");
+        assertThat(CaptureReader.readAll(capture)).hasSizeGreaterThan(20);
+
+        StringWriter badErr = new StringWriter();
+        int bad = JrxeMain.run(new String[] {"demo", "--faults", "drop,op=nonsense", "--no-capture"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(badErr, true));
+        assertThat(bad).isEqualTo(1);
+        assertThat(badErr.toString().strip().lines()).singleElement().asString().startsWith("jrxe demo: --faults 'drop,op=nonsense'");
+    }
+
     @Test
     void twoDevicesCannotShareOneAddress() {
         StringWriter err = new StringWriter();

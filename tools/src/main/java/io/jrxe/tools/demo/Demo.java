@@ -12,6 +12,7 @@ import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureTap;
 import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.port.fault.FaultSpec;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 
@@ -39,14 +40,17 @@ final class Demo {
     private final PrintWriter out;
     private final DemoPlacement placement;
     private final Path capture;
+    /** What jrxe0's port does to its packets: none unless --faults asked for some. */
+    private final FaultSpec faults;
     private final PacketLog log = new PacketLog();
     private int failures;
     private long wrIds;
 
-    Demo(PrintWriter out, DemoPlacement placement, Path capture) {
+    Demo(PrintWriter out, DemoPlacement placement, Path capture, FaultSpec faults) {
         this.out = out;
         this.placement = placement;
         this.capture = capture;
+        this.faults = faults;
     }
 
     /** Runs every step; true when each behaved as expected. */
@@ -58,7 +62,7 @@ final class Demo {
             if (placement.notice() != null) {
                 out.printf("jrxe demo: %s%n", placement.notice());
             }
-            devA = Verbs.emulated().createUdp(placement.configA("jrxe0"));
+            devA = Verbs.emulated().createUdp(placement.configA("jrxe0").withFaults(faults));
             devB = Verbs.emulated().createUdp(placement.configBNumberedApart("jrxe1"));
             DemoSide a = new DemoSide("jrxe0", devA, arena);
             DemoSide b = new DemoSide("jrxe1", devB, arena);

@@ -1,7 +1,9 @@
 package io.jrxe.tools.demo;
 
+import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IpAddressOption;
+import io.jrxe.wire.port.fault.FaultSpec;
 import io.jrxe.wire.port.udp.PortInUseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,16 +40,35 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--addr-b", paramLabel = "IP", defaultValue = "127.0.0.2", description = "jrxe1's address (default: ${DEFAULT-VALUE}; where the machine lacks it, both NICs share --addr-a on UDP ports 4791 and 4792)")
     String addressB;
 
+    @Option(names = "--faults", paramLabel = "SPEC",
+            description = "jrxe0's port does these faults to the packets it sends and receives, so that a failure "
+                    + "becomes a ladder in the capture: the verbs tools' --faults (e.g. 'drop,nth=1' loses the first "
+                    + "packet of each message, 'rnr,op=ack' answers RNR where an ACK would go, 'delay:100ms,op=ack' "
+                    + "holds ACKs past the timeout; docs/commands.md, --faults). Each step still checks what arrived")
+    String faults;
+
     @Override
     public Integer call() throws Exception {
+        FaultSpec faultSpec = faultSpec();
         InetAddress a = address(addressA);
         InetAddress b = address(addressB);
         boolean bAsked = spec.commandLine().getParseResult().hasMatchedOption("--addr-b");
         DemoPlacement placement = DemoPlacement.choose(a, b, bAsked, DemoPlacement::isLocal);
         try {
-            return new Demo(spec.commandLine().getOut(), placement, noCapture ? null : capture).run() ? 0 : 1;
+            return new Demo(spec.commandLine().getOut(), placement, noCapture ? null : capture, faultSpec).run() ? 0 : 1;
         } catch (PortInUseException e) {
             throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    private FaultSpec faultSpec() {
+        if (faults == null) {
+            return FaultSpec.NONE;
+        }
+        try {
+            return FaultSpec.parse(faults);
+        } catch (IllegalArgumentException e) {
+            throw new BadOption("--faults '" + faults + "': " + e.getMessage());
         }
     }
 
