@@ -185,12 +185,12 @@
   // A connection's ladder as a standalone SVG file, for slides: the drawn SVG with each element's computed style written
   // into its attributes (programs that import SVG read attributes more surely than a style sheet with variables), the
   // lane heads drawn in SVG, a title and a white background.
-  var SVG_NS = 'http://www.w3.org/2000/svg';
   var SVG_STYLE = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-family', 'font-size',
     'font-weight', 'font-style'];
   var SVG_HEAD = 74;                    // the title's and the lane heads' height above the ladder
-  function svgElement(name, attributes, text) {
-    var el = document.createElementNS(SVG_NS, name);
+  // The SVG namespace is taken from a drawn ladder (an inline <svg> is in it): the page names no URL at all.
+  function svgElement(ns, name, attributes, text) {
+    var el = document.createElementNS(ns, name);
     Object.keys(attributes).forEach(function (k) { el.setAttribute(k, attributes[k]); });
     if (text !== undefined) { el.textContent = text; }
     return el;
@@ -198,6 +198,7 @@
   function standaloneSvg(id) {
     var conn = data.connections[id];
     var live = document.querySelector('#ladders .conn[data-c="' + id + '"] svg.ladder');
+    var ns = live.namespaceURI;
     var copy = live.cloneNode(true);
     var from = live.querySelectorAll('*');
     var to = copy.querySelectorAll('*');
@@ -212,20 +213,20 @@
     copy.querySelectorAll('[class]').forEach(function (el) { el.removeAttribute('class'); });
     var width = Number(live.getAttribute('width'));
     var height = Number(live.getAttribute('height')) + SVG_HEAD;
-    var svg = svgElement('svg', { width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
-    svg.appendChild(svgElement('rect', { width: width, height: height, fill: '#ffffff' }));
-    svg.appendChild(svgElement('text', { x: 10, y: 18, 'font-family': 'DejaVu Sans, sans-serif', 'font-size': 14,
+    var svg = svgElement(ns, 'svg', { width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
+    svg.appendChild(svgElement(ns, 'rect', { width: width, height: height, fill: '#ffffff' }));
+    svg.appendChild(svgElement(ns, 'text', { x: 10, y: 18, 'font-family': 'DejaVu Sans, sans-serif', 'font-size': 14,
       'font-weight': 'bold', fill: '#1d232b' }, connectionTitle(conn)));
     conn.lanes.forEach(function (lane, l) {
       var x = LANE_X[l];
-      svg.appendChild(svgElement('rect', { x: x - 95, y: 28, width: 190, height: 40, rx: 4, fill: '#eef2f8',
+      svg.appendChild(svgElement(ns, 'rect', { x: x - 95, y: 28, width: 190, height: 40, rx: 4, fill: '#eef2f8',
         stroke: '#3a4350' }));
-      svg.appendChild(svgElement('text', { x: x, y: 45, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans, sans-serif',
+      svg.appendChild(svgElement(ns, 'text', { x: x, y: 45, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans, sans-serif',
         'font-size': 13, 'font-weight': 'bold', fill: '#1d232b' }, lane.ip));
-      svg.appendChild(svgElement('text', { x: x, y: 61, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans Mono, monospace',
+      svg.appendChild(svgElement(ns, 'text', { x: x, y: 61, 'text-anchor': 'middle', 'font-family': 'DejaVu Sans Mono, monospace',
         'font-size': 12, fill: '#1d232b' }, lane.qp));
     });
-    var ladder = svgElement('g', { transform: 'translate(0,' + SVG_HEAD + ')', 'font-family': 'DejaVu Sans Mono, monospace' });
+    var ladder = svgElement(ns, 'g', { transform: 'translate(0,' + SVG_HEAD + ')', 'font-family': 'DejaVu Sans Mono, monospace' });
     while (copy.firstChild) { ladder.appendChild(copy.firstChild); }
     svg.appendChild(ladder);
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg) + '\n';
