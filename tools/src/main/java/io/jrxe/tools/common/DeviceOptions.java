@@ -209,13 +209,18 @@ public final class DeviceOptions {
 
     /** The faults of --faults, none when it is not given; a one-line error for a bad specification. */
     public FaultSpec faults() {
-        if (faults == null) {
+        return faults(faults);
+    }
+
+    /** The faults --faults {@code text} asks for, none for null; a one-line error for text that does not parse. */
+    public static FaultSpec faults(String text) {
+        if (text == null) {
             return FaultSpec.NONE;
         }
         try {
-            return FaultSpec.parse(faults);
+            return FaultSpec.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new BadOption("--faults '" + faults + "': " + e.getMessage());
+            throw new BadOption("--faults '" + text + "': " + e.getMessage());
         }
     }
 

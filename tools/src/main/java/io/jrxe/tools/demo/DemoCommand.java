@@ -1,7 +1,7 @@
 package io.jrxe.tools.demo;
 
-import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.IpAddressOption;
 import io.jrxe.wire.port.fault.FaultSpec;
 import io.jrxe.wire.port.udp.PortInUseException;
@@ -49,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        FaultSpec faultSpec = faultSpec();
+        FaultSpec faultSpec = DeviceOptions.faults(faults);
         InetAddress a = address(addressA);
         InetAddress b = address(addressB);
         boolean bAsked = spec.commandLine().getParseResult().hasMatchedOption("--addr-b");
@@ -58,17 +58,6 @@ public final class DemoCommand implements Callable<Integer> {
             return new Demo(spec.commandLine().getOut(), placement, noCapture ? null : capture, faultSpec).run() ? 0 : 1;
         } catch (PortInUseException e) {
             throw new UserError(e.getMessage(), e);
-        }
-    }
-
-    private FaultSpec faultSpec() {
-        if (faults == null) {
-            return FaultSpec.NONE;
-        }
-        try {
-            return FaultSpec.parse(faults);
-        } catch (IllegalArgumentException e) {
-            throw new BadOption("--faults '" + faults + "': " + e.getMessage());
         }
     }
 
