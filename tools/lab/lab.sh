@@ -316,7 +316,9 @@ cmd_run() {
     if [ -f "$job.out" ]; then
       size=$(stat -c %s "$job.out")
       if [ "$size" -gt "$shown" ]; then
-        tail -c +$((shown + 1)) "$job.out" | head -c $((size - shown))
+        # head stops at the size read, tail reads all head gives: no side closes its pipe early (the other way
+        # round, tail could be writing bytes that arrived after the stat when head exits, and die of SIGPIPE)
+        head -c "$size" "$job.out" | tail -c +$((shown + 1))
         shown=$size
       fi
     fi
