@@ -3,7 +3,8 @@
 # keyed by the versions of everything that goes in:
 #   - the kernel that the release's linux-image-amd64 depends on (apt-get download, dpkg -x, depmod);
 #   - a minimal system of that release made by debootstrap, with rdma-core's tools and perftest;
-#   - rdma_rxe, 9p, virtio_net and sch_netem with their dependencies, copied from that kernel;
+#   - rdma_rxe, 9p, virtio_net, sch_netem, and veth, sch_htb and sch_red (for a rate-limited, ECN-marking
+#     link between network namespaces in the guest) with their dependencies, copied from that kernel;
 # packed into one zstd initramfs. Its /init (guest-init.sh) is not in it: lab.sh appends it
 # as a second archive at each boot, so changing it needs no rebuild.
 #
@@ -24,7 +25,7 @@ mirror=${JRXE_LAB_MIRROR:-http://deb.debian.org/debian}
 security_mirror=${JRXE_LAB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 guest_packages=(rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils iproute2 tcpdump kmod procps)
 # What the guest loads (rdma_rxe asks the crypto API for "crc32", which no modules.dep names); their dependencies are resolved with modprobe against the kernel's modules.dep.
-guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio sch_netem af_packet)
+guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio sch_netem af_packet veth sch_htb sch_red)
 
 say() { echo "jrxe lab: $*" >&2; }
 die() { echo "jrxe lab: $*" >&2; exit 2; }

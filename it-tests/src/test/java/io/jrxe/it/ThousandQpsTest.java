@@ -73,7 +73,7 @@ class ThousandQpsTest {
             System.out.printf("%d RC QPs per device: about %d bytes of heap per QP (16 send and 16 receive WRs, 1 SGE)%n",
                     QPS, perQp);
             // A QP holds its rings (16 + 16 WQEs here) and what its RTR modify granted, not the device's maxima:
-            // about 8.7 KB; 35 KB when every QP carried 128 responder resources and their response slots.
+            // about 7.3 KB; 35 KB when every QP carried 128 responder resources and their response slots.
             assertThat(perQp).as("bytes of heap per QP").isLessThan(16_000);
 
             for (int i = 0; i < QPS; i++) {

@@ -1,6 +1,7 @@
 package io.jrxe.rnic;
 
 import io.jrxe.rnic.memory.MemoryKey;
+import io.jrxe.rnic.memory.OdpSettings;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 
@@ -22,13 +23,16 @@ import java.util.function.Consumer;
  * out (rxe's 0x11 unless set) and the first MPT index of its L_Keys and R_Keys (1 unless set), whether what its UDP
  * port sends is ECN-capable, ECT(0) in the IP header (off unless set: kernel rxe's traffic is Not-ECT, and a peer of
  * it sees jrxe's packets as it sees rxe's), and the shortest time between two CNPs a QP sends back for packets that
- * arrived marked CE ({@link #DEFAULT_CNP_INTERVAL_NANOS} unless set). Two devices that start their numbering alike
+ * arrived marked CE ({@link #DEFAULT_CNP_INTERVAL_NANOS} unless set), and its on-demand paging: whether it accepts
+ * ON_DEMAND MRs, what its responder does when a peer's request reaches a page not brought in, and what bringing one
+ * in costs ({@link OdpSettings}; {@link OdpSettings#RXE} unless set). Two devices that start their numbering alike
  * give their first QPs and MRs the same numbers; a program that shows both sides (the demo) starts them apart, so
  * that a reader sees that a QPN or a key means something on one device only.
  */
 public record DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
                            boolean rxeFlushIcrc, long mttEntries, FaultSpec faults, int udpPort, int peerUdpPort,
-                           int firstQpn, int firstKeyIndex, boolean ecnCapable, long cnpIntervalNanos) {
+                           int firstQpn, int firstKeyIndex, boolean ecnCapable, long cnpIntervalNanos,
+                           OdpSettings odp) {
     /** The MTT's default capacity: 2M entries, 16 MiB of translation memory, enough for 8 GiB of 4 KiB pages. */
     public static final long DEFAULT_MTT_ENTRIES = 2L * 1024 * 1024;
     /** RoCEv2's UDP port. */
@@ -50,6 +54,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         }
         addresses = List.copyOf(addresses);
         faults = faults == null ? FaultSpec.NONE : faults;
+        odp = odp == null ? OdpSettings.RXE : odp;
         if (udpPort < 1 || udpPort > 65_535 || peerUdpPort < 1 || peerUdpPort > 65_535) {
             throw new IllegalArgumentException("device " + name + ": UDP ports are 1 to 65535, not " + udpPort + " and "
                     + peerUdpPort);
@@ -71,7 +76,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes,
                         boolean rxeFlushIcrc, long mttEntries, FaultSpec faults) {
         this(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, ROCE_PORT, ROCE_PORT,
-                NicResources.FIRST_QPN, 1, false, DEFAULT_CNP_INTERVAL_NANOS);
+                NicResources.FIRST_QPN, 1, false, DEFAULT_CNP_INTERVAL_NANOS, OdpSettings.RXE);
     }
 
     public DeviceConfig(String name, List<InetAddress> addresses, int interfaceMtu, DeviceAttributes attributes) {
@@ -146,6 +151,11 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         return with(d -> d.cnpIntervalNanos = nanos);
     }
 
+    /** The same device with these on-demand paging settings ({@link OdpSettings#DISABLED}: it refuses ON_DEMAND MRs). */
+    public DeviceConfig withOdp(OdpSettings settings) {
+        return with(d -> d.odp = settings);
+    }
+
     /** This config with {@code change} made to a copy of its components. */
     private DeviceConfig with(Consumer<Draft> change) {
         Draft draft = new Draft(this);
@@ -168,6 +178,7 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
         int firstKeyIndex;
         boolean ecnCapable;
         long cnpIntervalNanos;
+        OdpSettings odp;
 
         Draft(DeviceConfig c) {
             name = c.name;
@@ -183,11 +194,12 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
             firstKeyIndex = c.firstKeyIndex;
             ecnCapable = c.ecnCapable;
             cnpIntervalNanos = c.cnpIntervalNanos;
+            odp = c.odp;
         }
 
         DeviceConfig config() {
             return new DeviceConfig(name, addresses, interfaceMtu, attributes, rxeFlushIcrc, mttEntries, faults, udpPort,
-                    peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos);
+                    peerUdpPort, firstQpn, firstKeyIndex, ecnCapable, cnpIntervalNanos, odp);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.jrxe.rnic;
 
 import io.jrxe.rnic.cm.ConnectionManager;
+import io.jrxe.rnic.pma.PerformanceAgent;
 import io.jrxe.rnic.engine.DataPath;
 import io.jrxe.rnic.engine.QpHandle;
 import io.jrxe.rnic.engine.TraceListener;
@@ -38,6 +39,7 @@ public final class Nic implements AutoCloseable {
     private final CounterRegistry counters;
     private final DataPath dataPath;
     private final ConnectionManager cm;
+    private final PerformanceAgent pma;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The transport's executor, which refuses every command once the NIC is closed. */
     private final NicExecutor executor;
@@ -56,12 +58,14 @@ public final class Nic implements AutoCloseable {
                 return commands.call(command);
             }
         };
-        this.resources = new NicResources(config, executor, context.pageFaults(), transport.nicRunsElsewhere());
+        this.resources = new NicResources(config, executor, context.pageFaults(), transport.nicRunsElsewhere(),
+                context.clock());
         resources.counters().registerIn(counters);
         PacketPort port = transport.port();
         if (port == null) {
             this.dataPath = null;
             this.cm = null;
+            this.pma = null;
             return;
         }
         NicTime clock = context.clock();
@@ -70,6 +74,8 @@ public final class Nic implements AutoCloseable {
             this.dataPath = executor.call(() -> new DataPath(resources, port, clock,
                     context.congestionControl().create(clock, counters), counters));
             this.cm = executor.call(() -> new ConnectionManager(this, dataPath.gsi(), clock));
+            this.pma = executor.call(() -> new PerformanceAgent(dataPath.gsi(), resources.counters(), clock,
+                    resources.nodeGuid(), counters));
         } catch (RnicException e) {
             transport.close();
             throw new IllegalStateException("the NIC thread of " + config.name() + " refused to build the engines: "
@@ -115,6 +121,11 @@ public final class Nic implements AutoCloseable {
     }
 
     /** The communication manager behind QP1, or null without a network. Its methods run on the NIC thread. */
+    /** The port's Performance Management agent on QP1, or null when the NIC has no network. */
+    public PerformanceAgent pma() {
+        return pma;
+    }
+
     public ConnectionManager cm() {
         return cm;
     }

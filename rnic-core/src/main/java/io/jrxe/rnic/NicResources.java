@@ -8,6 +8,7 @@ import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.rnic.event.AsyncEventQueue;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.memory.MemoryTables;
+import io.jrxe.rnic.memory.OnDemandPaging;
 import io.jrxe.rnic.memory.PageFaultHook;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.rnic.mcast.MulticastGroups;
@@ -20,6 +21,7 @@ import io.jrxe.rnic.queue.CompletionChannel;
 import io.jrxe.rnic.queue.CompletionQueue;
 import io.jrxe.rnic.queue.SharedReceiveQueue;
 import io.jrxe.wire.framing.RoceFramer;
+import io.jrxe.wire.time.NicTime;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -54,12 +56,15 @@ public final class NicResources {
     private int nextHandle = 1;
     private int nextQpn;
 
-    NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults, boolean nicRunsElsewhere) {
+    NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults, boolean nicRunsElsewhere,
+                 NicTime clock) {
         this.config = config;
         this.attributes = config.attributes();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere, config.firstKeyIndex());
+        OnDemandPaging odp = config.odp().enabled() ? new OnDemandPaging(config.odp(), counters, pageFaults, clock) : null;
+        this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere, config.firstKeyIndex(),
+                odp);
         this.nextQpn = config.firstQpn();
         this.executor = executor;
         this.multicast = new MulticastGroups(config.name(), attributes,

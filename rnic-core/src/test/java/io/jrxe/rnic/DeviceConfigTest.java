@@ -1,5 +1,6 @@
 package io.jrxe.rnic;
 
+import io.jrxe.rnic.memory.OdpSettings;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 import org.junit.jupiter.api.Test;
@@ -24,13 +25,15 @@ class DeviceConfigTest {
                 .withUdpPorts(4800, 4801)
                 .withFirstNumbers(0x42, 7)
                 .withEcnCapable(true)
-                .withCnpInterval(0);
+                .withCnpInterval(0)
+                .withOdp(OdpSettings.DISABLED);
 
         assertThat(all).isEqualTo(new DeviceConfig("jrxe7", List.of(InetAddress.getLoopbackAddress()), 9000,
-                DeviceAttributes.rxeDefaults(), true, 4096, FaultSpec.parse("loss=0.5"), 4800, 4801, 0x42, 7, true, 0));
+                DeviceAttributes.rxeDefaults(), true, 4096, FaultSpec.parse("loss=0.5"), 4800, 4801, 0x42, 7, true, 0,
+                OdpSettings.DISABLED));
         assertThat(all.withInterfaceMtu(1500).withRxeFlushIcrc(false).withMttEntries(DeviceConfig.DEFAULT_MTT_ENTRIES)
                 .withFaults(FaultSpec.NONE).withUdpPorts(4791, 4791).withFirstNumbers(0x11, 1).withEcnCapable(false)
-                .withCnpInterval(DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS)).isEqualTo(BASE);
+                .withCnpInterval(DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS).withOdp(OdpSettings.RXE)).isEqualTo(BASE);
     }
 
     @Test

@@ -37,6 +37,16 @@ final class StandInPort extends AttachedPort {
     }
 
     @Override
+    public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        String comment = takeSentComment();
+        PacketTap t = tap;
+        if (t != null) {
+            t.packet(PacketTap.Direction.DROPPED, local, to, srcPort, PeerAddress.ROCE_PORT, 0, packet, offset, length, 0,
+                    comment);
+        }
+    }
+
+    @Override
     public void registerCounters(CounterRegistry registry) {
         registry.register("standin_port_sent", sentHere);
     }

@@ -25,7 +25,7 @@ import java.io.PrintWriter;
             io.jrxe.tools.rcops.RcOpsCommand.class, io.jrxe.tools.conformance.ConformanceCommand.class, io.jrxe.tools.view.ViewCommand.class, io.jrxe.tools.analyze.AnalyzeCommand.class,
             io.jrxe.tools.sizing.MttSizeCommand.class, io.jrxe.tools.sizing.QueueSizeCommand.class, io.jrxe.tools.stat.StatCommand.class,
             io.jrxe.tools.trace.TraceCommand.class, io.jrxe.tools.mistakes.MistakesCommand.class, io.jrxe.tools.states.StatesCommand.class, io.jrxe.tools.jit.JitTrainingCommand.class, io.jrxe.tools.learn.LearnCommand.class,
-            io.jrxe.tools.fabric.FabricCommand.class, io.jrxe.tools.rdmacm.RpingCommand.class, io.jrxe.tools.rdmacm.UcmatoseCommand.class, io.jrxe.tools.rdmacm.UdaddyCommand.class,
+            io.jrxe.tools.fabric.FabricCommand.class, io.jrxe.tools.perfquery.PerfqueryCommand.class, io.jrxe.tools.rdmacm.RpingCommand.class, io.jrxe.tools.rdmacm.UcmatoseCommand.class, io.jrxe.tools.rdmacm.UdaddyCommand.class,
             CommandLine.HelpCommand.class})
 public final class JrxeMain implements Runnable {
     @CommandLine.Spec

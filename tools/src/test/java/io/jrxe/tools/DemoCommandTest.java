@@ -102,6 +102,7 @@ class DemoCommandTest {
         assertThat(status).as(text + err).isZero();
         assertThat(text).contains("All steps behaved as expected.")
                 .containsPattern("packet: jrxe0 x jrxe1  RC RDMA_WRITE_ONLY  .* payload=64  \\(fault on send: dropped")
+                .as("the dropped WRITE carries the ICRC it would have left with").doesNotContain("icrc=BAD")
                 .containsPattern("packet: jrxe0 -> jrxe1  RC RDMA_WRITE_ONLY  .*\\(retransmission 1 of PSN 0x[0-9a-f]+ after ACK timeout\\)");
         assertThat(CaptureReader.readAll(capture)).hasSizeGreaterThan(20);
 

@@ -20,7 +20,11 @@ public final class Access {
     public static final int MW_BIND = 1 << 4;
     /** The region's iova starts at 0 rather than at the memory's address. */
     public static final int ZERO_BASED = 1 << 5;
-    /** jrxe does no on-demand paging, but the bit is named so that a mask from C reads correctly. */
+    /**
+     * On-demand paging (ODP): nothing is pinned at registration; the device brings each page in the first time it
+     * reaches it, and pages can be invalidated and prefetched ({@link Mr#invalidate}, {@link Mr#advisePrefetch}).
+     * A device configured without ODP refuses it (EOPNOTSUPP).
+     */
     public static final int ON_DEMAND = 1 << 6;
     /** Peers may FLUSH the memory to global visibility. */
     public static final int FLUSH_GLOBAL = 1 << 8;
@@ -29,7 +33,7 @@ public final class Access {
 
     /** Every bit jrxe accepts on a registration. */
     public static final int SUPPORTED = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC | MW_BIND | ZERO_BASED
-            | FLUSH_GLOBAL | FLUSH_PERSISTENT;
+            | ON_DEMAND | FLUSH_GLOBAL | FLUSH_PERSISTENT;
     /** Every bit that grants a peer some access: a region with one of them has an R_Key. */
     public static final int REMOTE = REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC | FLUSH_GLOBAL | FLUSH_PERSISTENT;
 

@@ -4,22 +4,27 @@ import java.util.Arrays;
 
 /**
  * A work request's scatter/gather list (ibv_sge array), sized for the queue's maximum and reused for every work
- * request in its slot. Each entry is two longs of one array, its address and then its length and L_Key, so that
- * a queue of one-SGE WQEs carries one small array per WQE rather than three.
+ * request in its slot. The first entry is two fields of the list itself and any further ones are pairs of longs in
+ * one array, so that a queue of one-SGE WQEs (the usual case, and a QP has one list per WQE) holds one small object
+ * per WQE and no array.
  */
 public final class ScatterGatherList {
-    /** Entry i: {@code [2i]} its address, {@code [2i + 1]} its length (high 32 bits) and L_Key (low 32 bits). */
-    private long[] entries;
+    private static final long[] NONE = new long[0];
+    /** Entry 0: its address, and its length (high 32 bits) and L_Key (low 32 bits). */
+    private long addr0;
+    private long lengthKey0;
+    /** Entries 1 and on, as entry 0: {@code [2(i - 1)]} the address, {@code [2(i - 1) + 1]} the length and L_Key. */
+    private long[] rest;
     private int count;
 
-    /** A list with room for {@code maxSge} entries. */
+    /** A list with room for {@code maxSge} entries (at least one). */
     public ScatterGatherList(int maxSge) {
-        entries = new long[2 * maxSge];
+        rest = maxSge <= 1 ? NONE : new long[2 * (maxSge - 1)];
     }
 
     /** How many entries fit without the list growing. */
     public int capacity() {
-        return entries.length >> 1;
+        return 1 + (rest.length >> 1);
     }
 
     /** How many entries are set. */
@@ -29,17 +34,21 @@ public final class ScatterGatherList {
 
     /** Entry i's address (an iova of the region its key names). */
     public long addr(int i) {
-        return entries[2 * i];
+        return i == 0 ? addr0 : rest[2 * i - 2];
     }
 
     /** Length as an unsigned 32-bit count. */
     public long length(int i) {
-        return entries[2 * i + 1] >>> 32;
+        return lengthKey(i) >>> 32;
     }
 
     /** Entry i's L_Key. */
     public int lkey(int i) {
-        return (int) entries[2 * i + 1];
+        return (int) lengthKey(i);
+    }
+
+    private long lengthKey(int i) {
+        return i == 0 ? lengthKey0 : rest[2 * i - 1];
     }
 
     /** Sum of the lengths. */
@@ -62,16 +71,22 @@ public final class ScatterGatherList {
      * max_recv_sge with the rule and the numbers, as ibv_post_send does.
      */
     public void add(long address, int len, int key) {
-        if (count == capacity()) {
-            grow(Math.max(1, capacity() * 2));
+        long lengthKey = ((long) len << 32) | (key & 0xFFFF_FFFFL);
+        if (count == 0) {
+            addr0 = address;
+            lengthKey0 = lengthKey;
+        } else {
+            if (count == capacity()) {
+                grow(capacity() * 2);
+            }
+            rest[2 * count - 2] = address;
+            rest[2 * count - 1] = lengthKey;
         }
-        entries[2 * count] = address;
-        entries[2 * count + 1] = ((long) len << 32) | (key & 0xFFFF_FFFFL);
         count++;
     }
 
     private void grow(int capacity) {
-        entries = Arrays.copyOf(entries, 2 * capacity);
+        rest = Arrays.copyOf(rest, 2 * (capacity - 1));
     }
 
     /** Makes this list's entries those of {@code other}. */
@@ -80,6 +95,10 @@ public final class ScatterGatherList {
             grow(other.count);
         }
         count = other.count;
-        System.arraycopy(other.entries, 0, entries, 0, 2 * count);
+        addr0 = other.addr0;
+        lengthKey0 = other.lengthKey0;
+        if (count > 1) {
+            System.arraycopy(other.rest, 0, rest, 0, 2 * (count - 1));
+        }
     }
 }

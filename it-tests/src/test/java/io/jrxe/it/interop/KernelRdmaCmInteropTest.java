@@ -51,7 +51,9 @@ class KernelRdmaCmInteropTest {
         Run r = CmPairings.run(lab, serves, f, "rping", "rdma_listen", Integer.parseInt(port),
                 serves == Server.JRXE ? List.of("-s", "-v", "-d", "-p", port) : List.of("-s", "-v", "-p", port),
                 List.of("-c", "-v", "-V", "-C", "3", "-p", port), "-a", "-a");
-        assertThat(r.client().exitCode()).as("the client: %s", r.client()).isZero();
+        if (serves == Server.KERNEL || !lostItsOwnTeardownRace(r.client())) {
+            assertThat(r.client().exitCode()).as("the client: %s", r.client()).isZero();
+        }
         assertThat(r.server().exitCode()).as("the server: %s", r.server()).isZero();
         assertThat(CmPairings.lines(r.client())).as("%s", r.client()).containsSubsequence(PINGS);
         if (serves == Server.KERNEL) {
@@ -66,6 +68,20 @@ class KernelRdmaCmInteropTest {
         assertThat(CmPairings.lines(r.server())).as("%s", r.server())
                 .containsSubsequence(PINGS.stream().map(p -> "server " + p).toList())
                 .contains("server DISCONNECT EVENT...", "wait for RDMA_READ_ADV state 10");
+    }
+
+    /**
+     * rdma-core 44's rping client closes its event channel on the main thread without stopping its CM thread
+     * first. When the DREP's DISCONNECTED arrives just before the main thread tears down, the CM thread handles
+     * it, reads the channel again after the close and exits 255 with {@code rdma_get_cm_event: Bad file
+     * descriptor} (later rping versions stop the thread through an eventfd first). That exit says nothing about
+     * the peer: it comes only after the DISCONNECTED that jrxe's DREP brought, and the pings were all validated.
+     */
+    private static boolean lostItsOwnTeardownRace(Job.Result client) {
+        List<String> lines = CmPairings.lines(client);
+        return client.exitCode() == 255 && lines.size() >= 2
+                && lines.get(lines.size() - 2).equals("client DISCONNECT EVENT...")
+                && lines.getLast().equals("rdma_get_cm_event: Bad file descriptor");
     }
 
     @ParameterizedTest(name = "{0}, {1}")

@@ -1,5 +1,9 @@
 package io.jrxe.rnic.cc;
 
+import io.jrxe.wire.quantity.BitRate;
+import io.jrxe.wire.quantity.ByteSize;
+import io.jrxe.wire.quantity.TimeSpan;
+
 /**
  * The settings of DCQCN's reaction point (Zhu et al., "Congestion Control for Large-Scale RDMA
  * Deployments", SIGCOMM 2015), each with the value the paper runs with unless said otherwise.
@@ -39,12 +43,27 @@ public record DcqcnParameters(long lineRateBitsPerSecond, long minRateBitsPerSec
     public static final int DEFAULT_FAST_RECOVERY_STEPS = 5;
     /** R_AI = 40 Mbit/s (the paper). */
     public static final long DEFAULT_ADDITIVE_INCREASE = 40_000_000L;
-    /** R_HAI = 100 Mbit/s: jrxe's choice, not checked against the paper's text. */
+    /** R_HAI = 100 Mbit/s: jrxe's choice, the paper as quoted giving none ({@code profile=connectx} has 50 Mb/s). */
     public static final long DEFAULT_HYPER_INCREASE = 100_000_000L;
 
     public static final DcqcnParameters DEFAULTS = new DcqcnParameters(DEFAULT_LINE_RATE, DEFAULT_MIN_RATE,
             DEFAULT_GAIN, DEFAULT_ALPHA_TIMER, DEFAULT_RATE_INCREASE_TIMER, DEFAULT_BYTE_COUNTER,
             DEFAULT_FAST_RECOVERY_STEPS, DEFAULT_ADDITIVE_INCREASE, DEFAULT_HYPER_INCREASE);
+
+    /** The names {@link #with(String, String)} takes, in the order of the paper's table. */
+    public static final String KEYS = "profile, line_rate, min_rate, g, alpha_timer, increase_timer, byte_counter, "
+            + "fast_recovery, ai, hai";
+
+    /**
+     * The defaults of NVIDIA ConnectX-4 and later NICs over this record's line rate: g = 5/1024, K = 1 µs and a
+     * 1 Mbit/s floor (NVIDIA's "DCQCN CC Parameters" page: dce_tcp_g 1019, dce_tcp_rtt 1, rpg_min_rate 1); T = 300 µs,
+     * F = 1, R_AI = 5 and R_HAI = 50 Mbit/s (what the HPCC repository's ns-3 runs set for the NIC's DCQCN at
+     * 25 Gbit/s); B = 32,767 bytes (rpg_byte_reset as commonly quoted). Sources in docs/congestion.md.
+     */
+    public DcqcnParameters connectX() {
+        return new DcqcnParameters(lineRateBitsPerSecond, Math.min(1_000_000L, lineRateBitsPerSecond), 5.0 / 1024,
+                1_000L, 300_000L, 32_767L, 1, 5_000_000L, 50_000_000L);
+    }
 
     public DcqcnParameters {
         CHECKS.positive(lineRateBitsPerSecond, "a line rate", "bit/s");
@@ -60,6 +79,33 @@ public record DcqcnParameters(long lineRateBitsPerSecond, long minRateBitsPerSec
         CHECKS.positive(hyperIncreaseBitsPerSecond, "a hyper increase", "bit/s");
     }
 
+
+    /**
+     * These settings with one changed, by its name in {@link #KEYS} and its value as people write it: a rate with K,
+     * M or G (powers of 1000, bit/s), a time with ns, us, ms or s, a size in bytes with K or M (powers of 1024), g as
+     * a number or a fraction (1/256); {@code profile=paper} is the paper's defaults, {@code profile=connectx}
+     * ConnectX's ({@link #connectX()}), both at this line rate.
+     */
+    public DcqcnParameters with(String key, String value) {
+        return switch (key) {
+            case "profile" -> switch (value) {
+                case "paper" -> DEFAULTS.withLineRate(lineRateBitsPerSecond);
+                case "connectx" -> connectX();
+                default -> throw new IllegalArgumentException("DCQCN: profile=" + value + ": paper or connectx");
+            };
+            case "line_rate" -> withLineRate(BitRate.parse(value));
+            case "min_rate" -> withMinRate(BitRate.parse(value));
+            case "g" -> withGain(SettingNumbers.fraction(value));
+            case "alpha_timer" -> withTimers(TimeSpan.parse(value), rateIncreaseTimerNanos);
+            case "increase_timer" -> withTimers(alphaTimerNanos, TimeSpan.parse(value));
+            case "byte_counter" -> withByteCounter(ByteSize.parse(value));
+            case "fast_recovery" -> withIncrease(SettingNumbers.count(value), additiveIncreaseBitsPerSecond,
+                    hyperIncreaseBitsPerSecond);
+            case "ai" -> withIncrease(fastRecoverySteps, BitRate.parse(value), hyperIncreaseBitsPerSecond);
+            case "hai" -> withIncrease(fastRecoverySteps, additiveIncreaseBitsPerSecond, BitRate.parse(value));
+            default -> throw new IllegalArgumentException("DCQCN has no setting '" + key + "': there are " + KEYS);
+        };
+    }
 
     public DcqcnParameters withLineRate(long bitsPerSecond) {
         return new DcqcnParameters(bitsPerSecond, Math.min(minRateBitsPerSecond, bitsPerSecond), gain,

@@ -1,5 +1,8 @@
 package io.jrxe.rnic.cc;
 
+import io.jrxe.wire.quantity.BitRate;
+import io.jrxe.wire.quantity.TimeSpan;
+
 /**
  * The settings of TIMELY's rate computation (Mittal et al., "TIMELY: RTT-based Congestion Control
  * for the Datacenter", SIGCOMM 2015). Rates in bits per second, times in nanoseconds; where each
@@ -45,6 +48,9 @@ public record TimelyParameters(long lineRateBitsPerSecond, long minRateBitsPerSe
             DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_ADDITIVE_STEP, DEFAULT_LOW_THRESHOLD, DEFAULT_HIGH_THRESHOLD,
             DEFAULT_MIN_RTT, DEFAULT_HYPER_INCREASE_SAMPLES);
 
+    /** The names {@link #with(String, String)} takes. */
+    public static final String KEYS = "line_rate, min_rate, alpha, beta, delta, t_low, t_high, min_rtt, hai_after";
+
     public TimelyParameters {
         CHECKS.positive(lineRateBitsPerSecond, "a line rate", "bit/s");
         CHECKS.require(minRateBitsPerSecond > 0 && minRateBitsPerSecond <= lineRateBitsPerSecond,
@@ -59,6 +65,25 @@ public record TimelyParameters(long lineRateBitsPerSecond, long minRateBitsPerSe
         CHECKS.positive(minRttNanos, "a minRTT", "ns");
         CHECKS.require(hyperIncreaseSamples > 0,
                 "N = " + hyperIncreaseSamples + " samples before hyperactive increase: it must be positive");
+    }
+
+    /**
+     * These settings with one changed, by its name in {@link #KEYS} and its value as people write it: a rate with K,
+     * M or G (powers of 1000, bit/s), a time with ns, us, ms or s, alpha and beta as numbers or fractions.
+     */
+    public TimelyParameters with(String key, String value) {
+        return switch (key) {
+            case "line_rate" -> withRates(BitRate.parse(value), minRateBitsPerSecond);
+            case "min_rate" -> withRates(lineRateBitsPerSecond, BitRate.parse(value));
+            case "alpha" -> withGains(SettingNumbers.fraction(value), beta);
+            case "beta" -> withGains(alpha, SettingNumbers.fraction(value));
+            case "delta" -> withIncrease(BitRate.parse(value), hyperIncreaseSamples);
+            case "hai_after" -> withIncrease(additiveStepBitsPerSecond, SettingNumbers.count(value));
+            case "t_low" -> withThresholds(TimeSpan.parse(value), highThresholdNanos, minRttNanos);
+            case "t_high" -> withThresholds(lowThresholdNanos, TimeSpan.parse(value), minRttNanos);
+            case "min_rtt" -> withThresholds(lowThresholdNanos, highThresholdNanos, TimeSpan.parse(value));
+            default -> throw new IllegalArgumentException("TIMELY has no setting '" + key + "': there are " + KEYS);
+        };
     }
 
     public TimelyParameters withRates(long lineBitsPerSecond, long minBitsPerSecond) {

@@ -1,5 +1,7 @@
 package io.jrxe.rnic.device;
 
+import io.jrxe.wire.icrc.IcrcCalculator;
+
 /**
  * The device's counters: rxe's hw_counters under their names, then jrxe's own, one for every
  * reason a packet is dropped, so that no drop goes unexplained.
@@ -20,6 +22,10 @@ public enum Counter {
     LINK_DOWNED("link_downed"),
     RDMA_SENDS("rdma_sends"),
     RDMA_RECVS("rdma_recvs"),
+    /** Bytes of the packets counted in sent_pkts, each from its IP header to its ICRC (rxe 7.2 counts the same). */
+    SENT_BYTES("sent_bytes"),
+    /** Bytes of the packets counted in rcvd_pkts, each from its IP header to its ICRC (rxe 7.2 counts the same). */
+    RCVD_BYTES("rcvd_bytes"),
 
     DROP_BAD_ICRC("jrxe_drop_bad_icrc"),
     DROP_MALFORMED("jrxe_drop_malformed"),
@@ -56,6 +62,16 @@ public enum Counter {
      * the peer's retry asks again.
      */
     RESPONSE_QUEUE_FULL("jrxe_drop_response_queue_full"),
+    /** Pages of on-demand MRs the NIC reached while not present and brought in (one per page, however many waited). */
+    ODP_PAGE_FAULTS("jrxe_odp_page_faults"),
+    /** The NIC's modelled time bringing pages of on-demand MRs in: the device's fault cost per page, faults and prefetches. */
+    ODP_FAULT_NANOS("jrxe_odp_fault_nanos"),
+    /** Invalidations of ranges of on-demand MRs (the MMU notifier's part): their pages fault again on next access. */
+    ODP_INVALIDATIONS("jrxe_odp_invalidations"),
+    /** Pages of on-demand MRs a prefetch (ibv_advise_mr) brought in ahead of use. */
+    ODP_PREFETCHED_PAGES("jrxe_odp_prefetched_pages"),
+    /** RNR NAKs sent for a peer's request that reached pages not present (the device's RNR_NAK fault policy). */
+    ODP_RNR_NAKS("jrxe_odp_rnr_naks"),
     /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
     ENGINE_ERROR("jrxe_engine_errors");
 
@@ -82,6 +98,12 @@ public enum Counter {
             case WRONG_ADDRESS -> DROP_WRONG_ADDRESS;
             case NO_MCAST_GROUP -> DROP_NO_MCAST_GROUP;
         };
+    }
+
+    /** The bytes a RoCE packet of {@code roceLength} bytes (BTH to ICRC) takes from its IP header on. */
+    public static int ipPacketLength(int roceLength, boolean ipv6) {
+        return roceLength + IcrcCalculator.UDP_HEADER_LENGTH
+                + (ipv6 ? IcrcCalculator.IPV6_HEADER_LENGTH : IcrcCalculator.IPV4_HEADER_LENGTH);
     }
 
     /** The name as rxe's sysfs (or jrxe) shows it. */

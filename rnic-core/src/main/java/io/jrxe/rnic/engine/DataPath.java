@@ -345,6 +345,7 @@ public final class DataPath implements PacketSink, QpControl {
         // Counted here, as rxe_rcv counts RCVD_PKTS: only packets that passed the header checks
         // (QP, transport, state, P_Key and Q_Key) and the ICRC.
         counters.increment(Counter.RCVD_PKTS);
+        counters.add(Counter.RCVD_BYTES, Counter.ipPacketLength(p.length, info.source.ipv6()));
         if ((info.trafficClass & ECN_MASK) == ECN_CE) {
             counters.increment(Counter.RCVD_ECN_CE);
             e.flow.congestionExperienced();

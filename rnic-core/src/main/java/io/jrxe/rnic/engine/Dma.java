@@ -4,6 +4,7 @@ import io.jrxe.verbs.Access;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.rnic.memory.OnDemandPaging;
 import io.jrxe.rnic.memory.ProtectionDomain;
 import io.jrxe.verbs.ScatterGatherList;
 
@@ -72,10 +73,13 @@ final class Dma {
         int done = 0;
         while (done < length) {
             long va = iova + done;
-            long address = memory.address(entry, va);
+            TraceListener t = tracer.listener();
+            long address = t == null ? memory.address(entry, va) : tracedAddress(t, entry, va);
             int inPage = (int) Math.min(length - done, MptEntry.PAGE_SIZE - (address & (MptEntry.PAGE_SIZE - 1)));
             long offset = address - base;
-            traced(entry, va, address, inPage, toMemory);
+            if (t != null) {
+                traced(t, entry, va, address, inPage, toMemory);
+            }
             java.nio.ByteBuffer view = entry.bufferView();
             if (view != null) {
                 if (toMemory) {
@@ -104,25 +108,41 @@ final class Dma {
 
     /** 8 bytes of host memory at a checked iova, in the host's byte order, as an atomic sees them. */
     long readLong(MptEntry entry, long iova) {
-        long address = memory.address(entry, iova);
-        traced(entry, iova, address, Long.BYTES, false);
+        TraceListener t = tracer.listener();
+        long address = t == null ? memory.address(entry, iova) : tracedAddress(t, entry, iova);
+        if (t != null) {
+            traced(t, entry, iova, address, Long.BYTES, false);
+        }
         return entry.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address());
     }
 
     void writeLong(MptEntry entry, long iova, long value) {
-        long address = memory.address(entry, iova);
-        traced(entry, iova, address, Long.BYTES, true);
+        TraceListener t = tracer.listener();
+        long address = t == null ? memory.address(entry, iova) : tracedAddress(t, entry, iova);
+        if (t != null) {
+            traced(t, entry, iova, address, Long.BYTES, true);
+        }
         entry.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address(), value);
     }
 
-    /** One page's translation, to the trace listener when there is one (a field read and a branch when not). */
-    private void traced(MptEntry entry, long iova, long address, int length, boolean toMemory) {
-        TraceListener t = tracer.listener();
-        if (t != null) {
-            long mttIndex = entry.mttIndex(iova);
-            long page = memory.mtt().get(mttIndex);
-            t.translation(entry.key(), entry.index(), iova, mttIndex, page, (int) (address - page), length, toMemory);
+    /**
+     * The host address of a page, for a trace: a page the MTT does not hold yet (an ON_DEMAND MR's) is told to the
+     * listener as a fault before the memory tables bring it in.
+     */
+    private long tracedAddress(TraceListener t, MptEntry entry, long iova) {
+        long mttIndex = entry.mttIndex(iova);
+        long before = memory.mtt().get(mttIndex);
+        if (before < MptEntry.PAGE_SIZE) {
+            t.pageFault(entry.key(), entry.index(), iova, mttIndex, before != OnDemandPaging.NOT_PRESENT);
         }
+        return memory.address(entry, iova);
+    }
+
+    /** One page's translation, to the trace listener. */
+    private void traced(TraceListener t, MptEntry entry, long iova, long address, int length, boolean toMemory) {
+        long mttIndex = entry.mttIndex(iova);
+        long page = memory.mtt().get(mttIndex);
+        t.translation(entry.key(), entry.index(), iova, mttIndex, page, (int) (address - page), length, toMemory);
     }
 
     /** Packet buffers are few and reused (the NIC's own, the transport's pooled ones): keep the last view. */

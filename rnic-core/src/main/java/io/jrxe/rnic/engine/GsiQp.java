@@ -88,6 +88,7 @@ public final class GsiQp {
             return;
         }
         deviceCounters.increment(Counter.RCVD_PKTS);
+        deviceCounters.add(Counter.RCVD_BYTES, Counter.ipPacketLength(p.length, p.info.source.ipv6()));
         MadHeaderFlyweight h = header.wrap(p.buffer, p.payloadOffset);
         if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
             counters.countDropped(MadDropReason.BAD_BASE_VERSION);
@@ -140,6 +141,7 @@ public final class GsiQp {
         // goes on to hand events to the program: it leaves now, not at the end of the turn.
         packets.flush();
         deviceCounters.increment(Counter.SENT_PKTS);
+        deviceCounters.add(Counter.SENT_BYTES, Counter.ipPacketLength(MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH, to.ipv6()));
         counters.countSent();
     }
 }

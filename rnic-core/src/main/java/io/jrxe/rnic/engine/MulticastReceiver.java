@@ -41,6 +41,7 @@ final class MulticastReceiver {
             return;
         }
         counters.increment(Counter.RCVD_PKTS);
+        counters.add(Counter.RCVD_BYTES, Counter.ipPacketLength(p.length, p.info.source.ipv6()));
         counters.increment(Counter.MCAST_RCVD_PKTS);
         DropReason lastRefusal = null;
         int copies = 0;

@@ -6,6 +6,7 @@ import io.jrxe.rnic.RnicException;
 import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.qp.QueuePair;
+import io.jrxe.rnic.queue.MemoryBindRequest;
 import io.jrxe.rnic.queue.SendWqe;
 import io.jrxe.rnic.queue.WorkQueue;
 import io.jrxe.rnic.queue.WqeState;
@@ -174,15 +175,16 @@ final class Requester {
             }
             case BIND_MW -> {
                 try {
-                    memory.bindMw(w.mwKey, qp.pd(), w.mrKey, w.bindAddr, w.bindLength, w.bindAccess, w.newKey & 0xFF);
+                    MemoryBindRequest b = w.bind;
+                    memory.bindMw(b.mwKey, qp.pd(), b.mrKey, b.addr, b.length, b.access, b.newKey & 0xFF);
                     finish(w, WcStatus.SUCCESS, AccessError.NONE);
                 } catch (RnicException ex) {
                     finish(w, WcStatus.MW_BIND_ERR, AccessError.NO_PERMISSION);
                 }
             }
             case REG_MR -> {
-                AccessError err = memory.fastRegister(w.mrKey, qp.pd(), w.newKey & 0xFF, w.bindAddr, w.bindLength,
-                        w.bindAccess);
+                MemoryBindRequest b = w.bind;
+                AccessError err = memory.fastRegister(b.mrKey, qp.pd(), b.newKey & 0xFF, b.addr, b.length, b.access);
                 finish(w, err == AccessError.NONE ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR, err);
             }
             default -> throw new IllegalStateException(w.opcode + " is not a local operation");

@@ -8,6 +8,7 @@ import io.jrxe.rnic.memory.AccessError;
 import io.jrxe.rnic.memory.MemoryKey;
 import io.jrxe.rnic.memory.MemoryTables;
 import io.jrxe.rnic.memory.MptEntry;
+import io.jrxe.rnic.memory.OnDemandPaging;
 import io.jrxe.verbs.QpType;
 import io.jrxe.rnic.qp.QueuePair;
 import io.jrxe.verbs.WcOpcode;
@@ -271,6 +272,9 @@ final class Responder {
                     reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
                     return;
                 }
+                if (naksPageFault(e, p, entry, resp.writeVa, resp.writeLength)) {
+                    return;
+                }
                 resp.writeEntry = entry;
             }
         }
@@ -318,6 +322,9 @@ final class Responder {
                 reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
                 return;
             }
+            if (naksPageFault(e, p, entry, va, length)) {
+                return;
+            }
         }
         if (!roomForResponse(e)) {
             drops.drop(DropReason.NO_RESOURCES, e.qp.qpn(), p); // not executed: the requester sends it again
@@ -352,6 +359,9 @@ final class Responder {
         AccessError err = memory.check(entry, rkey, e.qp.pd(), va, 8, Access.REMOTE_ATOMIC, true);
         if (err != AccessError.NONE) {
             reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(rkey, err));
+            return;
+        }
+        if (naksPageFault(e, p, entry, va, 8)) {
             return;
         }
         if (!roomForResponse(e)) {
@@ -406,6 +416,9 @@ final class Responder {
             reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(reth.rkey(), err));
             return;
         }
+        if (naksPageFault(e, p, entry, va, 8)) {
+            return;
+        }
         dma.copy(entry, va, p.buffer, p.payloadOffset, 8, true);
         advance(e, p.opcode, p.psn);
         answerPlacement(e, p.psn);
@@ -448,6 +461,26 @@ final class Responder {
             return;
         }
         responses.acknowledge(e, Psn.add(e.resp.epsn, -1), AethSyndrome.ack(AethSyndrome.CREDITS_INVALID));
+    }
+
+    /**
+     * A device whose policy for a peer's page fault is an RNR NAK (hardware RNICs'): when the checked range of an RC
+     * request reaches pages of an on-demand MR that are not present, they are asked for and the request is answered
+     * with an RNR NAK (the PSN stays expected); the requester's retry after its RNR timer finds them. Otherwise (and
+     * under rxe's in-line policy) the request goes on, and the DMA faults pages in as it reaches them.
+     */
+    private boolean naksPageFault(QpEngine e, RxPacket p, MptEntry entry, long va, long length) {
+        if (!entry.onDemand()) {
+            return false;
+        }
+        OnDemandPaging odp = memory.onDemandPaging();
+        if (!odp.naksRemoteFaults() || e.qp.type() != QpType.RC || odp.present(entry, va, length, memory.mtt())) {
+            return false;
+        }
+        odp.bringInLater(entry, va, length, memory.mtt());
+        odp.rnrNakSent();
+        responses.acknowledge(e, p.psn, AethSyndrome.rnrNak(e.qp.minRnrTimer()));
+        return true;
     }
 
     /** No receive WQE for a message that needs one: an RNR NAK carrying min_rnr_timer (the PSN stays expected); on UC a drop. */

@@ -31,4 +31,15 @@ public interface TraceListener {
     default void translation(int key, int mptIndex, long iova, long mttIndex, long pageAddress, int pageOffset, int length,
                              boolean toMemory) {
     }
+
+    /**
+     * A page of an ON_DEMAND MR was not in the MTT when a transfer reached it: MTT entry {@code mttIndex} was empty and
+     * the page was faulted in ({@code arriving} false, one of jrxe_odp_page_faults), or was on its way in, asked for
+     * by an RNR-NAKed request or a prefetch, and was taken now ({@code arriving} true, not counted again). Emitted
+     * just before that page's {@link #translation}. The default ignores it.
+     *
+     * @param key the L_Key or R_Key the transfer used
+     */
+    default void pageFault(int key, int mptIndex, long iova, long mttIndex, boolean arriving) {
+    }
 }

@@ -37,6 +37,7 @@ final class Transmitter {
     void send(PeerAddress to, int srcPort, int lengthWithoutIcrc) {
         port.send(tx, 0, lengthWithoutIcrc + IcrcCalculator.LENGTH, to, srcPort);
         counters.increment(Counter.SENT_PKTS);
+        counters.add(Counter.SENT_BYTES, Counter.ipPacketLength(lengthWithoutIcrc + IcrcCalculator.LENGTH, to.ipv6()));
         if (to.multicast()) {
             counters.increment(Counter.MCAST_SENT_PKTS);
         }

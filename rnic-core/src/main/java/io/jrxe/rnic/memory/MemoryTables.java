@@ -28,6 +28,8 @@ public final class MemoryTables {
     private volatile int pinnedSink;
 
     private final PageFaultHook pageFaults;
+    /** The device's on-demand paging, or null when it refuses ON_DEMAND registrations. */
+    private final OnDemandPaging odp;
 
     /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
     /** Whether registered memory must be reachable from any thread: the NIC may run on another one. */
@@ -49,18 +51,33 @@ public final class MemoryTables {
     /** @param firstIndex the MPT index of the first key handed out (the device configuration's; below it, none) */
     public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults, boolean sharedMemoryOnly,
                         int firstIndex) {
+        this(attributes, mttEntries, pageFaults, sharedMemoryOnly, firstIndex, null);
+    }
+
+    /**
+     * @param odp the device's on-demand paging (it serves the faults of ON_DEMAND MRs and hands the others to
+     *            {@code pageFaults}), or null for a device that refuses ON_DEMAND registrations
+     */
+    public MemoryTables(DeviceAttributes attributes, long mttEntries, PageFaultHook pageFaults, boolean sharedMemoryOnly,
+                        int firstIndex, OnDemandPaging odp) {
         if (firstIndex < 1 || firstIndex > MemoryKey.MAX_INDEX) {
             throw new IllegalArgumentException("the first key index " + firstIndex + " is outside 1.." + MemoryKey.MAX_INDEX);
         }
         this.nextIndex = firstIndex;
         this.attributes = attributes;
         this.mtt = new TranslationTable(mttEntries);
-        this.pageFaults = pageFaults;
+        this.pageFaults = odp != null ? odp : pageFaults;
+        this.odp = odp;
         this.sharedMemoryOnly = sharedMemoryOnly;
     }
 
     public TranslationTable mtt() {
         return mtt;
+    }
+
+    /** The device's on-demand paging, or null when it has none. */
+    public OnDemandPaging onDemandPaging() {
+        return odp;
     }
 
     public int mrCount() {
@@ -73,7 +90,8 @@ public final class MemoryTables {
 
     /**
      * Registers native memory as an MR (ibv_reg_mr / ibv_reg_mr_iova): takes an MPT entry and
-     * one MTT entry per page, and touches every page, as pinning does.
+     * one MTT entry per page, and touches every page, as pinning does; with Access.ON_DEMAND it touches
+     * none and leaves the entries empty ({@link OnDemandPaging} brings pages in as the NIC reaches them).
      *
      * @param iova the address the MR's first byte has in keys' address space (the segment's
      *             address for ibv_reg_mr; ignored, 0, with ZERO_BASED)
@@ -136,7 +154,7 @@ public final class MemoryTables {
                 mttStart = mtt.allocate(newPages, "re-registering " + TranslationTable.bytes(newSegment.byteSize()));
             } catch (RnicException full) {
                 e.mttOffset = mtt.allocate(e.pageCount, "restoring the old translation");
-                fillMtt(e.mttOffset, e.segment, e.pageCount);
+                translate(e.mttOffset, e.segment, e.pageCount, e.access);
                 throw full;
             }
             pages = newPages;
@@ -259,6 +277,10 @@ public final class MemoryTables {
         if (Access.checkRegistration(access) != null || length < 0 || length > e.segment.byteSize()) {
             return AccessError.OUT_OF_RANGE;
         }
+        if (((access ^ e.access) & Access.ON_DEMAND) != 0) {
+            // The MTT holds pinned pages or on-demand ones, as registration made it: a REG_MR cannot switch.
+            return AccessError.NO_PERMISSION;
+        }
         e.setVariant(newVariant);
         e.iova = (access & Access.ZERO_BASED) != 0 ? 0 : iova;
         e.length = length;
@@ -359,18 +381,81 @@ public final class MemoryTables {
 
     /**
      * Host address of an iova inside a checked entry, through the MTT; a page with no translation
-     * goes to the page-fault hook.
+     * (an entry below the page size: none, or one on its way in) goes to the page-fault hook.
      */
     public long address(MptEntry e, long iova) {
         long index = e.mttIndex(iova);
         long page = mtt.get(index);
-        if (page == 0) {
+        if (page < MptEntry.PAGE_SIZE) {
             page = pageFaults.fault(e.isWindow() ? e.boundMr() : e, index, mtt);
         }
         return page + e.pageOffset(iova);
     }
 
-    /** Makes one translation visible, for teaching: throws when the key or iova does not resolve. */
+    /**
+     * Invalidates the pages of [iova, iova+length) of an ON_DEMAND MR, as the kernel's MMU notifier does when the
+     * memory behind them changes: the next access by the NIC faults each in again.
+     *
+     * @return the pages that were present
+     */
+    public long invalidatePages(int key, long iova, long length) throws RnicException {
+        MptEntry e = onDemandRange(key, iova, length, "invalidate");
+        return odp.invalidate(e, iova, length, mtt);
+    }
+
+    /**
+     * ibv_advise_mr's prefetch (PREFETCH, or PREFETCH_WRITE with {@code forWrite}) of [iova, iova+length) of an
+     * ON_DEMAND MR: with {@code now} (IBV_ADVISE_MR_FLAG_FLUSH) its pages are present when this returns, otherwise
+     * they arrive after the device's fault cost.
+     *
+     * @return the pages it brought in (now) or asked for (later)
+     */
+    public long prefetch(int key, long iova, long length, boolean forWrite, boolean now) throws RnicException {
+        MptEntry e = onDemandRange(key, iova, length, forWrite ? "prefetch for write" : "prefetch");
+        if (forWrite && (e.access & Access.LOCAL_WRITE) == 0) {
+            throw RnicException.invalid(String.format("prefetch for write: MR 0x%08x was registered without LOCAL_WRITE",
+                    key));
+        }
+        if (!e.segment.scope().isAlive()) {
+            throw new RnicException(Errno.EFAULT, String.format("prefetch: %s", AccessError.MEMORY_FREED.description()));
+        }
+        return odp.prefetch(e, iova, length, mtt, now);
+    }
+
+    /** How many pages of [iova, iova+length) of an MR are present in the MTT (what an ODP MR has brought in). */
+    public long presentPages(int key, long iova, long length) throws RnicException {
+        MptEntry e = lookupOwned(key, KeyKind.MR, "count the present pages of MR");
+        if (length <= 0 || !e.covers(iova, length)) {
+            throw RnicException.invalid(String.format("range 0x%x+%d is outside MR 0x%08x (0x%x+%d)", iova, length, key,
+                    e.iova, e.length));
+        }
+        long present = 0;
+        for (long i = e.mttIndex(iova), last = e.mttIndex(iova + length - 1); i <= last; i++) {
+            if (mtt.get(i) >= MptEntry.PAGE_SIZE) {
+                present++;
+            }
+        }
+        return present;
+    }
+
+    /** The MR behind a key, when it is ON_DEMAND and covers the range; else the refusal, saying which. */
+    private MptEntry onDemandRange(int key, long iova, long length, String verb) throws RnicException {
+        MptEntry e = lookupOwned(key, KeyKind.MR, verb + " MR");
+        if (!e.onDemand()) {
+            throw RnicException.invalid(String.format("%s: MR 0x%08x was not registered ON_DEMAND (it has %s)", verb, key,
+                    Access.names(e.access)));
+        }
+        if (length <= 0 || !e.covers(iova, length)) {
+            throw RnicException.invalid(String.format("%s: range 0x%x+%d is outside MR 0x%08x (0x%x+%d)", verb, iova,
+                    length, key, e.iova, e.length));
+        }
+        return e;
+    }
+
+    /**
+     * Makes one translation visible, for teaching: throws when the key or iova does not resolve. Looking does not
+     * fault: a page of an ON_DEMAND MR that is not present is shown as such (page and address 0).
+     */
     public Translation inspect(int key, long iova) throws RnicException {
         MptEntry e = lookup(key);
         if (e == null) {
@@ -383,8 +468,12 @@ public final class MemoryTables {
         if (!e.covers(iova, 1)) {
             throw RnicException.invalid(String.format("iova 0x%x is outside key 0x%08x (0x%x+%d)", iova, key, e.iova, e.length));
         }
-        long address = address(e, iova);
         long mttIndex = e.mttIndex(iova);
+        if (e.onDemand() && mtt.get(mttIndex) < MptEntry.PAGE_SIZE) {
+            return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,
+                    0, e.pageOffset(iova), 0);
+        }
+        long address = address(e, iova);
         long page = mtt.get(mttIndex);
         return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,
                 page, address - page, address);
@@ -436,6 +525,10 @@ public final class MemoryTables {
         if (accessProblem != null) {
             throw RnicException.invalid("register MR: " + accessProblem);
         }
+        if ((access & Access.ON_DEMAND) != 0 && odp == null) {
+            throw new RnicException(Errno.EOPNOTSUPP, "register MR: this device is configured without on-demand paging "
+                    + "(ON_DEMAND); register the memory pinned, or enable ODP in the device's configuration");
+        }
         if (!segment.isNative()) {
             throw RnicException.invalid("register MR: the memory must be native (a MemorySegment from an Arena), not a heap segment");
         }
@@ -463,7 +556,7 @@ public final class MemoryTables {
     }
 
     private void fill(MptEntry e, ProtectionDomain pd, MemorySegment segment, long iova, int access, long mttStart, long pages) {
-        fillMtt(mttStart, segment, pages);
+        translate(mttStart, segment, pages, access);
         e.kind = KeyKind.MR;
         e.state = MptEntry.State.VALID;
         e.pd = pd;
@@ -477,6 +570,15 @@ public final class MemoryTables {
         e.mttOffset = mttStart;
         e.pageCount = pages;
         e.firstPageOffset = (int) (segment.address() & (MptEntry.PAGE_SIZE - 1));
+    }
+
+    /** Pinned memory: every page in the MTT now. On-demand memory: none yet, the NIC brings them in as it reaches them. */
+    private void translate(long mttStart, MemorySegment segment, long pages, int access) {
+        if ((access & Access.ON_DEMAND) != 0) {
+            mtt.clear(mttStart, pages);
+        } else {
+            fillMtt(mttStart, segment, pages);
+        }
     }
 
     /** Writes each page's address into the MTT, reading one byte of it first (pinning faults every page in). */

@@ -93,6 +93,12 @@ public final class MptEntry {
         return length;
     }
 
+    /** Whether the memory is paged on demand (an MR registered with Access.ON_DEMAND, or a window on one). */
+    public boolean onDemand() {
+        MptEntry mr = kind == KeyKind.MR ? this : boundMr;
+        return mr != null && (mr.access & Access.ON_DEMAND) != 0;
+    }
+
     public boolean isWindow() {
         return kind != KeyKind.MR;
     }

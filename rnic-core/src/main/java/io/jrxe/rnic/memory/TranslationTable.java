@@ -107,6 +107,20 @@ public final class TranslationTable {
         chunk[(int) (entry & CHUNK_MASK)] = pageAddress;
     }
 
+    /** Empties a run of entries (no page in any), without making storage for chunks never used. */
+    public void clear(long start, long n) {
+        long entry = start;
+        long end = start + n;
+        while (entry < end) {
+            long[] chunk = chunks[(int) (entry >>> CHUNK_SHIFT)];
+            long chunkEnd = Math.min(end, ((entry >>> CHUNK_SHIFT) + 1) << CHUNK_SHIFT);
+            if (chunk != null) {
+                java.util.Arrays.fill(chunk, (int) (entry & CHUNK_MASK), (int) (entry & CHUNK_MASK) + (int) (chunkEnd - entry), 0L);
+            }
+            entry = chunkEnd;
+        }
+    }
+
     static String bytes(long n) {
         if (n >= 1L << 30 && n % (1L << 30) == 0) {
             return (n >> 30) + " GiB";

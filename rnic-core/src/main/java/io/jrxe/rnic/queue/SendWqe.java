@@ -34,13 +34,8 @@ public final class SendWqe {
     public int ahHandle;
     public int remoteQpn;
     public int remoteQkey;
-    /** BIND_MW: window key, new key, MR key, range and access; REG_MR: MR key, iova, length, access. */
-    public int mwKey;
-    public int newKey;
-    public int mrKey;
-    public long bindAddr;
-    public long bindLength;
-    public int bindAccess;
+    /** BIND_MW and REG_MR: what to bind or register; null until such a request is first posted in this slot. */
+    public MemoryBindRequest bind;
 
     // The requester's and completer's progress through this WQE (engine state, NIC thread only).
     public WqeState state = WqeState.POSTED;
@@ -86,12 +81,12 @@ public final class SendWqe {
         ahHandle = wr.ahHandle;
         remoteQpn = wr.remoteQpn;
         remoteQkey = wr.remoteQkey;
-        mwKey = wr.mwRkey;
-        newKey = wr.newRkey;
-        mrKey = wr.mrLkey;
-        bindAddr = wr.bindAddr;
-        bindLength = wr.bindLength;
-        bindAccess = wr.bindAccess;
+        if (wr.opcode == WrOpcode.BIND_MW || wr.opcode == WrOpcode.REG_MR) {
+            if (bind == null) {
+                bind = new MemoryBindRequest();
+            }
+            bind.copyFrom(wr);
+        }
         state = WqeState.POSTED;
         firstPsn = 0;
         lastPsn = 0;

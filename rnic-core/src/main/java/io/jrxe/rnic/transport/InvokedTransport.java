@@ -2,27 +2,31 @@ package io.jrxe.rnic.transport;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
+import io.jrxe.wire.port.InvokerLoop;
 import io.jrxe.wire.port.PacketPort;
+import io.jrxe.wire.port.PolledPort;
 import io.jrxe.wire.port.fault.FaultyPort;
-import io.jrxe.wire.port.udp.InvokerLoop;
+import io.jrxe.wire.port.shm.ShmDirectory;
+import io.jrxe.wire.port.shm.ShmPort;
 import io.jrxe.wire.port.udp.PolledUdpPort;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.time.NicTime;
 
 /**
- * Real UDP run by the program's thread: whichever thread polls a CQ, posts or waits runs the NIC's
- * duty cycle ({@link InvokerLoop}), with a standby thread for when none does.
+ * A wire run by the program's thread: whichever thread polls a CQ, posts or waits runs the NIC's
+ * duty cycle ({@link InvokerLoop}), with a standby thread for when none does. The wire is real UDP
+ * sockets, or the shared-memory rings of {@link ShmPort}.
  */
 public final class InvokedTransport implements NicTransport {
-    private final PolledUdpPort udp;
+    private final PolledPort wire;
     private final PacketPort port;
     private final InvokerLoop loop;
     private final NicExecutor executor;
 
-    private InvokedTransport(PolledUdpPort udp, InvokerLoop loop, DeviceConfig config) {
-        this.udp = udp;
+    private InvokedTransport(PolledPort wire, InvokerLoop loop, DeviceConfig config) {
+        this.wire = wire;
         this.loop = loop;
-        this.port = FaultyPort.wrap(udp, config.faults(), loop);
+        this.port = FaultyPort.wrap(wire, config.faults(), loop);
         this.executor = new InvokerExecutor(loop);
     }
 
@@ -38,15 +42,32 @@ public final class InvokedTransport implements NicTransport {
         return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
     }
 
-    /** The port: the socket's, or a {@link FaultyPort} over it when the configuration has faults. */
+    /**
+     * A ring in {@code directory} for the device's first address and UDP port (any address: the shared-memory wire
+     * needs no interface), run by whoever invokes it, doing the configuration's faults.
+     *
+     * @throws PortInUseException when another live device has the ring, or it cannot be made
+     */
+    public static InvokedTransport bindShm(DeviceConfig config, ShmDirectory directory) throws PortInUseException {
+        ShmPort port = UdpBinding.toPeers(ShmPort.bind(UdpBinding.local(config), directory, ShmPort.DEFAULT_RING_BYTES),
+                config);
+        try {
+            return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
+        } catch (RuntimeException e) {
+            port.close();
+            throw e;
+        }
+    }
+
+    /** The port: the wire's, or a {@link FaultyPort} over it when the configuration has faults. */
     @Override
     public PacketPort port() {
         return port;
     }
 
-    /** The socket's port beneath any faults, which the invoker polls. */
-    public PolledUdpPort udpPort() {
-        return udp;
+    /** The wire's port beneath any faults, which the invoker polls. */
+    public PolledPort wirePort() {
+        return wire;
     }
 
     @Override
@@ -71,6 +92,6 @@ public final class InvokedTransport implements NicTransport {
 
     @Override
     public String toString() {
-        return "UDP, invoked by the program";
+        return (wire instanceof ShmPort ? "shared memory" : "UDP") + ", invoked by the program";
     }
 }

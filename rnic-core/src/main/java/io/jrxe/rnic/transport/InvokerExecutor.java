@@ -2,7 +2,7 @@ package io.jrxe.rnic.transport;
 
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.rnic.RnicException;
-import io.jrxe.wire.port.udp.InvokerLoop;
+import io.jrxe.wire.port.InvokerLoop;
 
 /** Control verbs on an invoked NIC: run on the caller's thread while it holds the loop. */
 final class InvokerExecutor implements NicExecutor {

@@ -2,7 +2,7 @@ package io.jrxe.rnic.transport;
 
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.wire.port.PacketPort;
-import io.jrxe.wire.port.udp.InvokerLoop;
+import io.jrxe.wire.port.InvokerLoop;
 import io.jrxe.wire.time.NicTime;
 
 /**
@@ -10,7 +10,7 @@ import io.jrxe.wire.time.NicTime;
  * (a NIC thread of its own, the program's thread through an invoker, or the test's thread on a
  * simulated network). A NIC gets it from its context; the NIC closes it when it is closed.
  *
- * <p>Made by {@link NicThreadTransport#bindUdp}, {@link InvokedTransport#bindUdp},
+ * <p>Made by {@link NicThreadTransport#bindUdp}, {@link InvokedTransport#bindUdp}, {@link InvokedTransport#bindShm},
  * {@link SimulatedTransport#attach} and {@link ControlPathOnly#inline()}, or by a test with a
  * stand-in port.
  */

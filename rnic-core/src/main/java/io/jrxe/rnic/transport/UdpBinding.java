@@ -7,7 +7,7 @@ import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 import io.jrxe.wire.port.udp.RoceUdpPort;
 
 /**
- * What both real-UDP transports take from a device's configuration: the address and port to bind, the raw path, the
+ * What the real transports (UDP, shared memory) take from a device's configuration: the address and port to bind, the raw path, the
  * peers' port.
  */
 final class UdpBinding {

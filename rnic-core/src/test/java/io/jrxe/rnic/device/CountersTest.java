@@ -16,7 +16,7 @@ class CountersTest {
     private static final List<String> RXE_HW_COUNTERS = List.of(
             "sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request", "rcvd_rnr_err", "send_rnr_err",
             "rcvd_seq_err", "ack_deferred", "retry_exceeded_err", "retry_rnr_exceeded_err", "completer_retry_err",
-            "send_err", "link_downed", "rdma_sends", "rdma_recvs");
+            "send_err", "link_downed", "rdma_sends", "rdma_recvs", "sent_bytes", "rcvd_bytes");
 
     @Test
     void theRegistryStartsWithRxesNamesAllZero() {

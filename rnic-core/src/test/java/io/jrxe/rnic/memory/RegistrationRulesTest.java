@@ -65,8 +65,8 @@ class RegistrationRulesTest {
 
     @Test
     void unsupportedAccessBitsAreRefused() {
-        assertThat(refused(f.pages(1), Access.LOCAL_WRITE | Access.ON_DEMAND).getMessage())
-                .isEqualTo("register MR: unsupported access bits ON_DEMAND");
+        assertThat(refused(f.pages(1), Access.LOCAL_WRITE | 1 << 12).getMessage())
+                .isEqualTo("register MR: unsupported access bits 0x1000");
         assertThat(refused(f.pages(1), 1 << 7).getMessage()).isEqualTo("register MR: unsupported access bits 0x80");
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.count;
 
 /**
  * The analysis as text: what the capture holds, then per connection each side's traffic (messages, data,

@@ -1,6 +1,6 @@
 package io.jrxe.tools.analyze;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.count;
 
 /**
  * A connection's goodput over time as SVG: for each side, the data of its new requests (resends and copies not

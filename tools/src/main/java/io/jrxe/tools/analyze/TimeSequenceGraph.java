@@ -2,7 +2,7 @@ package io.jrxe.tools.analyze;
 
 import java.util.List;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.count;
 
 /**
  * One requester's time-sequence graph as SVG (tcptrace's and Wireshark's Stevens graph, for RoCE): each request

@@ -30,13 +30,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * `jrxe udp-baseline`: this machine's raw UDP ceiling with the transport and socket options
  * jrxe uses (Netty epoll with recvmmsg, or NIO), so that every jrxe number can be stated as a
  * fraction of it: bandwidth with 4 KiB datagrams, with and without UDP GSO, and the ping-pong
- * round trip of a small datagram; with {@code --exchange-floor}, the round trip of an RC ping-pong's datagrams
+ * round trip of a small datagram; then what one thread does with no network stack at all, copying memory
+ * ({@link MemoryCopyLoop}) and computing and solving ICRCs ({@link IcrcSendLoop}, {@link IdentificationSolveLoop}),
+ * the limit of a wire that only copies packets; with {@code --exchange-floor}, the round trip of an RC ping-pong's datagrams
  * between two busy-polling threads ({@link BusyPolledExchange}); with {@code --pauses}, how often the machine itself
  * stops a running thread ({@link PauseMeter}).
  */
 @Command(name = "udp-baseline", mixinStandardHelpOptions = true,
         description = "Measures raw UDP between two loopback addresses with jrxe's transport: bandwidth with 4 KiB "
-                + "datagrams (plain and with UDP GSO) and the round trip of a small datagram.")
+                + "datagrams (plain and with UDP GSO) and the round trip of a small datagram; then, with no network stack, "
+                + "one thread's memory-copy rate and ICRC rates.")
 public final class UdpBaselineCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -50,7 +53,7 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
     @Option(names = "--port", defaultValue = "14791", description = "UDP port for the test sockets (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--seconds", defaultValue = "2", description = "length of each bandwidth run (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seconds", defaultValue = "2", description = "length of each bandwidth run, and of each copy and ICRC rate (default: ${DEFAULT-VALUE})")
     double seconds;
 
     @Option(names = "--size", defaultValue = "4096", description = "datagram size for the bandwidth runs (default: ${DEFAULT-VALUE})")
@@ -68,6 +71,16 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             + "per core reads the clock for --seconds, and every gap above 2 us is a pause (timer interrupts, the "
             + "kernel, other processes, a virtual machine's host). The part of a latency tail no program removes")
     boolean pauses;
+
+    @Option(names = "--no-copy-crc", description = "skip the rates with no network stack: one thread copying 64 KiB "
+            + "blocks between two 64 MiB buffers and within the cache, computing the ICRC of packets sent and solving "
+            + "the IP identification of packets received (1024- and 4096-byte payloads), each for --seconds")
+    boolean noCopyAndCrc;
+
+    /** Each buffer of the main-memory copy: larger than any cache, so every block comes from and goes to memory. */
+    private static final int COPY_WORKING_SET = 64 << 20;
+    /** Payloads of the ICRC rates: a packet at path MTU 1024, the tools' default, and at 4096. */
+    private static final int[] ICRC_PAYLOADS = {1024, 4096};
 
     /** A message of the floor, and the RoCE packets it takes (BTH, payload, ICRC each). */
     private record FloorMessage(int bytes, int packets, int packetBytes) {
@@ -110,6 +123,10 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             Arrays.sort(rtt);
             out.printf("ping-pong round trip, 64 bytes, %d iterations: p50 %.2f us, p99 %.2f us, p99.9 %.2f us, min %.2f us%n",
                     iterations, rtt[rtt.length / 2] / 1e3, percentile(rtt, 0.99) / 1e3, percentile(rtt, 0.999) / 1e3, rtt[0] / 1e3);
+            out.flush();
+            if (!noCopyAndCrc) {
+                copyAndCrc(out);
+            }
             if (exchangeFloor) {
                 exchangeFloor(out);
             }
@@ -121,6 +138,49 @@ public final class UdpBaselineCommand implements java.util.concurrent.Callable<I
             recvLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).sync();
         }
         return 0;
+    }
+
+    /** The limits of a wire that only copies packets: one thread's memory copy, ICRC on send, solve on receive. */
+    private void copyAndCrc(PrintWriter out) {
+        long nanos = (long) (seconds * 1e9);
+        out.printf("memory copy, 64 KiB blocks between two %d MiB buffers, one thread:  %.0f MiB/s%n",
+                COPY_WORKING_SET >> 20, copyRate(COPY_WORKING_SET, nanos));
+        out.flush();
+        out.printf("memory copy, one 64 KiB block to another (cache-hot), one thread:  %.0f MiB/s%n",
+                copyRate(MemoryCopyLoop.BLOCK_BYTES, nanos));
+        out.flush();
+        for (int payload : ICRC_PAYLOADS) {
+            IcrcSendLoop send = new IcrcSendLoop(payload);
+            TimedLoop.Rate r = send.run(nanos);
+            if (!send.lastIcrcRight()) {
+                throw new IllegalStateException("the ICRC written into a " + r.bytesPerUnit() + "-byte packet is wrong");
+            }
+            out.printf("ICRC on send, IPv4, %d-byte packets (%d-byte payload), one thread:  %.0f MiB/s, %.2f M packets/s%n",
+                    r.bytesPerUnit(), payload, r.mibPerSecond(), r.unitsPerSecond() / 1e6);
+            out.flush();
+        }
+        for (int payload : ICRC_PAYLOADS) {
+            IdentificationSolveLoop solve = new IdentificationSolveLoop(payload);
+            TimedLoop.Rate r = solve.run(nanos);
+            if (solve.wrongAnswers() != 0) {
+                throw new IllegalStateException(solve.wrongAnswers() + " of " + r.units()
+                        + " identifications solved wrong for " + r.bytesPerUnit() + "-byte packets");
+            }
+            out.printf("ICRC identification solve on receive, IPv4, %d-byte packets, one thread:  %.0f MiB/s, %.2f M packets/s%n",
+                    r.bytesPerUnit(), r.mibPerSecond(), r.unitsPerSecond() / 1e6);
+            out.flush();
+        }
+    }
+
+    /** MiB/s of one thread copying 64 KiB blocks between two buffers of {@code workingSet} bytes. */
+    private static double copyRate(int workingSet, long nanos) {
+        try (MemoryCopyLoop copy = new MemoryCopyLoop(workingSet)) {
+            double rate = copy.run(nanos).mibPerSecond();
+            if (!copy.everyCopyArrived()) {
+                throw new IllegalStateException("a copied 64 KiB block did not read back as its source");
+            }
+            return rate;
+        }
     }
 
     private void exchangeFloor(PrintWriter out) throws Exception {

@@ -2,6 +2,8 @@ package io.jrxe.tools.common;
 
 import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.cc.CongestionControlChoice;
+import io.jrxe.rnic.memory.OdpSettings;
+import io.jrxe.rnic.memory.RemoteFaultPolicy;
 import io.jrxe.tools.BadOption;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.wire.port.fault.FaultSpec;
@@ -32,8 +34,9 @@ public final class DeviceOptions {
     String provider;
 
     @Option(names = "--addr", paramLabel = "IP",
-            description = "a jrxe NIC's IP address: it sends RoCEv2 from UDP port 4791 there, and its GID is made "
-                    + "from it (default: " + DEFAULT_ADDRESS + ")")
+            description = "a jrxe NIC's IP address: it sends RoCEv2 from UDP port 4791 there (on --wire shm any "
+                    + "address will do: its ring is named after it), and its GID is made from it (default: "
+                    + DEFAULT_ADDRESS + ")")
     String address;
 
     @Option(names = "--if-mtu", paramLabel = "BYTES",
@@ -67,15 +70,15 @@ public final class DeviceOptions {
     @Option(names = "--faults", paramLabel = "SPEC",
             description = "a jrxe NIC does these faults to its own packets on send and on receive, seeded: rates "
                     + "(loss=P,dup=P,reorder=P[:TIME],delay=TIME,corrupt=P,seed=N,dir=send|recv|both) and rules, one a "
-                    + "clause after ';' (drop|dup|corrupt|delay:TIME|truncate:BYTES|rnr[:TIMER] with nth=N,op=OPCODE,"
+                    + "clause after ';' (drop|dup|corrupt|delay:TIME|truncate:BYTES|rnr[:TIMER]|mark with nth=N,op=OPCODE,"
                     + "qp=QPN,dir=send|recv,p=P,count=N); e.g. 'loss=0.01,seed=7;drop,nth=3;delay:5ms,op=ack'. "
                     + "The capture says what each fault did (docs/commands.md, --faults)")
     String faults;
 
-    @Option(names = "--cc", paramLabel = "NAME",
+    @Option(names = "--cc", paramLabel = "NAME[:K=V,...]",
             description = "a jrxe NIC's congestion control: none (a cap of packets in flight, no rate), dcqcn (a rate "
-                    + "per QP that CNPs cut) or timely (a rate per QP that round-trip times move); docs/congestion.md "
-                    + "(default: none)")
+                    + "per QP that CNPs cut) or timely (a rate per QP that round-trip times move), with settings after "
+                    + "a colon (dcqcn:profile=connectx,ai=10M); docs/congestion.md (default: none)")
     String congestionControl;
 
     @Option(names = "--ecn",
@@ -83,6 +86,12 @@ public final class DeviceOptions {
                     + "marks ECN sets CE on them instead of dropping them; the NIC reads each datagram's ECN field and "
                     + "answers a CE mark with a CNP (off by default: kernel rxe's packets are Not-ECT; docs/congestion.md)")
     boolean ecn;
+
+    @Option(names = "--odp-faults", paramLabel = "POLICY",
+            description = "what a jrxe NIC does when a peer's WRITE, READ or atomic reaches a page of an ON_DEMAND MR that "
+                    + "is not in yet: in_line (rxe's: the request waits while the page comes in) or rnr_nak (hardware's: "
+                    + "an RNR NAK, and the requester's retry finds the page); docs/odp.md (default: in_line)")
+    String odpFaults;
 
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
@@ -93,6 +102,12 @@ public final class DeviceOptions {
                     + "(this program's thread whenever it polls, a standby thread when it does not; best for "
                     + "latency); default: invoker for ping-pongs and latency tests, thread for the rest")
     String progress;
+
+    @Option(names = "--wire", paramLabel = "WIRE",
+            description = "what carries a jrxe NIC's packets: udp (RoCEv2 over the host's UDP sockets; reaches kernel rxe) "
+                    + "or shm (the same packets through shared-memory rings, to jrxe NICs of this host only; any --addr "
+                    + "will do, and the program's thread runs the NIC); docs/wire.md (default: udp)")
+    String wire;
 
     /** What a command runs its jrxe NIC with when --progress is not given. */
     private Progress defaultProgress = Progress.NIC_THREAD;
@@ -146,6 +161,10 @@ public final class DeviceOptions {
         if (progress != null) {
             throw new BadOption("--progress applies to jrxe NICs only: the kernel runs " + name + " in its own threads");
         }
+        if (wire != null) {
+            throw new BadOption("--wire applies to jrxe NICs only: the kernel's " + name + " sends through its network "
+                    + "interface");
+        }
         if (rxeFlushIcrc) {
             throw new BadOption("--rxe-flush-icrc applies to jrxe NICs only: " + name + " computes its own ICRCs");
         }
@@ -161,6 +180,10 @@ public final class DeviceOptions {
             throw new BadOption("--cc applies to jrxe NICs only: the kernel's " + name + " has no congestion control to "
                     + "choose (rxe sends Not-ECT and ignores CNPs)");
         }
+        if (odpFaults != null) {
+            throw new BadOption("--odp-faults applies to jrxe NICs only: the kernel's " + name + " resolves its page "
+                    + "faults its own way");
+        }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
@@ -173,9 +196,11 @@ public final class DeviceOptions {
      * for, also when the option it limits is not used (--capture-max-mb without --capture).
      */
     public void checkValues() {
+        wire();
         progress();
         faults();
         congestionControl();
+        odp();
         interfaceMtu();
         captureMaxPackets();
         captureMaxBytes();
@@ -201,6 +226,20 @@ public final class DeviceOptions {
             }
         }
         throw new BadOption("--progress " + progress + ": thread or invoker");
+    }
+
+    /** Whether --wire asks for the shared-memory wire; a one-line error for a wire nobody has. */
+    public boolean sharedMemoryWire() {
+        return wire() == WireChoice.SHM;
+    }
+
+    private WireChoice wire() {
+        WireChoice chosen = WireChoice.of(wire);
+        if (chosen == WireChoice.SHM && Progress.NIC_THREAD.optionName().equals(progress)) {
+            throw new BadOption("--progress thread: the shared-memory wire is run by the program's thread (invoker), "
+                    + "and by a standby thread while the program does not poll");
+        }
+        return chosen;
     }
 
     public Path capture() {
@@ -230,8 +269,19 @@ public final class DeviceOptions {
         try {
             return CongestionControlChoice.named(name);
         } catch (IllegalArgumentException e) {
-            throw new BadOption("--cc " + name + ": one of " + CongestionControlChoice.NAMES);
+            throw new BadOption("--cc " + name + ": " + e.getMessage());
         }
+    }
+
+    /** A jrxe NIC's on-demand paging: rxe's unless --odp-faults picks the other remote fault policy. */
+    public OdpSettings odp() {
+        if (odpFaults == null || odpFaults.equals("in_line")) {
+            return OdpSettings.RXE;
+        }
+        if (odpFaults.equals("rnr_nak")) {
+            return OdpSettings.RXE.withRemoteFaults(RemoteFaultPolicy.RNR_NAK);
+        }
+        throw new BadOption("--odp-faults " + odpFaults + ": in_line or rnr_nak");
     }
 
     public long captureMaxPackets() {

@@ -14,6 +14,7 @@ import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.capture.CaptureException;
 import io.jrxe.wire.capture.CaptureTap;
 import io.jrxe.wire.capture.PcapngWriter;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.port.udp.PortInUseException;
 
 import java.io.IOException;
@@ -41,14 +42,16 @@ public final class EmulatedLocalDevice extends LocalDevice {
         this.captureFile = captureFile;
     }
 
-    static EmulatedLocalDevice open(DeviceOptions options, PrintWriter err) {
+    public static EmulatedLocalDevice open(DeviceOptions options, PrintWriter err) {
         InetAddress address = options.address();
         EmulatedDevice device;
         try {
             DeviceConfig config = DeviceConfig.of(options.deviceName(), address).withInterfaceMtu(options.interfaceMtu())
-                    .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()).withEcnCapable(options.ecn);
-            device = Verbs.emulated().createUdp(new NicContext(config).congestionControl(options.congestionControl()),
-                    options.progress());
+                    .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()).withEcnCapable(options.ecn)
+                    .withOdp(options.odp());
+            NicContext context = new NicContext(config).congestionControl(options.congestionControl());
+            device = options.sharedMemoryWire() ? Verbs.emulated().createShm(context, ShmDirectory.standard())
+                    : Verbs.emulated().createUdp(context, options.progress());
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "
                     + e.getMessage(), e);

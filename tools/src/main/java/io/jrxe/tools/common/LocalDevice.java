@@ -103,7 +103,16 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
         }
     }
 
-    /** Starts --latency-breakdown's recording on this device's engines; only a jrxe device has engines to trace. */
+    /** How far each of the named counters moved since the command got the device, counted as {@link #movedCounters}. */
+    public long[] moved(String... counterNames) throws VerbsException {
+        Map<String, Long> now = context.counters();
+        long[] moved = new long[counterNames.length];
+        for (int i = 0; i < counterNames.length; i++) {
+            moved[i] = now.getOrDefault(counterNames[i], 0L) - countersAtStart.getOrDefault(counterNames[i], 0L);
+        }
+        return moved;
+    }
+
     /**
      * Runs a jrxe NIC's duty cycle on this thread when the program runs it ({@code --progress invoker}): a loop that
      * waits by polling memory, not a CQ, calls it as it spins. Otherwise does nothing.
@@ -112,6 +121,7 @@ public abstract sealed class LocalDevice implements AutoCloseable permits Emulat
         return 0;
     }
 
+    /** Starts --latency-breakdown's recording on this device's engines; only a jrxe device has engines to trace. */
     public LatencyBreakdown traceLatency() {
         throw new BadOption("--latency-breakdown needs a jrxe device: " + name + " is a kernel device, whose engines cannot be traced");
     }

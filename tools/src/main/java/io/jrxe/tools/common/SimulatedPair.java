@@ -59,36 +59,44 @@ public final class SimulatedPair implements AutoCloseable {
      * @param timeout      the local ACK timeout code (4.096 us x 2^timeout)
      * @param attributes   both devices' attributes
      * @param mttEntries   the size of both devices' memory translation tables, in entries
+     * @param onDemand     both buffers are registered ON_DEMAND: their pages are faulted in at first use (docs/odp.md)
      */
     public record Settings(int interfaceMtu, long bufferBytes, int cqEntries, QpCapabilities caps, int rnrRetry,
-                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes, long mttEntries) {
+                           int minRnrTimer, int retryCnt, int timeout, DeviceAttributes attributes, long mttEntries,
+                           boolean onDemand) {
         public static Settings defaults() {
             return new Settings(4200, 64 * 1024, 16, new QpCapabilities(16, 16, 2, 2, 0), 7, 1, 7, 14,
-                    DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES);
+                    DeviceAttributes.rxeDefaults(), DeviceConfig.DEFAULT_MTT_ENTRIES, false);
+        }
+
+        public Settings onDemand(boolean v) {
+            return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout,
+                    attributes, mttEntries, v);
         }
 
         public Settings bufferBytes(long v) {
-            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes, mttEntries);
+            return new Settings(interfaceMtu, v, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes,
+                    mttEntries, onDemand);
         }
 
         public Settings cqEntries(int v) {
             return new Settings(interfaceMtu, bufferBytes, v, caps, rnrRetry, minRnrTimer, retryCnt, timeout, attributes,
-                    mttEntries);
+                    mttEntries, onDemand);
         }
 
         public Settings rnr(int retry, int timer) {
             return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, retry, timer, retryCnt, timeout, attributes,
-                    mttEntries);
+                    mttEntries, onDemand);
         }
 
         public Settings attributes(DeviceAttributes v) {
             return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout, v,
-                    mttEntries);
+                    mttEntries, onDemand);
         }
 
         public Settings mttEntries(long v) {
             return new Settings(interfaceMtu, bufferBytes, cqEntries, caps, rnrRetry, minRnrTimer, retryCnt, timeout,
-                    attributes, v);
+                    attributes, v, onDemand);
         }
     }
 
@@ -119,7 +127,8 @@ public final class SimulatedPair implements AutoCloseable {
                 cq = ctx.createCq(s.cqEntries(), null);
                 qp = pd.createQp(new QpInitAttributes(QpType.RC, cq, cq, null, s.caps(), false));
                 memory = arena.allocate(s.bufferBytes(), 4096);
-                mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+                mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+                        | (s.onDemand() ? Access.ON_DEMAND : 0));
             } catch (VerbsException | RuntimeException e) {
                 Verbs.emulated().remove(device);
                 throw e;

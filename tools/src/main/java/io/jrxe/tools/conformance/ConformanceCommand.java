@@ -3,8 +3,10 @@ package io.jrxe.tools.conformance;
 import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.common.IpAddressOption;
+import io.jrxe.tools.common.WireChoice;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.RawSocketOpener;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,6 +28,8 @@ import java.util.concurrent.Callable;
             "By default the target is a jrxe NIC started in this process on loopback, whose counters, memory, QP "
                 + "state and completions are checked too; with --target it is `jrxe rc-ops --many` on any device "
                 + "(kernel rxe included), reached over TCP, one QP per case.",
+            "With --wire shm the in-process target and the tester meet on the shared-memory wire instead of UDP: the "
+                + "same packets and ICRCs, written into each other's rings.",
             "Each case prints one row: verdict, id, name, the expected answers and whose rule they follow (IBTA or "
                 + "rxe), and what was observed; a totals line ends the report."},
         exitCodeListHeading = "Exit status:%n",
@@ -47,6 +51,12 @@ public final class ConformanceCommand implements Callable<Integer> {
             description = "the tester's own IPv4 address (UDP port 4791 on it must be free); forged packets come from "
                     + "the address after it (default: ${DEFAULT-VALUE})")
     String addr;
+
+    @Option(names = "--wire", paramLabel = "WIRE",
+            description = "what carries the packets between the tester and the in-process target: udp (sockets on "
+                    + "loopback) or shm (shared-memory rings, see docs/wire.md; any --addr will do); not with --target "
+                    + "(default: udp)")
+    String wire;
 
     @Option(names = "--case", paramLabel = "PATTERN",
             description = "run only the cases whose id, group or name matches PATTERN (* and ?; a plain word matches "
@@ -77,6 +87,12 @@ public final class ConformanceCommand implements Callable<Integer> {
         if (timeoutSeconds < 1 || timeoutSeconds > 600) {
             throw new BadOption("--timeout " + timeoutSeconds + ": the exchange timeout is 1..600 s");
         }
+        boolean shm = WireChoice.of(wire) == WireChoice.SHM;
+        boolean remote = target != null;
+        if (shm && remote) {
+            throw new BadOption("--wire shm: the tester reaches only the in-process target over shared memory; "
+                    + "leave out --target, or use --wire udp");
+        }
         List<ConformanceCase> cases = pattern == null ? CaseTable.all() : CaseTable.matching(pattern);
         if (cases.isEmpty()) {
             throw new BadOption("--case " + pattern + ": matches none of the " + CaseTable.all().size()
@@ -89,10 +105,11 @@ public final class ConformanceCommand implements Callable<Integer> {
         }
         InetAddress self = testerAddress();
         PeerAddress third = PeerAddress.of(thirdAddress(self));
-        boolean remote = target != null;
-        try (Target t = remote ? exchangeTarget() : inProcessTarget();
-             TesterPort port = new TesterPort(PeerAddress.of(self), third, remote || RawSocketOpener.rawToLoopbackAsked(),
-                     new PacketLog(verbose ? out : null))) {
+        ShmDirectory rings = shm ? ShmDirectory.standard() : null;
+        try (Target t = remote ? exchangeTarget() : inProcessTarget(rings);
+             TesterPort port = new TesterPort(PeerAddress.of(self), third,
+                     shm ? new ShmCarriage(rings, PeerAddress.of(self), third) : new UdpCarriage(PeerAddress.of(self), third),
+                     !shm && (remote || RawSocketOpener.rawToLoopbackAsked()), new PacketLog(verbose ? out : null))) {
             out.printf("jrxe conformance: %d cases against %s%n  tester %s, forged packets from %s%n  transmit: %s%n",
                     cases.size(), t.describe(), self.getHostAddress(), third.address().getHostAddress(), port.path());
             if (remote && !port.raw()) {
@@ -158,9 +175,10 @@ public final class ConformanceCommand implements Callable<Integer> {
         return new ExchangeTarget(host, port, timeoutSeconds * 1000);
     }
 
-    private static Target inProcessTarget() {
+    /** @param rings the shared-memory wire's directory, or null for UDP */
+    private static Target inProcessTarget(ShmDirectory rings) {
         try {
-            return new InProcessTarget(InetAddress.getByName(TARGET_ADDRESS));
+            return new InProcessTarget(InetAddress.getByName(TARGET_ADDRESS), rings);
         } catch (UnknownHostException e) {
             throw new UserError("cannot use " + TARGET_ADDRESS + ": " + e.getMessage(), e);
         }

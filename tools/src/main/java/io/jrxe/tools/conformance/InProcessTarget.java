@@ -1,6 +1,7 @@
 package io.jrxe.tools.conformance;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.tools.UserError;
 import io.jrxe.tools.rcops.RcOpsDest;
 import io.jrxe.verbs.Access;
@@ -20,13 +21,15 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.port.udp.PortInUseException;
 
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 
 /**
- * The default target: a jrxe NIC started in this process on a loopback address, on real UDP. Each case gets a
+ * The default target: a jrxe NIC started in this process on a loopback address, on real UDP or on the
+ * shared-memory wire (run by the standby thread while nothing polls it). Each case gets a
  * {@link TargetSetup} (with a memory window) and a UD QP next to it, and the tester sees the NIC's inside: its
  * counters, the case QP's state, its buffer and completions.
  */
@@ -37,12 +40,16 @@ final class InProcessTarget implements Target {
     private final EmulatedDevice device;
     private final Context context;
     private final PeerAddress address;
+    private final boolean sharedMemory;
     private int nextSendPsn = 0x200000;
 
-    InProcessTarget(InetAddress at) {
+    /** @param rings the shared-memory wire's directory, or null for UDP */
+    InProcessTarget(InetAddress at, ShmDirectory rings) {
         address = PeerAddress.of(at);
+        sharedMemory = rings != null;
+        DeviceConfig config = DeviceConfig.of(DEVICE_NAME, at);
         try {
-            device = Verbs.emulated().createUdp(DeviceConfig.of(DEVICE_NAME, at));
+            device = rings != null ? Verbs.emulated().createShm(new NicContext(config), rings) : Verbs.emulated().createUdp(config);
         } catch (PortInUseException e) {
             throw new UserError("cannot start the target NIC on " + at.getHostAddress() + ": " + e.getMessage(), e);
         }
@@ -51,7 +58,8 @@ final class InProcessTarget implements Target {
 
     @Override
     public String describe() {
-        return "jrxe NIC " + DEVICE_NAME + " in this process on " + address.address().getHostAddress();
+        return "jrxe NIC " + DEVICE_NAME + " in this process on " + address.address().getHostAddress()
+                + (sharedMemory ? " (shared-memory wire)" : "");
     }
 
     @Override

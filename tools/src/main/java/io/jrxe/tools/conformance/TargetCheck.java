@@ -5,6 +5,7 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a case checks inside an in-process jrxe target after its packets: a counter moved by so much, the QP's
@@ -61,8 +62,19 @@ public sealed interface TargetCheck {
             return (ud ? "UD " : "") + "completion " + status + (status == WcStatus.SUCCESS ? " " + byteLen + " bytes" : "");
         }
 
+        /**
+         * How long the completion may come after the answer that ended the case: a target may send its NAK before it
+         * writes the completion of the same error, and over shared memory the NAK is here within microseconds.
+         */
+        static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
+
         public String problem(TargetInspector t, Map<String, Long> before) {
+            long deadline = System.nanoTime() + WAIT_NANOS;
             WorkCompletion wc = ud ? t.pollUd() : t.pollRc();
+            while (wc == null && System.nanoTime() - deadline < 0) {
+                Thread.yield();
+                wc = ud ? t.pollUd() : t.pollRc();
+            }
             if (wc == null) {
                 return "no completion";
             }

@@ -1,6 +1,5 @@
 package io.jrxe.tools.conformance;
 
-import io.jrxe.tools.UserError;
 import io.jrxe.wire.framing.RoceFramer;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
@@ -10,21 +9,16 @@ import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.raw.RawSocketUnavailableException;
 
-import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
- * The tester's own network end: a UDP socket on its address, port 4791, where the target's answers arrive, and the
- * way its crafted packets leave, from that address or from a third one (forged sources). IPv4's ICRC covers the IP
- * identification: through a raw socket ({@link RawIpv4Sender}) the tester chooses it and any RoCE target can check
- * the ICRC; through a UDP socket the kernel chooses it, the ICRC is computed for identification 0, and only a jrxe
- * target (which solves for the identification) accepts the packets. A bad ICRC is made wrong for every
- * identification and always leaves through UDP.
+ * The tester's own network end: where its crafted packets get their ICRCs and leave, from its address or from a
+ * third one (forged sources), and where the target's answers are checked as they arrive. A {@link TesterCarriage}
+ * moves the bytes: UDP sockets, or the shared-memory wire. IPv4's ICRC covers the IP identification: through a raw
+ * socket ({@link RawIpv4Sender}) the tester chooses it and any RoCE target can check the ICRC; through a UDP socket
+ * the kernel chooses it, and on the shared-memory wire there is no IP header at all, so the ICRC is computed for
+ * identification 0 and only a jrxe target (which solves for the identification) accepts the packets. A bad ICRC is
+ * made wrong for every identification and always leaves through the carriage.
  */
 final class TesterPort implements AutoCloseable {
     private static final int RAW_SOURCE_PORT = 0xC000;
@@ -34,31 +28,26 @@ final class TesterPort implements AutoCloseable {
 
     private final PeerAddress self;
     private final PeerAddress third;
-    private final DatagramSocket socket;
-    private final DatagramSocket thirdSocket;
+    private final TesterCarriage carriage;
     private final RawIpv4Sender raw;
     private final RawIpv4Sender rawThird;
     private final String path;
     private final RoceFramer framer = new RoceFramer();
     private final Ipv4IdentificationSolver solver = new Ipv4IdentificationSolver();
     private final PacketLog log;
-    private final byte[] receiveBuffer = new byte[MAX_PACKET];
 
-    /** @param useRaw try the raw socket (else UDP alone); without CAP_NET_RAW the UDP path is used and says why */
-    TesterPort(PeerAddress self, PeerAddress third, boolean useRaw, PacketLog log) {
+    /**
+     * @param carriage what moves the bytes; the port closes it
+     * @param useRaw try the raw socket (else the carriage alone); without CAP_NET_RAW the carriage is used and says why
+     */
+    TesterPort(PeerAddress self, PeerAddress third, TesterCarriage carriage, boolean useRaw, PacketLog log) {
         this.self = self;
         this.third = third;
+        this.carriage = carriage;
         this.log = log;
-        try {
-            socket = new DatagramSocket(new InetSocketAddress(self.address(), PeerAddress.ROCE_PORT));
-            thirdSocket = new DatagramSocket(new InetSocketAddress(third.address(), 0));
-        } catch (IOException e) {
-            throw new UserError("cannot open the tester's UDP socket on " + self.address().getHostAddress() + ":"
-                    + PeerAddress.ROCE_PORT + ": " + e.getMessage() + " (another RoCE stack on that address? pick one with --addr)", e);
-        }
         RawIpv4Sender r = null;
         RawIpv4Sender rt = null;
-        String why = "a jrxe target on loopback needs no raw socket";
+        String why = carriage.withoutRaw();
         if (useRaw) {
             try {
                 r = new RawIpv4Sender(RawSocketOpener.system().open(), self, 4, MAX_PACKET, 1);
@@ -74,7 +63,7 @@ final class TesterPort implements AutoCloseable {
         raw = r;
         rawThird = rt;
         path = raw != null ? "raw IPv4 socket (the tester chooses the IP identification its ICRCs cover: any RoCE target can check them)"
-                : "UDP socket (" + why + "): ICRCs are computed for IP identification 0, which only jrxe targets accept";
+                : carriage.describe() + " (" + why + "): ICRCs are computed for IP identification 0, which only jrxe targets accept";
     }
 
     String path() {
@@ -101,18 +90,12 @@ final class TesterPort implements AutoCloseable {
             log.sent(src, target, RAW_SOURCE_PORT, id, roce);
             return;
         }
-        DatagramSocket out = fromThird ? thirdSocket : socket;
-        int srcPort = out.getLocalPort();
+        int srcPort = carriage.sourcePort(from);
         if (hasRoom) {
             int icrc = icrc(src, target, srcPort, 0, bb);
             IcrcCalculator.write(bb, roce.length - IcrcCalculator.LENGTH, badIcrc ? wrongForEveryId(src, target, srcPort, bb, icrc) : icrc);
         }
-        try {
-            out.send(new DatagramPacket(roce, roce.length, new InetSocketAddress(target.address(), PeerAddress.ROCE_PORT)));
-        } catch (IOException e) {
-            throw new UnsentPacket("the kernel refused the tester's " + roce.length + "-byte datagram to "
-                    + target.address().getHostAddress() + ": " + e.getMessage());
-        }
+        carriage.send(roce, from, target);
         log.sent(src, target, srcPort, 0, roce);
     }
 
@@ -134,37 +117,21 @@ final class TesterPort implements AutoCloseable {
 
     /** The next packet the target sent the tester, or null when none came before the deadline. */
     Answer receive(PeerAddress target, long deadlineNanos) {
-        while (true) {
-            long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
-            if (left <= 0) {
-                return null;
-            }
-            DatagramPacket p = new DatagramPacket(receiveBuffer, receiveBuffer.length);
-            try {
-                socket.setSoTimeout((int) Math.max(1, Math.min(left, Integer.MAX_VALUE)));
-                socket.receive(p);
-            } catch (SocketTimeoutException e) {
-                return null;
-            } catch (IOException e) {
-                throw new UserError("receiving on the tester's socket failed: " + e.getMessage(), e);
-            }
-            if (!p.getAddress().equals(target.address())) {
-                continue; // not the target's: some other host's traffic to port 4791
-            }
-            byte[] roce = Arrays.copyOf(p.getData(), p.getLength());
-            ByteBuffer bb = ByteBuffer.wrap(roce);
-            int id = roce.length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH ? Ipv4IdentificationSolver.NO_SOLUTION
-                    : solver.solve(target.ipv4(), self.ipv4(), RoceFramer.FLAG_DONT_FRAGMENT, p.getPort(), PeerAddress.ROCE_PORT,
-                    bb, 0, roce.length);
-            log.received(target, self, p.getPort(), Math.max(id, 0), roce);
-            return Answer.parse(roce, id != Ipv4IdentificationSolver.NO_SOLUTION);
+        TesterCarriage.Arrival arrival = carriage.receive(target, deadlineNanos);
+        if (arrival == null) {
+            return null;
         }
+        byte[] roce = arrival.roce();
+        int id = roce.length < BthFlyweight.LENGTH + IcrcCalculator.LENGTH ? Ipv4IdentificationSolver.NO_SOLUTION
+                : solver.solve(target.ipv4(), self.ipv4(), RoceFramer.FLAG_DONT_FRAGMENT, arrival.sourcePort(), PeerAddress.ROCE_PORT,
+                ByteBuffer.wrap(roce), 0, roce.length);
+        log.received(target, self, arrival.sourcePort(), Math.max(id, 0), roce);
+        return Answer.parse(roce, id != Ipv4IdentificationSolver.NO_SOLUTION);
     }
 
     @Override
     public void close() {
-        socket.close();
-        thirdSocket.close();
+        carriage.close();
         if (raw != null) {
             raw.close();
             rawThird.close();

@@ -30,12 +30,9 @@ final class PacketLog {
             int cut = summary.indexOf("  ", summary.indexOf(" -> "));
             String what = cut > 0 ? summary.substring(cut).strip() : summary;
             what = what.replace("  icrc=ok", "");
-            // A packet dropped on its way out (a --faults rule) never had its ICRC computed; one dropped on its way in
-            // came from the peer.
+            // A packet dropped on its way out (a --faults rule) was lost by this device; one dropped on its way in came
+            // from the peer.
             boolean outgoing = destination.equals(peerAddress);
-            if (direction == PacketTap.Direction.DROPPED && outgoing) {
-                what = what.replaceFirst("  icrc=BAD\\([^)]*\\)", "");
-            }
             String arrow = direction != PacketTap.Direction.DROPPED ? deviceName + " -> " + peerName
                     : outgoing ? deviceName + " x " + peerName : peerName + " x " + deviceName;
             lines.add(new Logged(arrow + "  " + what + (comment == null ? "" : "  (" + comment + ")"), time));

@@ -1,9 +1,11 @@
 package io.jrxe.tools.fabric;
 
 import io.jrxe.rnic.cc.CongestionControlChoice;
+import io.jrxe.tools.common.BitRateConverter;
+import io.jrxe.tools.common.ByteSizeConverter;
 import io.jrxe.tools.common.PlotFile;
+import io.jrxe.tools.common.TimeSpanConverter;
 import io.jrxe.tools.regmr.PlotFormat;
-import io.jrxe.tools.sizing.ByteSize;
 import io.jrxe.wire.sim.fabric.PfcThresholds;
 import io.jrxe.wire.sim.fabric.RedMarking;
 import io.jrxe.wire.sim.fabric.Topology;
@@ -48,23 +50,23 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--senders", paramLabel = "N", defaultValue = "8", description = "senders (default: ${DEFAULT-VALUE})")
     int senders;
 
-    @Option(names = "--link", paramLabel = "RATE", defaultValue = "10G", converter = BitRate.Converter.class,
+    @Option(names = "--link", paramLabel = "RATE", defaultValue = "10G", converter = BitRateConverter.class,
             description = "every host link's rate (default: 10G)")
     long link;
 
-    @Option(names = "--delay", paramLabel = "TIME", defaultValue = "1us", converter = VirtualDuration.Converter.class,
+    @Option(names = "--delay", paramLabel = "TIME", defaultValue = "1us", converter = TimeSpanConverter.class,
             description = "every link's propagation delay (default: 1us)")
     long delay;
 
-    @Option(names = "--buffer", paramLabel = "SIZE", defaultValue = "256K", converter = ByteSize.Converter.class,
+    @Option(names = "--buffer", paramLabel = "SIZE", defaultValue = "256K", converter = ByteSizeConverter.class,
             description = "each switch output queue's buffer (default: 256K)")
     long buffer;
 
-    @Option(names = "--kmin", paramLabel = "SIZE", defaultValue = "20K", converter = ByteSize.Converter.class,
+    @Option(names = "--kmin", paramLabel = "SIZE", defaultValue = "20K", converter = ByteSizeConverter.class,
             description = "RED: the depth below which nothing is marked (default: 20K)")
     long kmin;
 
-    @Option(names = "--kmax", paramLabel = "SIZE", defaultValue = "200K", converter = ByteSize.Converter.class,
+    @Option(names = "--kmax", paramLabel = "SIZE", defaultValue = "200K", converter = ByteSizeConverter.class,
             description = "RED: the depth above which everything is marked (default: 200K)")
     long kmax;
 
@@ -76,17 +78,18 @@ public final class FabricCommand implements Callable<Integer> {
             description = "PFC instead of tail drop (default: ${DEFAULT-VALUE})")
     String pfc;
 
-    @Option(names = "--xoff", paramLabel = "SIZE", defaultValue = "16K", converter = ByteSize.Converter.class,
+    @Option(names = "--xoff", paramLabel = "SIZE", defaultValue = "16K", converter = ByteSizeConverter.class,
             description = "PFC: a switch pauses a link once it holds this much that came by it (default: 16K)")
     long xoff;
 
-    @Option(names = "--xon", paramLabel = "SIZE", defaultValue = "8K", converter = ByteSize.Converter.class,
+    @Option(names = "--xon", paramLabel = "SIZE", defaultValue = "8K", converter = ByteSizeConverter.class,
             description = "PFC: and resumes it once it holds this little (default: 8K)")
     long xon;
 
-    @Option(names = "--cc", paramLabel = "NAME", defaultValue = "dcqcn",
-            description = "the NICs' congestion control: " + CongestionControlChoice.NAMES
-                    + " (default: ${DEFAULT-VALUE}; a rate-based part's line rate is the link's)")
+    @Option(names = "--cc", paramLabel = "NAME[:K=V,...]", defaultValue = "dcqcn",
+            description = "the NICs' congestion control: " + CongestionControlChoice.NAMES + ", with settings after a "
+                    + "colon as on a NIC (dcqcn:profile=connectx); a rate-based part's line rate is the link's unless "
+                    + "set (default: ${DEFAULT-VALUE})")
     String cc;
 
     @Option(names = "--ecn", paramLabel = "on|off", defaultValue = "on",
@@ -94,17 +97,17 @@ public final class FabricCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     String ecn;
 
-    @Option(names = "--duration", paramLabel = "TIME", converter = VirtualDuration.Converter.class,
+    @Option(names = "--duration", paramLabel = "TIME", converter = TimeSpanConverter.class,
             description = "how long the flows send, in virtual time (default: 10ms; with --bytes, the most a run may "
                     + "take: 1s)")
     Long duration;
 
-    @Option(names = "--bytes", paramLabel = "SIZE", defaultValue = "0", converter = ByteSize.Converter.class,
+    @Option(names = "--bytes", paramLabel = "SIZE", defaultValue = "0", converter = ByteSizeConverter.class,
             description = "each flow writes this much, then stops; its completion time is reported (default: send for "
                     + "the duration)")
     long bytes;
 
-    @Option(names = "--message", paramLabel = "SIZE", defaultValue = "64K", converter = ByteSize.Converter.class,
+    @Option(names = "--message", paramLabel = "SIZE", defaultValue = "64K", converter = ByteSizeConverter.class,
             description = "the size of each RDMA WRITE (default: 64K)")
     long message;
 
@@ -163,11 +166,8 @@ public final class FabricCommand implements Callable<Integer> {
     }
 
     private FabricScenario scenario() {
-        if (!List.of("incast", "dumbbell", "victim").contains(topology)) {
+        if (!List.of(Topology.KINDS.split(", ")).contains(topology)) {
             throw bad("--topology " + topology + ": there are " + Topology.KINDS);
-        }
-        if (!List.of(CongestionControlChoice.NAMES.split(", ")).contains(cc)) {
-            throw bad("--cc " + cc + ": there are " + CongestionControlChoice.NAMES);
         }
         boolean pfcOn = onOff("--pfc", pfc);
         boolean ecnOn = onOff("--ecn", ecn);
@@ -190,17 +190,23 @@ public final class FabricCommand implements Callable<Integer> {
         if (time <= 0) {
             throw bad("--duration must be above 0");
         }
+        FabricScenario s;
         try {
             RedMarking marking = new RedMarking(kmin, kmax, pmax);
             PfcThresholds thresholds = pfcOn ? new PfcThresholds(xoff, xon) : null;
-            FabricScenario s = new FabricScenario(topology, senders, link, delay, buffer, marking, thresholds, cc,
+            s = new FabricScenario(topology, senders, link, delay, buffer, marking, thresholds, cc,
                     ecnOn, time, bytes, (int) message, depth, mtu,
                     seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 32), samples);
             s.queues();
-            return s;
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
+        try {
+            FabricHost.congestionControl(s);
+        } catch (IllegalArgumentException e) {
+            throw bad("--cc " + cc + ": " + e.getMessage());
+        }
+        return s;
     }
 
     /**

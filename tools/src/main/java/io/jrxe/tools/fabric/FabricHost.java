@@ -4,9 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.cc.CongestionControl;
 import io.jrxe.rnic.cc.CongestionControlChoice;
-import io.jrxe.rnic.cc.Dcqcn;
 import io.jrxe.rnic.cc.DcqcnParameters;
-import io.jrxe.rnic.cc.Timely;
 import io.jrxe.rnic.cc.TimelyParameters;
 import io.jrxe.rnic.transport.SimulatedTransport;
 import io.jrxe.verbs.Access;
@@ -66,17 +64,14 @@ final class FabricHost implements AutoCloseable {
 
     /**
      * A rate-based part's line rate is the host link's (the rate a QP recovers or climbs to is what its link can
-     * carry), and its minimum rate at most a hundredth of it.
+     * carry), and its minimum rate at most a hundredth of it, unless the scenario's settings say otherwise.
      */
     static CongestionControl.Factory congestionControl(FabricScenario s) {
         long line = s.linkBits();
-        return switch (s.cc()) {
-            case "dcqcn" -> Dcqcn.of(DcqcnParameters.DEFAULTS.withLineRate(line)
-                    .withMinRate(minRate(DcqcnParameters.DEFAULTS.minRateBitsPerSecond(), line)));
-            case "timely" -> Timely.of(TimelyParameters.DEFAULTS.withRates(line,
-                    minRate(TimelyParameters.DEFAULTS.minRateBitsPerSecond(), line)));
-            default -> CongestionControlChoice.named(s.cc());
-        };
+        return CongestionControlChoice.parse(s.cc(),
+                DcqcnParameters.DEFAULTS.withLineRate(line)
+                        .withMinRate(minRate(DcqcnParameters.DEFAULTS.minRateBitsPerSecond(), line)),
+                TimelyParameters.DEFAULTS.withRates(line, minRate(TimelyParameters.DEFAULTS.minRateBitsPerSecond(), line)));
     }
 
     private static long minRate(long defaultMin, long line) {

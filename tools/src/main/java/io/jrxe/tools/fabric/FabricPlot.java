@@ -1,6 +1,7 @@
 package io.jrxe.tools.fabric;
 
 import io.jrxe.tools.regmr.PlotFormat;
+import io.jrxe.wire.quantity.BitRate;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;

@@ -1,6 +1,8 @@
 package io.jrxe.tools.fabric;
 
-import io.jrxe.tools.sizing.ByteSize;
+import io.jrxe.wire.quantity.BitRate;
+import io.jrxe.wire.quantity.ByteSize;
+import io.jrxe.wire.quantity.TimeSpan;
 
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -14,20 +16,20 @@ final class FabricText {
         FabricScenario s = r.scenario();
         out.printf(Locale.ROOT, "fabric: %s, %d sender(s), links %s with %s delay, buffer %s per queue, RED %s..%s Pmax %s, "
                         + "PFC %s, cc %s, ECN %s%n", s.topology(), s.senders(), BitRate.text(s.linkBits()),
-                VirtualDuration.text(s.delayNanos()), ByteSize.unit(s.bufferBytes()), ByteSize.unit(s.marking().kminBytes()),
+                TimeSpan.text(s.delayNanos()), ByteSize.unit(s.bufferBytes()), ByteSize.unit(s.marking().kminBytes()),
                 ByteSize.unit(s.marking().kmaxBytes()), s.marking().pmax(),
                 s.pfc() == null ? "off (tail drop)" : "on, XOFF " + ByteSize.unit(s.pfc().xoffBytes()) + " XON "
                         + ByteSize.unit(s.pfc().xonBytes()), s.cc(), s.ecn() ? "on" : "off");
         out.printf(Locale.ROOT, "seed %d  fingerprint %016x  simulated %s (second half from %s)  WRITEs of %s, %d "
-                        + "outstanding, MTU %d%n%n", s.seed(), r.fingerprint(), VirtualDuration.text(r.simulatedNanos()),
-                VirtualDuration.text(r.halfNanos()), ByteSize.unit(s.messageBytes()), s.depth(), s.mtu());
+                        + "outstanding, MTU %d%n%n", s.seed(), r.fingerprint(), TimeSpan.text(r.simulatedNanos()),
+                TimeSpan.text(r.halfNanos()), ByteSize.unit(s.messageBytes()), s.depth(), s.mtu());
         out.printf(Locale.ROOT, "%-20s %13s %13s %12s %10s %10s %8s %6s %6s %10s%n", "flow", "goodput", "2nd half",
                 "written", "done at", "sent pkts", "retries", "CNPs", "cuts", "paused");
         for (FabricResult.Flow f : r.flows()) {
             out.printf(Locale.ROOT, "%-20s %13s %13s %12s %10s %10d %8d %6d %6d %10s%s%n", f.name() + (f.victim() ? " *" : ""),
                     BitRate.text(f.goodputBits()), BitRate.text(f.secondHalfGoodputBits()), ByteSize.unit(f.completedBytes()),
-                    f.completionNanos() < 0 ? "-" : VirtualDuration.text(f.completionNanos()), f.sentPackets(),
-                    f.retries(), f.cnpsReceived(), f.rateCuts(), VirtualDuration.text(f.pausedNanos()),
+                    f.completionNanos() < 0 ? "-" : TimeSpan.text(f.completionNanos()), f.sentPackets(),
+                    f.retries(), f.cnpsReceived(), f.rateCuts(), TimeSpan.text(f.pausedNanos()),
                     f.failure() == null ? "" : "  failed: " + f.failure());
         }
         if (r.flows().stream().anyMatch(FabricResult.Flow::victim)) {
@@ -43,7 +45,7 @@ final class FabricText {
                 continue;
             }
             out.printf(Locale.ROOT, "%-20s %12s %12s %8d %8d %8d %10s %5.1f%%%s%n", q.name(), kib(q.maxDepthBytes()),
-                    kib(q.meanDepthBytes()), q.marks(), q.drops(), q.pausesReceived(), VirtualDuration.text(q.pausedNanos()),
+                    kib(q.meanDepthBytes()), q.marks(), q.drops(), q.pausesReceived(), TimeSpan.text(q.pausedNanos()),
                     100 * q.utilisation(), bottleneck ? "  bottleneck" : "");
         }
         out.println();

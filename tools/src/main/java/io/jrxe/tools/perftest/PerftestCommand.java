@@ -9,6 +9,7 @@ import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.OdpCountersLine;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
@@ -153,6 +154,11 @@ public abstract class PerftestCommand implements Callable<Integer> {
             description = "the perftest version jrxe tells its peer; from 6.28 on a perftest 6.29 or later peer negotiates "
                     + "the test's parameters with jrxe, as with its own kind (perftest 6.28 always does) (default: ${DEFAULT-VALUE})")
     String announceVersion;
+
+    @Option(names = "--odp", description = "register the data buffer with on-demand paging (IBV_ACCESS_ON_DEMAND) instead of "
+            + "pinning it: the NIC faults each page in at its first use; on a jrxe device a line of ODP counters follows "
+            + "the results (docs/odp.md)")
+    boolean odp;
 
     @Option(names = "--json", description = "print one JSON object with the test's settings and results instead of the tables")
     boolean json;
@@ -329,6 +335,7 @@ public abstract class PerftestCommand implements Callable<Integer> {
             notices.add(" WARNING: BW peak won't be measured in this run.");
             s.noPeak = true;
         }
+        s.odp = odp;
         s.gbits = reportGbits;
         s.histogram = histogram;
         s.unsorted = unsorted;
@@ -441,6 +448,9 @@ public abstract class PerftestCommand implements Callable<Integer> {
                 }
                 try (PerftestRun run = new PerftestRun(s, dev, gid, conn, s.rdmaCm ? route : null, out, jsonReport, jsonFile)) {
                     run.run();
+                }
+                if (s.odp) {
+                    OdpCountersLine.print(dev, json ? spec.commandLine().getErr() : out);
                 }
                 if (s.breakdown != null) {
                     s.breakdown.print(json ? spec.commandLine().getErr() : out, dev.name());

@@ -114,7 +114,8 @@ final class PerftestResources implements AutoCloseable {
         pd = on.allocPd();
         long bytes = 2L * s.qps * areaSize;
         buf = arena.allocate(bytes, s.cycleBuffer);
-        mr = pd.regMr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
+        mr = pd.regMr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+                | (s.odp ? Access.ON_DEMAND : 0));
         if (s.events) {
             sendChannel = on.createCompChannel();
             recvChannel = on.createCompChannel();

@@ -26,6 +26,8 @@ final class PerftestSettings {
     /** --qp-spread: print the slowest, median and fastest QP's bandwidth after the client's row. */
     boolean qpSpread;
     boolean gbits;
+    /** --odp: the data buffer is registered ON_DEMAND. */
+    boolean odp;
     boolean events;
     boolean histogram;
     boolean unsorted;

@@ -66,15 +66,31 @@ abstract class ConnectedPingpong extends PingpongBase {
     private final class ConnectedSession extends Session {
         ConnectedSession(LocalDevice dev, int timeoutMillis) {
             // The CQ takes every receive and each QP's one send, as the rdma-core programs size it.
-            super(new SessionResources(dev, size, Access.LOCAL_WRITE, rxDepth + qpCount(), events, timeoutMillis), type(),
+            super(new SessionResources(dev, size, Access.LOCAL_WRITE | (onDemand() ? Access.ON_DEMAND : 0),
+                            rxDepth + qpCount(), events, timeoutMillis), type(),
                     rxDepth, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort.number()).accessFlags(0),
                     qpCount(), sharedReceiveQueue());
+            if (prefetch()) {
+                prefetchBuffer();
+            }
             recv.wrId = RECV_WRID;
             recv.sgl.add(r.buf.address(), size, r.mr.lkey());
             send.wrId = SEND_WRID;
             send.opcode = WrOpcode.SEND;
             send.flags = SendWr.SIGNALED;
             send.sgl.add(r.buf.address(), size, r.mr.lkey());
+        }
+
+        /**
+         * ibv_advise_mr PREFETCH_WRITE with FLUSH over the whole buffer, so that neither sending from it nor receiving
+         * into it faults. As ibv_rc_pingpong, a device that cannot prefetch is told on stderr and the run goes on.
+         */
+        private void prefetchBuffer() {
+            try {
+                r.mr.advisePrefetch(r.buf.address(), size, true, true);
+            } catch (VerbsException e) {
+                spec.commandLine().getErr().println("Couldn't prefetch MR: " + e.getMessage() + ". Continue anyway");
+            }
         }
 
         @Override

@@ -8,6 +8,7 @@ import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.tools.common.LatencyBreakdown;
 import io.jrxe.tools.common.LocalDevice;
+import io.jrxe.tools.common.OdpCountersLine;
 import io.jrxe.tools.common.OobSocket;
 import io.jrxe.tools.common.VendorErrText;
 import io.jrxe.verbs.Errno;
@@ -103,6 +104,16 @@ abstract class PingpongBase implements Callable<Integer> {
 
     /** Makes the CQ, the QP and its memory and moves the QP to INIT; returns the session that runs the loop. */
     abstract Session open(LocalDevice dev, int timeoutMillis);
+
+    /** True when the buffer is registered ON_DEMAND (ibv_rc_pingpong's -o); the ODP counters then follow the results. */
+    boolean onDemand() {
+        return false;
+    }
+
+    /** True when the ON_DEMAND buffer is prefetched before the first exchange (ibv_rc_pingpong's -P). */
+    boolean prefetch() {
+        return false;
+    }
 
     /** How many QPs exchange messages: 1, or ibv_srq_pingpong's -q. */
     int qpCount() {
@@ -308,6 +319,9 @@ abstract class PingpongBase implements Callable<Integer> {
                 connectOrFail(s, remote, mine, sgidIndex);
             }
             int result = loop(s, out, dev, breakdown);
+            if (onDemand()) {
+                OdpCountersLine.print(dev, out);
+            }
             if (breakdown != null) {
                 breakdown.print(out, dev.name());
             }

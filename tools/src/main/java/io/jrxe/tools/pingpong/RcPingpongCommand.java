@@ -10,13 +10,17 @@ import picocli.CommandLine.Option;
                 + "then the bandwidth and the time per exchange. Without SERVERNAME it is the server and waits for a "
                 + "client (jrxe's or the real ibv_rc_pingpong, which needs -g there).")
 public final class RcPingpongCommand extends ConnectedPingpong {
-    @Option(names = {"-o", "--odp"}, description = "use on-demand paging (jrxe has none: refused)")
+    @Option(names = {"-o", "--odp"}, description = "register the buffer with on-demand paging (IBV_ACCESS_ON_DEMAND): nothing "
+            + "is pinned, the NIC faults each page in at its first use; on a jrxe device a line of ODP counters follows "
+            + "the results (docs/odp.md)")
     boolean odp;
 
-    @Option(names = {"-O", "--iodp"}, description = "use implicit on-demand paging (jrxe has none: refused)")
+    @Option(names = {"-O", "--iodp"}, description = "use implicit on-demand paging, one MR for the whole address space "
+            + "(refused: jrxe does not model it; use -o)")
     boolean implicitOdp;
 
-    @Option(names = {"-P", "--prefetch"}, description = "prefetch an ODP MR (refused, as without ODP)")
+    @Option(names = {"-P", "--prefetch"}, description = "with -o: prefetch the whole buffer for writing (ibv_advise_mr "
+            + "PREFETCH_WRITE, FLUSH: the pages are in when it returns) before the first exchange")
     boolean prefetch;
 
     @Option(names = {"-t", "--ts"}, description = "get CQEs with timestamps (jrxe has none: refused)")
@@ -37,17 +41,27 @@ public final class RcPingpongCommand extends ConnectedPingpong {
     }
 
     @Override
+    boolean onDemand() {
+        return odp;
+    }
+
+    @Override
+    boolean prefetch() {
+        return prefetch;
+    }
+
+    @Override
     void validateMore() {
         super.validateMore();
         if (odp && deviceMemory) {
             throw bad("-j/--dm with -o/--odp: DM memory region can't be on demand");
         }
-        if (prefetch && !odp && !implicitOdp) {
-            throw bad("-P/--prefetch: prefetch is valid only with on-demand memory region");
+        if (implicitOdp) {
+            throw bad("-O/--iodp: jrxe does not model implicit on-demand paging (one MR for the whole address space): "
+                    + "a registration covers a MemorySegment, which always has a size; use -o/--odp");
         }
-        if (odp || implicitOdp) {
-            throw bad("-o/--odp, -O/--iodp: The device isn't ODP capable or does not support RC send and receive with ODP: "
-                    + "jrxe registers memory up front (pinned), it has no on-demand paging");
+        if (prefetch && !odp) {
+            throw bad("-P/--prefetch: prefetch is valid only with on-demand memory region (-o/--odp)");
         }
         if (timestamps) {
             throw bad("-t/--ts: The device isn't completion timestamp capable: jrxe's completions carry no timestamp");

@@ -19,7 +19,8 @@ import java.util.List;
 
 /**
  * The log-log plot of the measurements, drawn by XChart: buffer size across, median time up, one colour per
- * device, registration as a solid line and deregistration dashed in the same colour. On log-log axes a cost
+ * device, registration as a solid line and deregistration dashed in the same colour (with --odp, the first touch
+ * dotted). On log-log axes a cost
  * proportional to the pages is a straight line of slope one, and a fixed per-call cost is a flat one.
  */
 final class CostPlot {
@@ -65,6 +66,11 @@ final class CostPlot {
             double[] dereg = device.rows().stream().mapToDouble(r -> r.deregistration().medianMicros()).toArray();
             style(chart.addSeries(device.device() + " reg_mr", kib, positive(reg)), colour, SeriesLines.SOLID);
             style(chart.addSeries(device.device() + " dereg_mr", kib, positive(dereg)), colour, SeriesLines.DASH_DASH);
+            if (!device.touches().isEmpty()) {
+                double[] touchKib = device.touches().stream().mapToDouble(t -> t.bytes() / 1024.0).toArray();
+                double[] touch = device.touches().stream().mapToDouble(t -> t.time().medianMicros()).toArray();
+                style(chart.addSeries(device.device() + " first touch", touchKib, positive(touch)), colour, SeriesLines.DOT_DOT);
+            }
         }
         return chart;
     }
@@ -73,7 +79,8 @@ final class CostPlot {
         series.setLineColor(colour);
         series.setMarkerColor(colour);
         series.setLineStyle(line);
-        series.setMarker(line == SeriesLines.SOLID ? SeriesMarkers.CIRCLE : SeriesMarkers.SQUARE);
+        series.setMarker(line == SeriesLines.SOLID ? SeriesMarkers.CIRCLE
+                : line == SeriesLines.DASH_DASH ? SeriesMarkers.SQUARE : SeriesMarkers.DIAMOND);
     }
 
     /** A log axis has no place for 0: a call faster than the clock's step is drawn at 0.01 µs. */

@@ -1,6 +1,6 @@
 package io.jrxe.tools.regmr;
 
-import io.jrxe.tools.sizing.ByteSize;
+import io.jrxe.wire.quantity.ByteSize;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -10,6 +10,7 @@ import java.util.Locale;
 /** The measurements as text: one block per device, one row per size, times in microseconds. */
 final class CostTable {
     private static final String ROW = "%9s %9s %12s %10s %10s %12s %10s %10s %7s %8s%n";
+    private static final String TOUCH_ROW = "%9s %9s %12s %10s %10s %9s %12s%n";
 
     private CostTable() {
     }
@@ -51,8 +52,31 @@ final class CostTable {
                 out.printf(Locale.ROOT, "  per page: %.1f ns (the slope of a least-squares line through the reg medians "
                         + "against the pages; at zero pages it gives %.1f us)%n", slope.nanosPerPage(), slope.fixedMicros());
             }
+            printTouches(device, repeat, out);
         }
         out.flush();
+    }
+
+    /**
+     * With --odp: what the first access to each size's fresh ON_DEMAND registration paid, the pages it brought in and
+     * the device's modelled cost of them; or why the device could not be touched so.
+     */
+    private static void printTouches(DeviceCosts device, int repeat, PrintWriter out) {
+        if (device.touchRefused() != null) {
+            out.println("  first touch: not measured, the device cannot prefetch: " + device.touchRefused());
+            return;
+        }
+        if (device.touches().isEmpty()) {
+            return;
+        }
+        out.printf("  first touch of a fresh ON_DEMAND registration (ibv_advise_mr PREFETCH_WRITE, FLUSH, whole buffer), "
+                + "microseconds, median [min, max] of %d; pages in and the device's modelled fault cost%n", repeat);
+        out.printf(TOUCH_ROW, "size", "pages", "touch median", "touch min", "touch max", "pages in", "modelled us");
+        for (FirstTouch t : device.touches()) {
+            out.printf(TOUCH_ROW, ByteSize.unit(t.bytes()).replace(" ", ""), ByteSize.count(Math.ceilDiv(t.bytes(),
+                            RegistrationTimer.PAGE)), micros(t.time().medianMicros()), micros(t.time().minMicros()),
+                    micros(t.time().maxMicros()), ByteSize.count(t.pagesIn()), micros(t.modelledNanos() / 1000.0));
+        }
     }
 
     /**

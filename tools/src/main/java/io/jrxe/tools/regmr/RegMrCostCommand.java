@@ -1,10 +1,12 @@
 package io.jrxe.tools.regmr;
 
 import io.jrxe.tools.UserError;
+import io.jrxe.tools.common.ByteSizeConverter;
 import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.tools.common.PlotFile;
-import io.jrxe.tools.sizing.ByteSize;
+import io.jrxe.tools.common.ProviderChoice;
+import io.jrxe.wire.quantity.ByteSize;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +34,9 @@ import java.util.concurrent.Callable;
                 + "take as long as each other (within --tolerance); then each size repeats rounds until the medians "
                 + "of its last three rounds are within --tolerance of each other, or --max-rounds is reached. Only "
                 + "the last round is reported; the rounds before it were warm-up. Sizes above half the available memory are refused.",
+            "With --odp the registrations are ON_DEMAND: their cost stays flat with size, and a second table per device "
+                + "gives what the first access to a fresh registration pays instead (its pages brought in by a "
+                + "synchronous prefetch, counted and timed).",
             "Example: jrxe regmr-cost --sizes 4K,1M,256M -d jrxe0 -d rxe0 --plot regmr.svg"},
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:the costs were measured", "1:bad options (a bad size, a plot that is neither .png nor .svg, ...)",
@@ -46,7 +51,7 @@ public final class RegMrCostCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--sizes", paramLabel = "SIZE", split = ",", defaultValue = "4K,64K,1M,16M,256M,1G",
-            converter = ByteSize.Converter.class,
+            converter = ByteSizeConverter.class,
             description = "buffer sizes: bytes, or with K, M or G (powers of 1024) (default: ${DEFAULT-VALUE})")
     List<Long> sizes;
 
@@ -69,6 +74,15 @@ public final class RegMrCostCommand implements Callable<Integer> {
                     + "is reported and marked (default: ${DEFAULT-VALUE})")
     int maxRounds;
 
+    @Option(names = "--odp", description = "register with on-demand paging (IBV_ACCESS_ON_DEMAND): nothing is pinned, so "
+            + "the cost no longer grows with the pages; a second table per device shows what the first access then "
+            + "pays, a synchronous prefetch of each size's fresh registration (docs/odp.md)")
+    boolean odp;
+
+    @Option(names = "--addr", paramLabel = "IP",
+            description = "the IP address of the jrxe NICs the command makes (default: 127.0.0.1); kernel devices keep theirs")
+    String address;
+
     @Option(names = "--plot", paramLabel = "FILE",
             description = "also draw the medians on log-log axes into FILE: .png or .svg")
     Path plot;
@@ -78,12 +92,12 @@ public final class RegMrCostCommand implements Callable<Integer> {
         PlotFormat format = checkOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RegistrationTimer timer = new RegistrationTimer(repeat, new StableRounds(tolerancePercent / 100, maxRounds), err);
+        RegistrationTimer timer = new RegistrationTimer(repeat, new StableRounds(tolerancePercent / 100, maxRounds), err, odp);
         List<DeviceCosts> measured = new ArrayList<>();
         // One device at a time: two jrxe NICs could then share the default address, and each device's timings
         // are free of the others' threads.
         for (String name : devices) {
-            try (LocalDevice device = open(name, err)) {
+            try (LocalDevice device = open(name, address, err)) {
                 measured.add(timer.measure(device.name(), device.context(), sizes));
             }
         }
@@ -135,9 +149,15 @@ public final class RegMrCostCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** Opens {@code name} as the other commands open their -d: a jrxe NIC made here, or the kernel's device. */
-    private static LocalDevice open(String name, PrintWriter err) {
+    /**
+     * Opens {@code name} as the other commands open their -d: a jrxe NIC made here (on {@code address} when given), or
+     * the kernel's device.
+     */
+    private static LocalDevice open(String name, String address, PrintWriter err) {
         DeviceOptions options = CommandLine.populateCommand(new DeviceOptions(), "-d", name);
+        if (address != null && options.choice() instanceof ProviderChoice.Emulated) {
+            options = CommandLine.populateCommand(new DeviceOptions(), "-d", name, "--addr", address);
+        }
         return options.open(err);
     }
 }

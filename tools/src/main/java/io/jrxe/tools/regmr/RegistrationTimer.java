@@ -1,12 +1,13 @@
 package io.jrxe.tools.regmr;
 
+import io.jrxe.rnic.device.Counter;
 import io.jrxe.tools.UserError;
-import io.jrxe.tools.sizing.ByteSize;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.VerbsException;
+import io.jrxe.wire.quantity.ByteSize;
 
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
@@ -14,6 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Times ibv_reg_mr and ibv_dereg_mr on one device, size by size. One page-aligned buffer of the largest size is
@@ -39,12 +41,19 @@ final class RegistrationTimer {
     private final int repeat;
     private final StableRounds rounds;
     private final PrintWriter progress;
+    private final boolean onDemand;
+    private final int access;
 
-    /** @param repeat the timings per round */
-    RegistrationTimer(int repeat, StableRounds rounds, PrintWriter progress) {
+    /**
+     * @param repeat   the timings per round
+     * @param onDemand register ON_DEMAND (--odp), and time each size's first touch after the rounds
+     */
+    RegistrationTimer(int repeat, StableRounds rounds, PrintWriter progress, boolean onDemand) {
         this.repeat = repeat;
         this.rounds = rounds;
         this.progress = progress;
+        this.onDemand = onDemand;
+        this.access = ACCESS | (onDemand ? Access.ON_DEMAND : 0);
     }
 
     DeviceCosts measure(String device, Context context, List<Long> sizes) {
@@ -58,7 +67,9 @@ final class RegistrationTimer {
                 progress.printf("regmr-cost: %s, warming up over every size ...%n", device);
                 progress.flush();
             }
-            StableRounds.Settled warm = rounds.run(() -> pass(pd, buffer, sizes));
+            StableRounds.Settled warm = rounds.run(() -> pass(pd, buffer, sizes, access));
+            List<FirstTouch> touches = new ArrayList<>();
+            String touchRefused = null;
             for (long size : sizes) {
                 if (size >= PROGRESS_FROM) {
                     progress.printf("regmr-cost: %s, %s, rounds of %d ...%n", device, ByteSize.unit(size), repeat);
@@ -67,8 +78,17 @@ final class RegistrationTimer {
                 MemorySegment slice = buffer.asSlice(0, size);
                 StableRounds.Settled s = rounds.run(() -> round(pd, slice));
                 rows.add(new SizeCost(size, s.main(), s.beside(), s.rounds(), s.settled()));
+                if (onDemand && touchRefused == null) {
+                    try {
+                        touches.add(firstTouch(context, pd, slice));
+                    } catch (VerbsException e) {
+                        touchRefused = e.getMessage();
+                        touches.clear();
+                    }
+                }
             }
-            return new DeviceCosts(device, context.device().provider(), warm.rounds(), warm.settled(), rows);
+            return new DeviceCosts(device, context.device().provider(), warm.rounds(), warm.settled(), rows, touches,
+                    touchRefused);
         } catch (VerbsException e) {
             throw new UserError(device + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -83,12 +103,12 @@ final class RegistrationTimer {
      * at most {@link #WARM_UP_CALLS} times): the small sizes' fixed path, the call to the device and back, then gets
      * about as many runs as the large sizes' page loop gets pages. What the pass took in all is its one timing.
      */
-    static StableRounds.Timings pass(Pd pd, MemorySegment buffer, List<Long> sizes) throws VerbsException {
+    static StableRounds.Timings pass(Pd pd, MemorySegment buffer, List<Long> sizes, int access) throws VerbsException {
         long start = System.nanoTime();
         for (long size : sizes) {
             MemorySegment slice = buffer.asSlice(0, size);
             for (long i = warmUpCalls(size); i > 0; i--) {
-                pd.regMr(slice, ACCESS).close();
+                pd.regMr(slice, access).close();
             }
         }
         long[] total = {System.nanoTime() - start};
@@ -105,7 +125,7 @@ final class RegistrationTimer {
         long[] dereg = new long[repeat];
         for (int i = 0; i < repeat; i++) {
             long start = System.nanoTime();
-            Mr mr = pd.regMr(buffer, ACCESS);
+            Mr mr = pd.regMr(buffer, access);
             long registered = System.nanoTime();
             mr.close();
             long end = System.nanoTime();
@@ -113,6 +133,33 @@ final class RegistrationTimer {
             dereg[i] = end - registered;
         }
         return new StableRounds.Timings(reg, dereg);
+    }
+
+    /**
+     * The first access to {@link #repeat} fresh ON_DEMAND registrations of {@code buffer}: each prefetched whole for
+     * writing and waited for (ibv_advise_mr PREFETCH_WRITE, FLUSH), timed; the pages it brought in and their modelled
+     * cost are the device's counters' moves over the last one.
+     */
+    private FirstTouch firstTouch(Context context, Pd pd, MemorySegment buffer) throws VerbsException {
+        long[] nanos = new long[repeat];
+        long pagesIn = 0;
+        long modelled = 0;
+        for (int i = 0; i < repeat; i++) {
+            try (Mr mr = pd.regMr(buffer, access)) {
+                Map<String, Long> before = context.counters();
+                long start = System.nanoTime();
+                mr.advisePrefetch(buffer.address(), buffer.byteSize(), true, true);
+                nanos[i] = System.nanoTime() - start;
+                Map<String, Long> after = context.counters();
+                pagesIn = moved(before, after, Counter.ODP_PREFETCHED_PAGES);
+                modelled = moved(before, after, Counter.ODP_FAULT_NANOS);
+            }
+        }
+        return new FirstTouch(buffer.byteSize(), Spread.ofNanos(nanos), pagesIn, modelled);
+    }
+
+    private static long moved(Map<String, Long> before, Map<String, Long> after, Counter counter) {
+        return after.getOrDefault(counter.label(), 0L) - before.getOrDefault(counter.label(), 0L);
     }
 
     private static MemorySegment allocate(Arena arena, long size) {

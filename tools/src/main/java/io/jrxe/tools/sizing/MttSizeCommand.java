@@ -1,5 +1,6 @@
 package io.jrxe.tools.sizing;
 
+import io.jrxe.tools.common.ByteSizeConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,19 +23,19 @@ public final class MttSizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--buffer", paramLabel = "SIZE", required = true, converter = ByteSize.Converter.class,
+    @Option(names = "--buffer", paramLabel = "SIZE", required = true, converter = ByteSizeConverter.class,
             description = "bytes of the registered buffer (memory region)")
     long bufferBytes;
 
-    @Option(names = "--page", paramLabel = "SIZE", defaultValue = "4K", converter = ByteSize.Converter.class,
+    @Option(names = "--page", paramLabel = "SIZE", defaultValue = "4K", converter = ByteSizeConverter.class,
             description = "the page size, a power of two (default: ${DEFAULT-VALUE})")
     long pageBytes;
 
-    @Option(names = "--entry", paramLabel = "SIZE", defaultValue = "8", converter = ByteSize.Converter.class,
+    @Option(names = "--entry", paramLabel = "SIZE", defaultValue = "8", converter = ByteSizeConverter.class,
             description = "bytes of one MTT entry (default: ${DEFAULT-VALUE}, a 64-bit page address)")
     long entryBytes;
 
-    @Option(names = "--cache", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+    @Option(names = "--cache", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "bytes of MTT entries a cache holds: prints how much of the buffer they map")
     Long cacheBytes;
 

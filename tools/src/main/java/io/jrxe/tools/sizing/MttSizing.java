@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
-import static io.jrxe.tools.sizing.ByteSize.full;
-import static io.jrxe.tools.sizing.ByteSize.unit;
+import static io.jrxe.wire.quantity.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.full;
+import static io.jrxe.wire.quantity.ByteSize.unit;
 
 /**
  * The memory translation table of one registered buffer: one entry per page the buffer touches,

@@ -1,5 +1,6 @@
 package io.jrxe.tools.sizing;
 
+import io.jrxe.tools.common.ByteSizeConverter;
 import picocli.CommandLine.Option;
 
 /** The options that size a QP's queues and its CQ, shared by `jrxe queue-size` and `jrxe mtt-size`. */
@@ -10,15 +11,15 @@ final class QueueOptions {
     @Option(names = "--recv-wr", paramLabel = "N", description = "work requests the receive queue holds")
     Long recvWrs;
 
-    @Option(names = "--wqe", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+    @Option(names = "--wqe", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "bytes of one work queue entry (WQE)")
     Long wqeBytes;
 
-    @Option(names = "--recv-wqe", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+    @Option(names = "--recv-wqe", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "bytes of one receive WQE, when it differs from --wqe")
     Long recvWqeBytes;
 
-    @Option(names = "--cqe", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+    @Option(names = "--cqe", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "bytes of one completion queue entry (CQE)")
     Long cqeBytes;
 

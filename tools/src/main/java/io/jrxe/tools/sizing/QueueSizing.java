@@ -3,9 +3,9 @@ package io.jrxe.tools.sizing;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
-import static io.jrxe.tools.sizing.ByteSize.full;
-import static io.jrxe.tools.sizing.ByteSize.unit;
+import static io.jrxe.wire.quantity.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.full;
+import static io.jrxe.wire.quantity.ByteSize.unit;
 
 /**
  * The memory of a QP's send and receive queues and of its completion queue: entries times entry

@@ -12,6 +12,7 @@ enum Stage {
     POST_SEND(1, "post_send", "post_send"),
     DOORBELL(2, "doorbell", "doorbell"),
     WQE_FETCH(3, "WQE fetch", "wqe_fetch"),
+    PAGE_FAULT(0, "page fault (ODP)", "page_fault"),
     LOCAL_DMA(4, "lkey -> MTT, DMA", "dma"),
     PACKET_BUILT(5, "packet built", "packet"),
     PACKET_ARRIVES(0, "packet arrives", "packet_arrives"),

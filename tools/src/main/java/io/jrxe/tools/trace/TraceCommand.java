@@ -56,6 +56,10 @@ public final class TraceCommand implements Callable<Integer> {
                     + "Wireshark or tshark")
     Path capture;
 
+    @Option(names = "--odp", description = "register both NICs' buffers with on-demand paging: the trip then shows each "
+            + "page the NICs fault in at its first use, just before its DMA (docs/odp.md)")
+    boolean odp;
+
     @Override
     public Integer call() throws Exception {
         TripOp tripOp = TripOp.of(op);
@@ -75,7 +79,7 @@ public final class TraceCommand implements Callable<Integer> {
         String captureNote = null;
         try (SimulatedCaptureFile file = capture == null ? null : new SimulatedCaptureFile(capture)) {
             result = Trip.run(tripOp, tripOp == TripOp.ATOMIC ? Long.BYTES : size == null ? DEFAULT_SIZE : size,
-                    drop == null ? 0 : drop, file);
+                    drop == null ? 0 : drop, file, odp);
             captureNote = file == null ? null : file.howToOpen();
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -90,7 +94,7 @@ public final class TraceCommand implements Callable<Integer> {
                 out.println(TripJson.of(i + 1, events.get(i)));
             }
         } else {
-            print(out, result);
+            print(out, result, odp);
             if (captureNote != null) {
                 out.printf("%n%s%n", captureNote);
             }
@@ -103,9 +107,9 @@ public final class TraceCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void print(PrintWriter out, Trip.Result r) {
-        out.printf("jrxe trace: one %s of %d bytes from jrxe0 to jrxe1, every step with its real values%n", r.op().opcode,
-                r.op() == TripOp.ATOMIC ? Long.BYTES : r.size());
+    private static void print(PrintWriter out, Trip.Result r, boolean onDemand) {
+        out.printf("jrxe trace: one %s of %d bytes from jrxe0 to jrxe1, every step with its real values%s%n", r.op().opcode,
+                r.op() == TripOp.ATOMIC ? Long.BYTES : r.size(), onDemand ? " (both MRs ON_DEMAND)" : "");
         out.printf("  two jrxe NICs in this process on a simulated network (virtual time, 5 us a hop), path MTU %d%n", r.mtu());
         out.printf("  course steps: 1 WR prepared, 2 doorbell, 3 WQE fetch, 4 lkey -> MTT, DMA, 5 packet built, "
                 + "6 ACK, CQE, poll; - on the way%n%n");

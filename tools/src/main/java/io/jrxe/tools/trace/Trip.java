@@ -45,10 +45,11 @@ final class Trip {
      *
      * @param lose    the packet the network loses, counting from 1 every packet it carries either way (0: none)
      * @param capture where the trip's packets are captured too, or null
+     * @param onDemand both NICs' buffers are registered ON_DEMAND, so the trip shows their pages faulted in
      */
-    static Result run(TripOp op, int size, int lose, SimulatedCaptureFile capture) throws VerbsException {
+    static Result run(TripOp op, int size, int lose, SimulatedCaptureFile capture, boolean onDemand) throws VerbsException {
         long buffer = Math.max(4096, (size + 4095L) / 4096 * 4096);
-        try (SimulatedPair pair = SimulatedPair.open(SimulatedPair.Settings.defaults().bufferBytes(buffer))) {
+        try (SimulatedPair pair = SimulatedPair.open(SimulatedPair.Settings.defaults().bufferBytes(buffer).onDemand(onDemand))) {
             if (capture != null) {
                 capture.record(pair);
             }

@@ -95,6 +95,17 @@ final class TripRecorder implements TraceListener {
                         "direction", toMemory ? "write" : "read"));
     }
 
+    @Override
+    public void pageFault(int key, int mptIndex, long iova, long mttIndex, boolean arriving) {
+        String kind = requester || send ? "lkey" : "rkey";
+        add(Stage.PAGE_FAULT, String.format(arriving
+                        ? "%s 0x%08x -> MPT[%d] -> iova 0x%x -> MTT[%d] is on its way in (asked for earlier): taken now"
+                        : "%s 0x%08x -> MPT[%d] -> iova 0x%x -> MTT[%d] holds no page (ON_DEMAND): the NIC faults it in",
+                kind, key, mptIndex, iova, mttIndex),
+                fields("key_kind", kind, "key", Integer.toUnsignedLong(key), "mpt_index", mptIndex, "iova", iova,
+                        "mtt_index", mttIndex, "arriving", arriving));
+    }
+
     /** The port's tap: each packet this NIC builds and sends, with its headers. */
     PacketTap tap() {
         return (direction, source, destination, sourcePort, destinationPort, identification, roce, offset, length, stamp,

@@ -14,7 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import static io.jrxe.tools.sizing.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.count;
 
 /**
  * What the ladder marks on each packet and around them: the message it belongs to (FIRST to LAST

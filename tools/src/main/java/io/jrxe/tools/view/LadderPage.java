@@ -12,7 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.jrxe.tools.common.MarkupText.escape;
-import static io.jrxe.tools.sizing.ByteSize.count;
+import static io.jrxe.wire.quantity.ByteSize.count;
 
 /**
  * The page: one HTML file that needs nothing else (no network, no files beside it). Its style and

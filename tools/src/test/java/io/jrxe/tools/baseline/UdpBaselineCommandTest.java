@@ -8,19 +8,25 @@ import org.junit.jupiter.api.Test;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** jrxe udp-baseline: its lines, the busy-polled exchange floor, and its refusals. */
+/** jrxe udp-baseline: its lines, the busy-polled exchange floor, the rates with no network stack, and its refusals. */
 class UdpBaselineCommandTest {
     private static final Pattern FLOOR = Pattern.compile(
             "busy-polled RC exchange, (\\d+)-byte message \\((\\d+) x (\\d+) B, ACK 20 B\\), 300 iterations: p50 ([0-9.]+) us, p99 ([0-9.]+) us, p99.9 ([0-9.]+) us");
     private static final Pattern PAUSES = Pattern.compile("machine pauses, (\\d+) threads spinning 0\\.2 s with no socket: "
             + "per thread-second >2 us (\\d+), >5 us (\\d+), >10 us (\\d+), >20 us (\\d+), >50 us (\\d+), >100 us (\\d+), >1 ms (\\d+); "
             + "([0-9.]+)% of the time lost, the longest ([0-9.]+) ms");
+    private static final Pattern COPY = Pattern.compile(
+            "memory copy, (64 KiB blocks between two 64 MiB buffers|one 64 KiB block to another \\(cache-hot\\)), one thread:  (\\d+) MiB/s");
+    private static final Pattern ICRC = Pattern.compile("ICRC (on send, IPv4, (\\d+)-byte packets \\((\\d+)-byte payload\\)"
+            + "|identification solve on receive, IPv4, (\\d+)-byte packets), one thread:  (\\d+) MiB/s, ([0-9.]+) M packets/s");
 
     @Test
     void printsBandwidthRoundTripAndWithTheOptionTheExchangeFloor() {
@@ -43,12 +49,40 @@ class UdpBaselineCommandTest {
         }
         assertThat(floors).as(r.toString()).isEqualTo(2);
         assertThat(r.out()).doesNotContain("machine pauses");
+        assertCopyAndCrcLines(r);
+    }
+
+    /** Two copy lines, then the ICRC on send and the solve on receive, each for packets of 1040 and 4112 bytes. */
+    private static void assertCopyAndCrcLines(InProcess r) {
+        List<String> copies = new ArrayList<>();
+        for (String line : r.lines()) {
+            Matcher m = COPY.matcher(line);
+            if (m.matches()) {
+                copies.add(m.group(1));
+                assertThat(Long.parseLong(m.group(2))).as(line).isPositive();
+            }
+        }
+        assertThat(copies).as(r.toString()).containsExactly("64 KiB blocks between two 64 MiB buffers",
+                "one 64 KiB block to another (cache-hot)");
+        List<String> icrcs = new ArrayList<>();
+        for (String line : r.lines()) {
+            Matcher m = ICRC.matcher(line);
+            if (m.matches()) {
+                if (m.group(2) != null) { // BTH + payload + ICRC
+                    assertThat(Integer.parseInt(m.group(2))).as(line).isEqualTo(Integer.parseInt(m.group(3)) + 16);
+                }
+                icrcs.add((m.group(2) != null ? "send " + m.group(2) : "solve " + m.group(4)));
+                assertThat(Long.parseLong(m.group(5))).as(line).isPositive();
+                assertThat(Double.parseDouble(m.group(6))).as(line).isPositive();
+            }
+        }
+        assertThat(icrcs).as(r.toString()).containsExactly("send 1040", "send 4112", "solve 1040", "solve 4112");
     }
 
     @Test
     void withPausesItPrintsTheMachinesPauseRatesLongestFirst() {
         InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.1.96", "--addr-b", "127.0.1.97", "--port", "24803",
-                "--seconds", "0.2", "-n", "50", "--pauses");
+                "--seconds", "0.2", "-n", "50", "--pauses", "--no-copy-crc");
         assertThat(r.status()).as(r.toString()).isZero();
         Matcher m = r.lines().stream().map(PAUSES::matcher).filter(Matcher::matches).findFirst()
                 .orElseThrow(() -> new AssertionError("no pause line in " + r));
@@ -85,11 +119,12 @@ class UdpBaselineCommandTest {
     }
 
     @Test
-    void withoutTheOptionThereIsNoFloor() {
-        InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.1.92", "--addr-b", "127.0.1.93", "--port", "24795",
-                "--seconds", "0.1", "-n", "50");
+    void withoutTheOptionThereIsNoFloorAndWithNoCopyCrcNoRateWithoutANetworkStack() {
+        InProcess r = InProcess.run("udp-baseline", "--addr-a", "127.0.72.1", "--addr-b", "127.0.72.2", "--port", "24795",
+                "--seconds", "0.1", "-n", "50", "--no-copy-crc");
         assertThat(r.status()).as(r.toString()).isZero();
-        assertThat(r.out()).doesNotContain("busy-polled");
+        assertThat(r.out()).doesNotContain("busy-polled").doesNotContain("memory copy").doesNotContain("ICRC");
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("ping-pong round trip, 64 bytes, 50 iterations: p50 "));
     }
 
     @Test

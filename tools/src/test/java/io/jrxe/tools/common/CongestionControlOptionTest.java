@@ -1,5 +1,7 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.rnic.cc.Dcqcn;
+import io.jrxe.rnic.cc.DcqcnParameters;
 import io.jrxe.tools.BadOption;
 import io.jrxe.tools.UserError;
 import io.jrxe.wire.sim.VirtualTime;
@@ -30,15 +32,20 @@ class CongestionControlOptionTest {
         assertThat(nameOf(parse())).isEqualTo("none");
         assertThat(nameOf(parse("--cc", "dcqcn"))).isEqualTo("dcqcn");
         assertThat(nameOf(parse("--cc", "timely"))).isEqualTo("timely");
+        DeviceOptions settings = parse("--cc", "dcqcn:profile=connectx,line_rate=25G");
+        assertThat(((Dcqcn) settings.congestionControl().create(new VirtualTime(), new CounterRegistry())).parameters())
+                .as("settings after the name").isEqualTo(DcqcnParameters.DEFAULTS.withLineRate(25_000_000_000L).connectX());
     }
 
     @Test
     void aNameNoPartHasIsOneLineWithTheNames() {
         assertThatThrownBy(() -> parse("--cc", "swift").checkValues())
                 .isInstanceOf(BadOption.class)
-                .hasMessage("--cc swift: one of none, dcqcn, timely");
+                .hasMessage("--cc swift: no congestion control named 'swift': there are none, dcqcn, timely");
         BadOptionAnswer.check(InProcess.run("pingpong", "--cc", "swift"), "pingpong",
-                "--cc swift: one of none, dcqcn, timely");
+                "--cc swift: no congestion control named 'swift': there are none, dcqcn, timely");
+        BadOptionAnswer.check(InProcess.run("pingpong", "--cc", "timely:beta=2"), "pingpong",
+                "--cc timely:beta=2: 'timely:beta=2': TIMELY: a beta of 2.0: it must be above 0 and at most 1");
         assertThatThrownBy(() -> parse("-d", "rxe0", "--cc", "dcqcn").checkNative("rxe0"))
                 .isInstanceOf(UserError.class)
                 .hasMessageStartingWith("--cc applies to jrxe NICs only");

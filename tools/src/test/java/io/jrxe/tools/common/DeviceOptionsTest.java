@@ -1,5 +1,7 @@
 package io.jrxe.tools.common;
 
+import io.jrxe.rnic.memory.OdpSettings;
+import io.jrxe.rnic.memory.RemoteFaultPolicy;
 import io.jrxe.tools.UserError;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -41,6 +43,19 @@ class DeviceOptionsTest {
                 .isInstanceOf(UserError.class)
                 .hasMessageStartingWith("--capture cannot capture rxe0: the kernel sends its packets, jrxe never sees them; "
                         + "run tcpdump -i IFACE -w FILE udp port 4791");
+    }
+
+    @Test
+    void theOdpFaultPolicyIsRxesUnlessRnrNakIsAskedForAndNothingElse() {
+        assertThat(parse().odp()).isEqualTo(OdpSettings.RXE);
+        assertThat(parse("--odp-faults", "in_line").odp()).isEqualTo(OdpSettings.RXE);
+        assertThat(parse("--odp-faults", "rnr_nak").odp().remoteFaults()).isEqualTo(RemoteFaultPolicy.RNR_NAK);
+        assertThatThrownBy(() -> parse("--odp-faults", "later").checkValues())
+                .isInstanceOf(io.jrxe.tools.BadOption.class)
+                .hasMessage("--odp-faults later: in_line or rnr_nak");
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--odp-faults", "rnr_nak").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessageStartingWith("--odp-faults applies to jrxe NICs only");
     }
 
     @Test

@@ -25,9 +25,10 @@ class CaseRunnerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        target = new InProcessTarget(InetAddress.getByName(ConformanceCommand.TARGET_ADDRESS));
+        target = new InProcessTarget(InetAddress.getByName(ConformanceCommand.TARGET_ADDRESS), null);
         PeerAddress self = PeerAddress.of("127.0.77.2");
-        port = new TesterPort(self, PeerAddress.of("127.0.77.3"), false, new PacketLog(null));
+        PeerAddress third = PeerAddress.of("127.0.77.3");
+        port = new TesterPort(self, third, new UdpCarriage(self, third), false, new PacketLog(null));
         runner = new CaseRunner(target, port, self.gid(), 100);
     }
 

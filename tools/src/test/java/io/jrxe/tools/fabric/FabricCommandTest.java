@@ -87,8 +87,10 @@ class FabricCommandTest {
     @Test
     void badValuesAreOneLineNamingTheOption() {
         assertThat(InProcess.run("fabric", "--topology", "ring").err()).contains("--topology ring: there are incast, dumbbell, victim");
-        assertThat(InProcess.run("fabric", "--cc", "swift").err()).contains("--cc swift: there are none, dcqcn, timely");
-        assertThat(InProcess.run("fabric", "--link", "fast").err()).contains("'fast' is not a link rate");
+        assertThat(InProcess.run("fabric", "--cc", "swift").err()).contains("--cc swift: no congestion control named 'swift': there are none, dcqcn, timely");
+        assertThat(InProcess.run("fabric", "--cc", "dcqcn:rai=5M").err()).contains("--cc dcqcn:rai=5M: 'dcqcn:rai=5M': "
+                + "DCQCN has no setting 'rai': there are profile, line_rate");
+        assertThat(InProcess.run("fabric", "--link", "fast").err()).contains("'fast' is not a rate");
         assertThat(InProcess.run("fabric", "--kmin", "300K", "--kmax", "200K").err()).contains("Kmin");
         assertThat(InProcess.run("fabric", "--pfc", "maybe").err()).contains("--pfc maybe: on or off");
         assertThat(InProcess.run("fabric", "--plot", "x.gif").err()).contains(".png or .svg");
@@ -96,7 +98,8 @@ class FabricCommandTest {
         assertThat(noDirectory.status()).as(noDirectory.toString()).isEqualTo(2);
         assertThat(noDirectory.err().strip()).isEqualTo("jrxe fabric: --plot /no/such/dir/x.png: cannot write it: "
                 + "no such directory: /no/such/dir");
-        for (String[] bad : new String[][] {{"fabric", "--senders", "0"}, {"fabric", "--delay", "3 parsecs"}}) {
+        for (String[] bad : new String[][] {{"fabric", "--senders", "0"}, {"fabric", "--delay", "3 parsecs"},
+                {"fabric", "--cc", "timely:t_low=1ms"}}) {
             InProcess r = InProcess.run(bad);
             assertThat(r.status()).as(r.toString()).isEqualTo(1);
             assertThat(r.err().strip().lines()).as(r.toString()).hasSize(1);

@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A perftest command, jrxe against jrxe across two JVMs: the server in a child JVM on 127.0.1.1 (the test waits
- * for its "Waiting for client" banner, printed once it listens), the client here on 127.0.1.2; and the checks of
+ * for its "Waiting for client" banner, printed once it listens), the client here on 127.0.1.2 (or on addresses the
+ * test gives); and the checks of
  * their outputs the tests share.
  */
 final class PerftestPair {
@@ -44,14 +45,20 @@ final class PerftestPair {
 
     /** A run both sides of which succeed, each with its own options. */
     static Run runEach(String command, int port, List<String> serverExtra, List<String> clientExtra) throws Exception {
-        List<String> serverArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.1", "-p", String.valueOf(port)));
+        return runEachAt("127.0.1.1", "127.0.1.2", command, port, serverExtra, clientExtra);
+    }
+
+    /** As {@link #runEach}, the server's NIC on {@code serverAddress} and the client's on {@code clientAddress}. */
+    static Run runEachAt(String serverAddress, String clientAddress, String command, int port, List<String> serverExtra,
+                         List<String> clientExtra) throws Exception {
+        List<String> serverArgs = new ArrayList<>(List.of(command, "--addr", serverAddress, "-p", String.valueOf(port)));
         serverArgs.addAll(serverExtra);
         try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
             server.awaitLine(l -> l.equals("* Waiting for client to connect... *"), CHILD_SECONDS);
-            List<String> clientArgs = new ArrayList<>(List.of(command, "--addr", "127.0.1.2", "-d", "jrxe-pt-client", "-p",
+            List<String> clientArgs = new ArrayList<>(List.of(command, "--addr", clientAddress, "-d", "jrxe-pt-client", "-p",
                     String.valueOf(port)));
             clientArgs.addAll(clientExtra);
-            clientArgs.add("127.0.1.1");
+            clientArgs.add(serverAddress);
             InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
             assertThat(client.status()).as(client.toString()).isZero();
             assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();

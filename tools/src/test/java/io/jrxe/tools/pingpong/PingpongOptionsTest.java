@@ -47,7 +47,7 @@ class PingpongOptionsTest {
     void ucAndSrqHelpListTheirOptionsAndDefaults() {
         InProcess uc = InProcess.run("uc-pingpong", "--help");
         assertThat(uc.status()).isZero();
-        assertThat(uc.out()).contains("-s, --size", "-m, --mtu", "-r, --rx-depth", "-c, --chk").doesNotContain("--odp", "--num-qp");
+        assertThat(uc.out()).contains("-s, --size", "-m, --mtu", "-r, --rx-depth", "-c, --chk").doesNotContain("-o, --odp", "--iodp", "--num-qp");
         InProcess srq = InProcess.run("srq-pingpong", "--help");
         assertThat(srq.status()).isZero();
         assertThat(srq.out()).contains("-q, --num-qp", "-r, --rx-depth", "-m, --mtu");
@@ -67,7 +67,7 @@ class PingpongOptionsTest {
         InProcess r = InProcess.run("pingpong", "--help");
         assertThat(r.status()).isZero();
         for (String o : new String[] {"-p, --port", "-d, --ib-dev", "-i, --ib-port", "-s, --size", "-m, --mtu", "-r, --rx-depth",
-            "-n, --iters", "-l, --sl", "-e, --events", "-g, --gid-idx", "-o, --odp", "-c, --chk", "--addr", "--capture", "--timeout"}) {
+            "-n, --iters", "-l, --sl", "-e, --events", "-g, --gid-idx", "-o, --odp", "-P, --prefetch", "-c, --chk", "--addr", "--capture", "--timeout"}) {
             assertThat(r.out()).contains(o);
         }
         // Compared with the help's line breaks folded, since picocli wraps at its own column.
@@ -77,12 +77,23 @@ class PingpongOptionsTest {
     }
 
     @Test
-    void odpAndTheOtherMissingFeaturesAreRefusedClearly() {
-        BadOptionAnswer.check(InProcess.run("pingpong", "--addr", "127.0.1.70", "-o"), "pingpong",
-                "jrxe pingpong: -o/--odp, -O/--iodp: The device isn't ODP capable", "no on-demand paging");
+    void theMissingFeaturesAreRefusedClearly() {
         bad("-t/--ts", "pingpong", "-t");
         bad("device memory", "pingpong", "-j");
-        bad("prefetch is valid only with on-demand memory region", "pingpong", "-P");
+        bad("DM memory region can't be on demand", "pingpong", "-o", "-j");
+    }
+
+    @Test
+    void prefetchWithoutOdpAndImplicitOdpAreRefusedInOneLine() {
+        InProcess prefetch = InProcess.run("pingpong", "-P");
+        BadOptionAnswer.check(prefetch, "pingpong");
+        assertThat(prefetch.err().strip()).isEqualTo("jrxe pingpong: -P/--prefetch: prefetch is valid only with on-demand "
+                + "memory region (-o/--odp) (see 'jrxe pingpong --help')");
+        InProcess implicit = InProcess.run("pingpong", "-O", "-P");
+        BadOptionAnswer.check(implicit, "pingpong");
+        assertThat(implicit.err().strip()).isEqualTo("jrxe pingpong: -O/--iodp: jrxe does not model implicit on-demand "
+                + "paging (one MR for the whole address space): a registration covers a MemorySegment, which always has "
+                + "a size; use -o/--odp (see 'jrxe pingpong --help')");
     }
 
     @Test

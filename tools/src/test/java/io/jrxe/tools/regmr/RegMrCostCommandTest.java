@@ -90,6 +90,28 @@ class RegMrCostCommandTest {
         assertThat(strokeColours(text, false)).as("each device's registration line, solid").containsAll(dashed);
     }
 
+    /**
+     * --odp on a NIC of this test's own address: registration pins nothing, so the first touch of each fresh
+     * registration brings every one of its pages in, and the device's model charges its fault cost (5 us) for each.
+     * Counts, not timings, are what is asserted.
+     */
+    @Test
+    void onDemandRegistrationsPinNothingAndTheFirstTouchBringsEveryPageIn() {
+        InProcess r = InProcess.run("regmr-cost", "--addr", "127.0.72.5", "--odp", "--sizes", "4K,64K,1M", "--repeat", "2");
+        assertThat(r.status()).as(r.toString()).isZero();
+        List<String[]> registrations = rows(r).stream().filter(row -> row.length == 10).toList();
+        List<String[]> touches = rows(r).stream().filter(row -> row.length == 7).toList();
+        assertThat(registrations).extracting(row -> row[0] + " " + row[1]).containsExactly("4KiB 1", "64KiB 16", "1MiB 256");
+        registrations.forEach(RegMrCostCommandTest::assertMediansWithinMinAndMax);
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("  first touch of a fresh ON_DEMAND registration"));
+        assertThat(touches).as(r.out()).extracting(row -> row[0] + " " + row[1] + " in " + row[5] + " modelled " + row[6])
+                .containsExactly("4KiB 1 in 1 modelled 5.0", "64KiB 16 in 16 modelled 80.0", "1MiB 256 in 256 modelled 1,280");
+        for (String[] row : touches) {
+            double[] v = Arrays.stream(row, 2, 5).mapToDouble(t -> Double.parseDouble(t.replace(",", ""))).toArray();
+            assertThat(v[0]).as(String.join(" ", row)).isBetween(v[1], v[2]);
+        }
+    }
+
     @Test
     void aBadSizeIsOneLineNamingTheOption() {
         assertBadOption(InProcess.run("regmr-cost", "--sizes", "4K,12Q"), "--sizes");

@@ -83,6 +83,31 @@ class TraceCommandTest {
     }
 
     @Test
+    void withOdpEachPageIsFaultedInJustBeforeItsFirstDmaOnBothSides() {
+        List<Map<String, Object>> events = json("--odp", "--size", "6000");
+        assertThat(kinds(events)).containsExactly(
+                "jrxe0 wr", "jrxe0 post_send", "jrxe0 doorbell", "jrxe0 wqe_fetch",
+                "jrxe0 page_fault", "jrxe0 dma", "jrxe0 packet", "jrxe0 page_fault", "jrxe0 dma", "jrxe0 packet",
+                "jrxe1 packet_arrives", "jrxe1 page_fault", "jrxe1 dma", "jrxe1 packet_arrives", "jrxe1 page_fault",
+                "jrxe1 dma", "jrxe1 packet",
+                "jrxe0 packet_arrives", "jrxe0 ack", "jrxe0 completion", "jrxe0 cqe", "jrxe0 poll");
+        for (String nic : List.of("jrxe0", "jrxe1")) {
+            List<Map<String, Object>> faults = of(events, nic, "page_fault");
+            List<Map<String, Object>> dmas = of(events, nic, "dma");
+            assertThat(faults).extracting(e -> number(e, "mtt_index"))
+                    .containsExactlyElementsOf(dmas.stream().map(e -> number(e, "mtt_index")).toList());
+            assertThat(faults).extracting(e -> e.get("key_kind")).containsOnly(nic.equals("jrxe0") ? "lkey" : "rkey");
+            assertThat(faults).extracting(e -> e.get("arriving")).containsOnly(false);
+        }
+        assertThat(events.getLast()).containsEntry("status", "SUCCESS");
+    }
+
+    @Test
+    void withoutOdpNoPageFaults() {
+        assertThat(kinds(json("--op", "read", "--size", "100"))).noneMatch(k -> k.endsWith("page_fault"));
+    }
+
+    @Test
     void aReadTranslatesTheRkeyOnTheRemoteSideAndTheLkeyWhenTheResponseArrives() {
         List<Map<String, Object>> events = json("--op", "read", "--size", "100");
         assertThat(kinds(events)).containsSubsequence("jrxe0 wqe_fetch", "jrxe0 packet", "jrxe1 dma", "jrxe1 packet",

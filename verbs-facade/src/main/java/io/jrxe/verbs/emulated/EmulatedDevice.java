@@ -7,7 +7,7 @@ import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Device;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.VerbsException;
-import io.jrxe.wire.port.udp.InvokerLoop;
+import io.jrxe.wire.port.InvokerLoop;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;

@@ -63,6 +63,16 @@ final class EmulatedMr implements Mr, OwnedByContext {
         rkey = entry.rkey();
     }
 
+    @Override
+    public void advisePrefetch(long iova, long length, boolean forWrite, boolean flush) throws VerbsException {
+        Commands.run(rnic, () -> rnic.memory().prefetch(lkey, iova, length, forWrite, flush));
+    }
+
+    @Override
+    public void invalidate(long iova, long length) throws VerbsException {
+        Commands.run(rnic, () -> rnic.memory().invalidatePages(lkey, iova, length));
+    }
+
     /** Whether this MR is one of {@code nic}'s. */
     boolean belongsTo(NicResources nic) {
         return rnic == nic;

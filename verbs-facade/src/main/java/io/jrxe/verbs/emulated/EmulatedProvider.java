@@ -8,6 +8,7 @@ import io.jrxe.rnic.transport.InvokedTransport;
 import io.jrxe.rnic.transport.NicThreadTransport;
 import io.jrxe.rnic.transport.NicTransport;
 import io.jrxe.rnic.transport.SimulatedTransport;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.verbs.Device;
@@ -99,7 +100,20 @@ public final class EmulatedProvider implements Provider {
         return listAndPublish(new EmulatedDevice(context.transport(transport).open()), config);
     }
 
-    /** Lists a device made on real UDP and publishes its live state (JMX); a device that cannot be is released. */
+    /**
+     * Makes a device on the shared-memory wire: a ring in {@code directory} for its first address and UDP port, which
+     * jrxe devices of this host (in this process or another) write its packets into. Any address will do; the
+     * program's thread runs the NIC as it polls ({@link Progress#INVOKER}), a standby thread when it does not.
+     *
+     * @throws PortInUseException when another live device has the ring, or it cannot be made
+     */
+    public EmulatedDevice createShm(NicContext context, ShmDirectory directory) throws PortInUseException {
+        DeviceConfig config = context.config();
+        return listAndPublish(new EmulatedDevice(context.transport(InvokedTransport.bindShm(config, directory)).open()),
+                config);
+    }
+
+    /** Lists a device made on a real wire and publishes its live state (JMX); a device that cannot be is released. */
     private EmulatedDevice listAndPublish(EmulatedDevice device, DeviceConfig config) {
         try {
             add(device, config);

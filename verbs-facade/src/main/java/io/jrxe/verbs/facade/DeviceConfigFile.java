@@ -2,6 +2,8 @@ package io.jrxe.verbs.facade;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.cc.CongestionControlChoice;
+import io.jrxe.rnic.memory.OdpSettings;
+import io.jrxe.rnic.memory.RemoteFaultPolicy;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.wire.port.fault.FaultSpec;
 
@@ -28,7 +30,10 @@ import java.util.Map;
  * jrxe0.faults = loss=0.01,seed=7  # faults its port does to its packets on real UDP (FaultSpec's grammar)
  * jrxe0.ecn_capable = true     # its packets on real UDP say ECT(0) in the IP header (false unless set)
  * jrxe0.cnp_interval_us = 50    # at most one CNP per QP this often, for packets that arrive marked CE
- * jrxe0.congestion_control = timely  # none (the default), dcqcn or timely (docs/congestion.md)
+ * jrxe0.congestion_control = timely  # none (the default), dcqcn or timely, settings after a colon:
+ *                                    #   dcqcn:profile=connectx,ai=10M (docs/congestion.md)
+ * jrxe0.odp = rnr_nak           # on-demand paging: in_line (rxe's, the default), rnr_nak or off (docs/odp.md)
+ * jrxe0.odp_fault_cost_ns = 5000  # what bringing one page of an ON_DEMAND MR in costs the NIC
  * </pre>
  * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
  * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
@@ -90,6 +95,7 @@ public final class DeviceConfigFile {
         boolean ecnCapable = false;
         long cnpIntervalNanos = DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS;
         String congestionControl = "none";
+        OdpSettings odp = OdpSettings.RXE;
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -121,10 +127,23 @@ public final class DeviceConfigFile {
                     };
                     case "cnp_interval_us" -> cnpIntervalNanos = Math.multiplyExact(Long.parseLong(value), 1_000L);
                     case "congestion_control" -> congestionControl = congestionControl(value, where);
+                    case "odp" -> odp = switch (value) {
+                        case "in_line" -> new OdpSettings(true, RemoteFaultPolicy.RESOLVE_IN_LINE, odp.faultCostNanos());
+                        case "rnr_nak" -> new OdpSettings(true, RemoteFaultPolicy.RNR_NAK, odp.faultCostNanos());
+                        case "off" -> new OdpSettings(false, odp.remoteFaults(), odp.faultCostNanos());
+                        default -> throw new IllegalArgumentException(where + ": in_line, rnr_nak or off, not " + value);
+                    };
+                    case "odp_fault_cost_ns" -> {
+                        long nanos = Long.parseLong(value);
+                        if (nanos < 0) {
+                            throw new IllegalArgumentException(where + ": a cost of 0 ns or more, not " + value);
+                        }
+                        odp = odp.withFaultCost(nanos);
+                    }
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
                             + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults, ecn_capable, cnp_interval_us, "
-                            + "congestion_control)");
+                            + "congestion_control, odp, odp_fault_cost_ns)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);
@@ -136,7 +155,8 @@ public final class DeviceConfigFile {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
         return new ConfiguredDevice(new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries)
-                .withFaults(faults).withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos), congestionControl);
+                .withFaults(faults).withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos).withOdp(odp),
+                congestionControl);
     }
 
     /** The name, once a part has it; a one-line error with the names there are when none has. */

@@ -73,6 +73,11 @@ final class DirectLink implements NicTime {
         }
 
         @Override
+        public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            throw new UnsupportedOperationException("the direct link loses no packet");
+        }
+
+        @Override
         public void prepareSource(PeerAddress to, int srcPort) {
             prepared.add(srcPort + " to " + to);
         }

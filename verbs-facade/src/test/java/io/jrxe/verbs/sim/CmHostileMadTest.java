@@ -67,15 +67,18 @@ class CmHostileMadTest {
             badVersion[22] = 1;
             f.network.inject(a.address, b.address, badVersion, port);
             byte[] unknownClass = req.clone();
-            unknownClass[21] = 0x04; // performance management: no agent
+            unknownClass[21] = 0x05; // baseboard management: no agent
             f.network.inject(a.address, b.address, unknownClass, port);
+            byte[] perfMgmtVersion2 = req.clone();
+            perfMgmtVersion2[21] = 0x04; // performance management, whose agent speaks version 1 only
+            f.network.inject(a.address, b.address, perfMgmtVersion2, port);
             byte[] shortMad = Arrays.copyOf(req, req.length - 40);
             f.network.inject(a.address, b.address, shortMad, port);
             f.settle(SECOND);
             assertThat(b.gsi().dropped(MadDropReason.BAD_PKEY)).isEqualTo(1);
             assertThat(b.gsi().dropped(MadDropReason.BAD_QKEY)).isEqualTo(1);
             assertThat(b.gsi().dropped(MadDropReason.BAD_BASE_VERSION)).isEqualTo(1);
-            assertThat(b.gsi().dropped(MadDropReason.BAD_CLASS_VERSION)).isEqualTo(1);
+            assertThat(b.gsi().dropped(MadDropReason.BAD_CLASS_VERSION)).as("the CM's and the PMA's").isEqualTo(2);
             assertThat(b.gsi().dropped(MadDropReason.UNKNOWN_CLASS)).isEqualTo(1);
             assertThat(b.gsi().dropped(MadDropReason.BAD_LENGTH)).isEqualTo(1);
             assertThat(b.gsi().received()).as("the limited-member REQ").isEqualTo(1);

@@ -25,7 +25,8 @@ import static io.jrxe.verbs.sim.Ops.wr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * rxe's hw_counters move where rxe moves them: sent_pkts and rcvd_pkts per packet (rcvd_pkts
+ * rxe's hw_counters move where rxe moves them: sent_pkts and rcvd_pkts per packet, sent_bytes and
+ * rcvd_bytes by the packets' bytes from their IP header on (rcvd_pkts and rcvd_bytes
  * only for packets that passed the header and ICRC checks, as rxe_rcv counts), rdma_sends per
  * completed SEND whatever its status, rdma_recvs per successful message. The error counters are checked in the tests of their errors
  * (RetransmissionTest, AckTimeoutTest, RnrTest).
@@ -61,6 +62,13 @@ class CountersTest {
             assertThat(p.counter(p.b, Counter.SENT_PKTS)).isEqualTo(fromB);
             assertThat(p.counter(p.b, Counter.RCVD_PKTS)).isEqualTo(fromA);
             assertThat(p.counter(p.a, Counter.RCVD_PKTS)).isEqualTo(fromB);
+            // sent_bytes and rcvd_bytes: each packet from its IPv4 header (20 bytes) and UDP header (8) to its ICRC.
+            long bytesFromA = wire.matching(Wire.fromSide(p.a)).stream().mapToLong(pk -> pk.bytes().length + 28).sum();
+            long bytesFromB = wire.matching(Wire.fromSide(p.b)).stream().mapToLong(pk -> pk.bytes().length + 28).sum();
+            assertThat(p.counter(p.a, Counter.SENT_BYTES)).isEqualTo(bytesFromA).as("more than the payloads a sent").isGreaterThan(5000 + 3000 + 10 + 8 + 100);
+            assertThat(p.counter(p.b, Counter.RCVD_BYTES)).isEqualTo(bytesFromA);
+            assertThat(p.counter(p.b, Counter.SENT_BYTES)).isEqualTo(bytesFromB);
+            assertThat(p.counter(p.a, Counter.RCVD_BYTES)).isEqualTo(bytesFromB);
             // SEND (5 packets) + WRITE (3) + READ request + SEND_WITH_IMM + FETCH_ADD + WRITE_WITH_IMM
             assertThat(fromA - wire.count(pk -> pk.from(p.a) && pk.is(Opcode.RC_ACKNOWLEDGE))).isEqualTo(12);
 

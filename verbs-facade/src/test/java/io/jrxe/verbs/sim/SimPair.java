@@ -107,6 +107,7 @@ public final class SimPair implements AutoCloseable {
         int psn = 0x100;
         int maxRdAtomic = 16;
         int maxDestRdAtomic = 16;
+        java.util.function.UnaryOperator<DeviceConfig> device = d -> d;
 
         public Config(QpType type) {
             this.type = type;
@@ -129,6 +130,8 @@ public final class SimPair implements AutoCloseable {
         public Config qkey(int v) { qkey = v; return this; }
         public Config maxRdAtomic(int v) { maxRdAtomic = v; return this; }
         public Config maxDestRdAtomic(int v) { maxDestRdAtomic = v; return this; }
+        /** Changes both devices' configuration (ODP settings, ...) from the fixture's. */
+        public Config device(java.util.function.UnaryOperator<DeviceConfig> v) { device = v; return this; }
         /** The first PSN of both directions (sq_psn of one side = rq_psn of the other). */
         public Config psn(int v) { psn = v; return this; }
     }
@@ -137,8 +140,8 @@ public final class SimPair implements AutoCloseable {
 
     private Side side(String address, Config c, boolean withSrq) throws Exception {
         Side s = new Side();
-        s.device = Verbs.emulated().createSimulated(
-                DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200), network);
+        s.device = Verbs.emulated().createSimulated(c.device.apply(
+                DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200)), network);
         s.ctx = s.device.open();
         AsyncEvent up = s.ctx.pollAsyncEvent();
         if (up == null || up.type() != AsyncEventType.PORT_ACTIVE) {

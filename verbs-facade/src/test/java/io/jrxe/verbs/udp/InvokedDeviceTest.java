@@ -1,6 +1,7 @@
 package io.jrxe.verbs.udp;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Context;
@@ -24,23 +25,35 @@ import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two jrxe NICs whose engines the program's thread runs ({@link Progress#INVOKER}): traffic moves
- * while the program polls, and a target that never polls (the passive side of a WRITE or READ)
- * still answers, its standby thread running it.
+ * Two jrxe NICs whose engines the program's thread runs ({@link Progress#INVOKER}), on UDP sockets and on the
+ * shared-memory wire: traffic moves while the program polls, and a target that never polls (the passive side of a
+ * WRITE or READ) still answers, its standby thread running it.
  */
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = {"udp", "shm"})
 class InvokedDeviceTest {
+    @Parameter
+    String wire;
+    @TempDir
+    Path rings;
     private final Arena arena = Arena.ofShared();
     private EmulatedDevice nicA;
     private EmulatedDevice nicB;
@@ -57,8 +70,8 @@ class InvokedDeviceTest {
 
     @BeforeEach
     void connect() throws Exception {
-        nicA = Verbs.emulated().createUdp(DeviceConfig.of("inv-a", InetAddress.getByName("127.0.6.31")), Progress.INVOKER);
-        nicB = Verbs.emulated().createUdp(DeviceConfig.of("inv-b", InetAddress.getByName("127.0.6.32")), Progress.INVOKER);
+        nicA = device("inv-a", "127.0.6.31");
+        nicB = device("inv-b", "127.0.6.32");
         a = nicA.open();
         b = nicB.open();
         memA = arena.allocate(3 * 4096, 4096);
@@ -75,6 +88,12 @@ class InvokedDeviceTest {
         qpB = pdB.createQp(new QpInitAttributes(QpType.RC, cqB, cqB, null, caps, false));
         modify(qpA, 100, qpB, 200, b);
         modify(qpB, 200, qpA, 100, a);
+    }
+
+    private EmulatedDevice device(String name, String address) throws Exception {
+        DeviceConfig config = DeviceConfig.of(name, InetAddress.getByName(address));
+        return wire.equals("shm") ? Verbs.emulated().createShm(new NicContext(config), new ShmDirectory(rings))
+                : Verbs.emulated().createUdp(config, Progress.INVOKER);
     }
 
     @AfterEach
@@ -135,7 +154,7 @@ class InvokedDeviceTest {
     }
 
     /**
-     * On an invoked device the program's thread does the NIC's work, sockets included: over thousands of
+     * On an invoked device the program's thread does the NIC's work, the wire included: over thousands of
      * SEND exchanges (post, send, receive, ACK, completions, polls) it allocates nothing per work request.
      */
     @Test
@@ -182,7 +201,7 @@ class InvokedDeviceTest {
                 round.run();
             }
             perWorkRequest = (threads.getCurrentThreadAllocatedBytes() - before) / (2.0 * rounds);
-            System.out.printf("invoked data path allocation, window %d: %.3f bytes/WR over %d WRs%n", window,
+            System.out.printf("invoked data path allocation (%s), window %d: %.3f bytes/WR over %d WRs%n", wire, window,
                     perWorkRequest, 2 * rounds);
         }
         // 2 x 20,000 WRs and 3 x 20,000 datagrams: one object per WR or datagram would be >= 16 bytes/WR.

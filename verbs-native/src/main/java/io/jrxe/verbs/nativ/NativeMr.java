@@ -1,6 +1,7 @@
 package io.jrxe.verbs.nativ;
 
 import io.jrxe.verbs.Access;
+import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.VerbsException;
@@ -86,6 +87,22 @@ final class NativeMr implements Mr {
         if (newAccess != null) {
             access = newAccess;
         }
+    }
+
+    /**
+     * Refused: this provider does not bind ibv_advise_mr, which kernel rxe serves only from Linux 6.17 and only for
+     * ON_DEMAND MRs.
+     */
+    @Override
+    public void advisePrefetch(long iova, long length, boolean forWrite, boolean flush) throws VerbsException {
+        throw new VerbsException(Errno.EOPNOTSUPP, "jrxe's native provider does not call ibv_advise_mr");
+    }
+
+    /** Refused: the kernel invalidates an ON_DEMAND MR's pages itself when the memory changes; no verb asks it to. */
+    @Override
+    public void invalidate(long iova, long length) throws VerbsException {
+        throw new VerbsException(Errno.EOPNOTSUPP,
+                "a kernel device's pages are invalidated by the kernel when the memory changes, not by a verb");
     }
 
     @Override

@@ -187,6 +187,9 @@ class NativeAnswersMatchTheKernelTest {
             l.mr.rereg(null, null, ACCESS);
             assertThat(l.mr.access()).isEqualTo(ACCESS);
         }));
+        p.put("io.jrxe.verbs.Mr.advisePrefetch(long,long,boolean,boolean)",
+                l -> refused(() -> l.mr.advisePrefetch(l.mr.iova(), 4096, false, true)));
+        p.put("io.jrxe.verbs.Mr.invalidate(long,long)", l -> refused(() -> l.mr.invalidate(l.mr.iova(), 4096)));
         p.put("io.jrxe.verbs.Pd.createQp(QpInitAttributes)", l -> {
             QpCapabilities caps = new QpCapabilities(8, 8, 1, 1, 0);
             l.qpA = l.keep(l.pd.createQp(new QpInitAttributes(QpType.RC, l.cq, l.cq, null, caps, false)));

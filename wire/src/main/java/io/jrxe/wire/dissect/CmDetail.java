@@ -3,7 +3,8 @@ package io.jrxe.wire.dissect;
 import io.jrxe.wire.cm.CmField;
 
 /**
- * The MAD paragraphs of the detail view: the common header, then for a CM message every field
+ * The MAD paragraphs of the detail view: the common header, then a PerfMgmt attribute's fields
+ * ({@link PmaText}), or for a CM message every field
  * in wire order, one a line (reserved bits only when they are not zero), then the IP CM header.
  */
 final class CmDetail {
@@ -21,6 +22,7 @@ final class CmDetail {
         sb.append(String.format("%sattribute ID 0x%04x%s  reserved 0x%04x  attribute modifier 0x%08x%n", INDENT,
                 mad.attributeId(), mad.isCm() ? " (" + attributeName(mad) + ")" : "", mad.reserved(),
                 mad.attributeModifier()));
+        PmaText.appendDetail(sb, mad);
         if (mad.cmAttribute() == null || !mad.cmAttribute().isMessage()) {
             return;
         }

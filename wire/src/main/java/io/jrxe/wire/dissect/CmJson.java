@@ -17,7 +17,8 @@ import static io.jrxe.wire.json.Json.unsignedField;
  * The MAD's JSON: a "mad" object with the common header and, for the CM class, a "cm" object
  * named after the message ({@code "message": "REQ"}) with every field under its snake-case name
  * (numbers as numbers, GIDs as addresses, byte runs as hex; reserved bits only when set), a
- * "_name" beside each code that has a meaning, and the IP CM header as "ip_cm".
+ * "_name" beside each code that has a meaning, and the IP CM header as "ip_cm"; for a known PerfMgmt
+ * attribute, a "pma" object with the attribute's name and fields.
  */
 final class CmJson {
     private CmJson() {
@@ -38,6 +39,9 @@ final class CmJson {
         }
         g.writeNumberField("attribute_modifier", Integer.toUnsignedLong(mad.attributeModifier()));
         g.writeEndObject();
+        if (mad.pmaAttribute() != null) {
+            pma(g, mad);
+        }
         if (!mad.isCm()) {
             return;
         }
@@ -83,6 +87,16 @@ final class CmJson {
             case FLAG -> g.writeBooleanField(f.name(), n != 0);
             default -> unsignedField(g, f.name(), n);
         }
+    }
+
+    /** The PerfMgmt attribute as "pma": its name, then every field (numbers as numbers, GIDs as addresses). */
+    private static void pma(JsonGenerator g, MadFields mad) throws IOException {
+        g.writeObjectFieldStart("pma");
+        g.writeStringField("attribute", mad.pmaAttribute().displayName());
+        for (MadFields.CmValue v : mad.pma()) {
+            field(g, v);
+        }
+        g.writeEndObject();
     }
 
     /** A code and, beside it as "NAME_name", what it means. */

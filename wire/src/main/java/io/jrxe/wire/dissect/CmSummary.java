@@ -44,6 +44,9 @@ final class CmSummary {
     }
 
     static String of(MadFields mad) {
+        if (mad.isPerfMgmt()) {
+            return PmaText.summary(mad);
+        }
         if (!mad.isCm()) {
             return String.format("MAD %s %s attr=0x%04x tid=0x%016x", CmText.managementClass(mad.managementClass()),
                     CmText.method(mad.method()), mad.attributeId(), mad.transactionId());

@@ -6,6 +6,7 @@ import io.jrxe.wire.cm.IpCmServiceId;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.cm.RejectReason;
 import io.jrxe.wire.cm.SidrStatus;
+import io.jrxe.wire.pma.PerfMgmt;
 import io.jrxe.wire.psn.LocalAckTimeout;
 
 import java.util.HexFormat;
@@ -100,7 +101,7 @@ final class CmText {
             case 0x01 -> "SM LID-routed";
             case 0x81 -> "SM directed-route";
             case 0x03 -> "SA";
-            case 0x04 -> "Performance";
+            case PerfMgmt.MGMT_CLASS -> "PerfMgmt";
             case MadHeaderFlyweight.MGMT_CLASS_CM -> "CM";
             default -> "class 0x" + Integer.toHexString(mgmtClass);
         };

@@ -7,13 +7,15 @@ import io.jrxe.wire.cm.IpCmServiceId;
 import io.jrxe.wire.cm.MadHeaderFlyweight;
 import io.jrxe.wire.cm.ReqFlyweight;
 import io.jrxe.wire.cm.SidrReqFlyweight;
+import io.jrxe.wire.pma.PerfMgmt;
+import io.jrxe.wire.pma.PmaAttribute;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Decodes a whole 256-byte MAD into {@link MadFields} with the wire.cm flyweights. */
+/** Decodes a whole 256-byte MAD into {@link MadFields} with the wire.cm and wire.pma fields. */
 final class MadDissector {
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
     private final IpCmHeaderFlyweight ipCm = new IpCmHeaderFlyweight();
@@ -26,24 +28,34 @@ final class MadDissector {
         ByteBuffer buffer = ByteBuffer.wrap(mad);
         header.wrap(buffer, 0);
         CmAttribute attribute = header.isCm() ? CmAttribute.of(header.attributeId()) : null;
-        List<MadFields.CmValue> values = new ArrayList<>();
+        List<MadFields.CmValue> values = List.of();
         MadFields.IpCm ip = null;
         if (attribute != null) {
-            int at = MadHeaderFlyweight.LENGTH;
-            for (CmField f : attribute.fields()) {
-                if (f.isByteRange()) {
-                    byte[] bytes = new byte[f.length()];
-                    f.copyTo(buffer, at, bytes, 0);
-                    values.add(new MadFields.CmValue(f, 0, bytes));
-                } else {
-                    values.add(new MadFields.CmValue(f, f.get(buffer, at), null));
-                }
-            }
-            ip = ipCm(attribute, buffer, at);
+            values = values(attribute.fields(), buffer, MadHeaderFlyweight.LENGTH);
+            ip = ipCm(attribute, buffer, MadHeaderFlyweight.LENGTH);
         }
+        PmaAttribute pmaAttribute = header.managementClass() == PerfMgmt.MGMT_CLASS
+                && header.classVersion() == PerfMgmt.CLASS_VERSION ? PmaAttribute.of(header.attributeId()) : null;
+        List<MadFields.CmValue> pma = pmaAttribute == null ? List.of()
+                : values(pmaAttribute.fields(), buffer, PerfMgmt.DATA_OFFSET);
         return new MadFields(header.baseVersion(), header.managementClass(), header.classVersion(), header.method(),
                 header.status(), header.classSpecific(), header.transactionId(), header.attributeId(), header.reserved(),
-                header.attributeModifier(), attribute, List.copyOf(values), ip);
+                header.attributeModifier(), attribute, values, ip, pmaAttribute, pma);
+    }
+
+    /** Every field's value, read from the fields' base at {@code at}. */
+    private static List<MadFields.CmValue> values(List<CmField> fields, ByteBuffer buffer, int at) {
+        List<MadFields.CmValue> values = new ArrayList<>(fields.size());
+        for (CmField f : fields) {
+            if (f.isByteRange()) {
+                byte[] bytes = new byte[f.length()];
+                f.copyTo(buffer, at, bytes, 0);
+                values.add(new MadFields.CmValue(f, 0, bytes));
+            } else {
+                values.add(new MadFields.CmValue(f, f.get(buffer, at), null));
+            }
+        }
+        return List.copyOf(values);
     }
 
     /** The IP CM header of a REQ or SIDR_REQ whose service ID is in the RDMA IP CM range, else null. */

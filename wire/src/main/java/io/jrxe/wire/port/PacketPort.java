@@ -18,6 +18,14 @@ public interface PacketPort extends AutoCloseable {
      */
     void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort);
 
+    /**
+     * A packet lost on its way out (fault injection): the port writes its ICRC as {@link #send} would, over IPv4 for
+     * the identification it would have given the packet, and shows it to the tap as DROPPED with the comment
+     * {@link #annotateNextSent} set, but sends nothing. So a capture holds the lost packet as it would have left, its
+     * ICRC right for the headers the capture shows. On the NIC thread.
+     */
+    void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort);
+
     void receiver(PacketSink sink);
 
     /**

@@ -9,19 +9,24 @@ import io.jrxe.wire.port.PeerAddress;
  */
 public final class Frame {
     /** The sending port's address. */
-    public final PeerAddress source;
+    public PeerAddress source;
     /** The IP destination: a port's address or a multicast group. */
-    public final PeerAddress destination;
+    public PeerAddress destination;
     /** The port this copy is for (the destination itself, or one member of its group). */
-    public final PeerAddress receiver;
-    public final byte[] roce;
-    public final int sourcePort;
-    public final int identification;
+    public PeerAddress receiver;
+    public byte[] roce;
+    public int sourcePort;
+    public int identification;
     /** The IP header's TOS byte (IPv6 traffic class): DSCP and the two ECN bits. */
     public int trafficClass;
 
-    Frame(PeerAddress source, PeerAddress destination, PeerAddress receiver, byte[] roce, int sourcePort,
-          int identification, int trafficClass) {
+    /** A frame to {@link #set}: a {@link PacketPath} makes a few and sets them again and again. */
+    public Frame() {
+    }
+
+    /** Makes this frame the copy of a datagram described; returns it. */
+    public Frame set(PeerAddress source, PeerAddress destination, PeerAddress receiver, byte[] roce, int sourcePort,
+                     int identification, int trafficClass) {
         this.source = source;
         this.destination = destination;
         this.receiver = receiver;
@@ -29,6 +34,7 @@ public final class Frame {
         this.sourcePort = sourcePort;
         this.identification = identification;
         this.trafficClass = trafficClass;
+        return this;
     }
 
     /** The bytes the frame takes on an Ethernet link: RoCE, UDP, IP, Ethernet header and FCS, preamble and gap. */

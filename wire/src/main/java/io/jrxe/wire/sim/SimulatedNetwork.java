@@ -184,7 +184,8 @@ public final class SimulatedNetwork {
     /** One copy of a frame to {@code to} on its way to the port at {@code link}'s far end. */
     private void carryTo(SimulatedPort from, PeerAddress to, PeerAddress link, byte[] datagram, int srcPort, int identification,
                          int trafficClass) {
-        LinkFaults f = faults.getOrDefault(from.localAddress() + ">" + link, defaultFaults);
+        // No text key to build per packet when no direction has faults of its own (a fabric run's case).
+        LinkFaults f = faults.isEmpty() ? defaultFaults : faults.getOrDefault(from.localAddress() + ">" + link, defaultFaults);
         if (random.nextDouble() < f.loss()) {
             lost++;
             trace(1, datagram);
@@ -207,7 +208,7 @@ public final class SimulatedNetwork {
                 faultListener.fault(FaultListener.Fault.CORRUPTED, from.localAddress(), link, original);
             }
             if (path != null) {
-                path.carry(new Frame(from.localAddress(), to, link, bytes, srcPort, identification, trafficClass));
+                path.carry(path.frame().set(from.localAddress(), to, link, bytes, srcPort, identification, trafficClass));
                 continue;
             }
             long delay = f.delayNanos();

@@ -5,6 +5,7 @@ import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.port.AttachedPort;
+import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.header.BthFlyweight;
 
@@ -34,19 +35,40 @@ public final class SimulatedPort extends AttachedPort {
         if (closed) {
             return;
         }
+        int id = stampIcrc(packet, offset, length, to, srcPort);
+        corruptAfterIcrc(packet, offset, length);
+        byte[] datagram = new byte[length];
+        packet.get(offset, datagram);
+        tapOut(PacketTap.Direction.SENT, to, srcPort, id, packet, offset, length);
+        network.carry(this, to, datagram, srcPort, id, sendTos);
+    }
+
+    /** Its identification is used up, as a packet lost on the wire uses up its own. */
+    @Override
+    public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        if (closed) {
+            return;
+        }
+        int id = stampIcrc(packet, offset, length, to, srcPort);
+        tapOut(PacketTap.Direction.DROPPED, to, srcPort, id, packet, offset, length);
+    }
+
+    /** Gives the packet the next identification and writes its ICRC for it; the identification. */
+    private int stampIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
         if (to.ipv6() != local.ipv6()) {
             throw new IllegalArgumentException("cannot send from " + local + " to " + to + ": IP versions differ");
         }
         int id = identification = (identification + 1) & 0xFFFF;
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, icrc(local, to, id, srcPort, packet, offset, length));
-        corruptAfterIcrc(packet, offset, length);
-        byte[] datagram = new byte[length];
-        packet.get(offset, datagram);
+        return id;
+    }
+
+    private void tapOut(PacketTap.Direction direction, PeerAddress to, int srcPort, int id,
+                        ByteBuffer packet, int offset, int length) {
         if (tap != null) {
-            tap.packet(io.jrxe.wire.port.PacketTap.Direction.SENT, local, to, srcPort, PeerAddress.ROCE_PORT, id, packet,
-                    offset, length, network.time().nanoTime(), takeSentComment());
+            tap.packet(direction, local, to, srcPort, PeerAddress.ROCE_PORT, id, packet, offset, length,
+                    network.time().nanoTime(), takeSentComment());
         }
-        network.carry(this, to, datagram, srcPort, id, sendTos);
     }
 
     /**
@@ -109,7 +131,7 @@ public final class SimulatedPort extends AttachedPort {
             return;
         }
         if (tap != null) {
-            tap.packet(io.jrxe.wire.port.PacketTap.Direction.RECEIVED, source, destination, srcPort, PeerAddress.ROCE_PORT, id,
+            tap.packet(PacketTap.Direction.RECEIVED, source, destination, srcPort, PeerAddress.ROCE_PORT, id,
                     buffer, 0, datagram.length, info.timestampNanos, null);
         }
         sink.packet(buffer, 0, datagram.length, info);

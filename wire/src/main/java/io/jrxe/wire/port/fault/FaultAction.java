@@ -17,6 +17,11 @@ public enum FaultAction {
     TRUNCATE("truncate", "truncated"),
     /** An ACK becomes an RNR NAK with a timer value: the requester waits and sends again. */
     RNR("rnr", "rnr"),
+    /**
+     * A packet that arrives ECN-capable arrives marked CE, as from a switch whose queue is past its marking
+     * threshold; one the port read as Not-ECT is left as it is (received packets only).
+     */
+    MARK("mark", "marked"),
     /** A rate's hold: the packet waits up to a bound, so that later ones pass it (not a rule's action). */
     REORDER("reorder", "reordered");
 

@@ -38,6 +38,8 @@ final class FaultDecider {
     int truncateBy;
     /** The RNR timer an ACK becomes an RNR NAK with, or -1. */
     int rnrTimer;
+    /** The packet arrives marked CE if it arrives ECN-capable. */
+    boolean markCe;
     /** The rule that decided, or null for the rates. */
     FaultRule rule;
     private boolean reordered;
@@ -84,6 +86,7 @@ final class FaultDecider {
         holdNanos = 0;
         truncateBy = 0;
         rnrTimer = -1;
+        markCe = false;
         rule = null;
         reordered = false;
         if (rules.length > 0 && length >= 12 && ruleFires(packet, offset, length)) {
@@ -137,6 +140,7 @@ final class FaultDecider {
                 case DELAY -> holdNanos = r.argument();
                 case TRUNCATE -> truncateBy = (int) Math.max(0, Math.min(r.argument(), length - 16));
                 case RNR -> rnrTimer = (int) r.argument();
+                case MARK -> markCe = true;
                 case REORDER -> throw new IllegalStateException("reorder is a rate, not a rule's action");
             }
             counts[r.action().ordinal()].increment();
@@ -196,6 +200,9 @@ final class FaultDecider {
         }
         if (rnrTimer >= 0) {
             s.append("ACK turned into an RNR NAK, timer ").append(rnrTimer);
+        }
+        if (markCe) {
+            s.append("marked CE (if it came ECN-capable)");
         }
         if (truncateBy > 0) {
             s.append("truncated by ").append(truncateBy).append(" bytes");

@@ -1,5 +1,7 @@
 package io.jrxe.wire.port.fault;
 
+import io.jrxe.wire.quantity.TimeSpan;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,11 +16,12 @@ import java.util.Set;
  * rates    := rate ("," rate)*                      every item is key=value
  * rate     := loss=P | dup=P | reorder=P[:TIME] | delay=TIME | corrupt=P | seed=N | dir=send|recv|both
  * rule     := action ("," selector)*                the first item has no "="
- * action   := drop | dup | corrupt | delay:TIME | truncate:BYTES | rnr[:TIMER]
+ * action   := drop | dup | corrupt | delay:TIME | truncate:BYTES | rnr[:TIMER] | mark
  * selector := nth=N | op=OPCODE|GROUP | qp=QPN | dir=send|recv | p=P | count=N
  * </pre>
  * P is a probability from 0 to 1; TIME a number with its unit (ns, us, ms, s), at most 10 s; a rates clause
- * applies to both directions unless its dir says one, a rule to packets sent unless its dir says recv.
+ * applies to both directions unless its dir says one, a rule to packets sent unless its dir says recv (mark, which
+ * changes how a packet arrives, to packets received).
  * Every error is one line that names the clause, the item and what is expected.
  */
 final class FaultGrammar {
@@ -26,7 +29,7 @@ final class FaultGrammar {
     /** reorder=P without a time holds a packet for up to this long. */
     static final long DEFAULT_REORDER_NANOS = 100_000;
     private static final String RATE_KEYS = "loss, dup, reorder, delay, corrupt, seed, dir";
-    private static final String ACTIONS = "drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER]";
+    private static final String ACTIONS = "drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER], mark";
     private static final String SELECTORS = "nth, op, qp, dir, p, count";
 
     private FaultGrammar() {
@@ -167,10 +170,12 @@ final class FaultGrammar {
                 argument = arg == null ? 1 : number(arg, at, 0, 31, "an RNR timer value from 0 to 31 (IBTA's "
                         + "encoding: 1 is 0.01 ms, 14 is 1 ms, 0 is 655 ms)");
             }
+            case "mark" -> action = FaultAction.MARK;
             default -> throw new IllegalArgumentException(where + ": '" + first + "' is neither a rule's action ("
                     + ACTIONS + ") nor a rate (key=value: " + RATE_KEYS + ")");
         }
-        if (arg != null && (action == FaultAction.DROP || action == FaultAction.DUP || action == FaultAction.CORRUPT)) {
+        if (arg != null && (action == FaultAction.DROP || action == FaultAction.DUP || action == FaultAction.CORRUPT
+                || action == FaultAction.MARK)) {
             throw new IllegalArgumentException(at + ": " + word + " takes no ':' value");
         }
         int nth = 0;
@@ -178,7 +183,7 @@ final class FaultGrammar {
         int qpn = -1;
         double p = 1;
         long count = 0;
-        FaultDirection direction = FaultDirection.SEND;
+        FaultDirection direction = action == FaultAction.MARK ? FaultDirection.RECEIVE : FaultDirection.SEND;
         Set<String> seen = new HashSet<>();
         for (int i = 1; i < items.length; i++) {
             String item = items[i].strip();
@@ -217,6 +222,10 @@ final class FaultGrammar {
         if (action == FaultAction.RNR) {
             op = "ack";
         }
+        if (action == FaultAction.MARK && direction == FaultDirection.SEND) {
+            throw new IllegalArgumentException(where + ": mark changes how a packet arrives (a switch's mark): it "
+                    + "applies to packets received, so dir=send cannot be");
+        }
         return new FaultRule(action, argument, direction, nth, op, qpn, p, count, "rule " + number + " '" + clause + "'");
     }
 
@@ -242,35 +251,16 @@ final class FaultGrammar {
     }
 
     static long time(String value, String at) {
-        String v = value.strip().toLowerCase(Locale.ROOT);
-        long unit;
-        String digits;
-        if (v.endsWith("ns")) {
-            unit = 1;
-            digits = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("us")) {
-            unit = 1_000;
-            digits = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("ms")) {
-            unit = 1_000_000;
-            digits = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("s")) {
-            unit = 1_000_000_000;
-            digits = v.substring(0, v.length() - 1);
-        } else {
-            throw new IllegalArgumentException(at + ": a time is a number and its unit (ns, us, ms or s), as 200us");
-        }
-        double n;
+        long nanos;
         try {
-            n = Double.parseDouble(digits.strip());
-        } catch (NumberFormatException e) {
+            nanos = TimeSpan.parse(value);
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(at + ": a time is a number and its unit (ns, us, ms or s), as 200us");
         }
-        double nanos = n * unit;
-        if (!(nanos >= 0) || nanos > MAX_TIME_NANOS) {
+        if (nanos > MAX_TIME_NANOS) {
             throw new IllegalArgumentException(at + ": a time from 0 to 10s");
         }
-        return Math.round(nanos);
+        return nanos;
     }
 
     private static long number(String value, String at, long min, long max, String expected) {

@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.fault;
 
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketInfo;
@@ -19,7 +20,9 @@ import java.nio.ByteBuffer;
  * receives, so that a peer meets loss, duplication, reordering, delay, corruption, truncation and RNR NAKs on
  * real sockets, with no root and no netem. On send a fault is done before the port beneath computes the ICRC
  * (a truncated packet or an RNR NAK is well formed) but for corruption, which spoils the packet after it (the
- * peer drops it as corrupt); on receive it is done after the ICRC check, and a corrupted packet is dropped as
+ * peer drops it as corrupt); a packet dropped on send is handed to the port beneath to lose
+ * ({@link PacketPort#loseOnSend}), which writes the ICRC it would have sent it with, so that the capture's DROPPED
+ * frame is the packet as it would have left; on receive it is done after the ICRC check, and a corrupted packet is dropped as
  * the check would have. A held packet waits on the NIC's timers ({@link NicTime}), never on a sleeping thread.
  *
  * <p>The capture records what was done as the packet's comment: a dropped packet as DROPPED, a held or changed
@@ -105,10 +108,8 @@ public final class FaultyPort implements PacketPort {
         PacketTap t = tap;
         String comment = t == null ? null : asked == null ? send.describe() : asked + "; " + send.describe();
         if (send.drop) {
-            if (t != null) {
-                t.packet(PacketTap.Direction.DROPPED, inner.localAddress(), to, srcPort, PeerAddress.ROCE_PORT, 0, packet,
-                        offset, length, time.nanoTime(), comment);
-            }
+            inner.annotateNextSent(comment);
+            inner.loseOnSend(packet, offset, length, to, srcPort);
             return;
         }
         int changed = changedCopy(packet, offset, length, send, sendScratch);
@@ -194,6 +195,14 @@ public final class FaultyPort implements PacketPort {
             s.packet(h.bytes, 0, h.length, h.info);
         }
         s.burstEnd();
+    }
+
+    /** The port beneath loses it: a packet this port drops is captured as the port beneath would have sent it. */
+    @Override
+    public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        inner.annotateNextSent(nextComment);
+        nextComment = null;
+        inner.loseOnSend(packet, offset, length, to, srcPort);
     }
 
     @Override
@@ -347,6 +356,9 @@ public final class FaultyPort implements PacketPort {
                         + DropReason.BAD_ICRC.description());
                 s.dropped(b, o, l, info, DropReason.BAD_ICRC);
                 return;
+            }
+            if (receive.markCe && Ecn.of(info.trafficClass) != Ecn.NOT_ECT) {
+                info.trafficClass |= Ecn.CE;
             }
             show(Direction.RECEIVED, b, o, l, comment);
             if (receive.holdNanos > 0 && hold(b, o, l, true, null, 0, receive, comment, info)) {

@@ -162,12 +162,10 @@ public final class RawIpv4Sender implements AutoCloseable {
         if (length > maxRoceLength) {
             throw new IllegalArgumentException("a RoCE packet of " + length + " bytes exceeds " + maxRoceLength);
         }
-        int id = identifications.next();
-        RoceFramer f = framer.addresses(localIp, to.ipBytes()).ports(srcPort, PeerAddress.ROCE_PORT).identification(id);
-        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, f.icrc(packet, offset, length));
+        int id = stampIcrc(packet, offset, length, to, srcPort);
         int slot = staged;
         int at = slot * stride;
-        int headers = f.writeIpUdpHeaders(data, at, length);
+        int headers = framer.writeIpUdpHeaders(data, at, length);
         data.put(at + headers, packet, offset, length);
         iovecs.set(ValueLayout.JAVA_LONG, slot * IOVEC_SIZE + LinuxSockets.IOV_LEN, headers + length);
         addresses.set(NETWORK_INT, slot * SOCKADDR_SIZE + LinuxSockets.SIN_ADDR, to.ipv4());
@@ -175,6 +173,20 @@ public final class RawIpv4Sender implements AutoCloseable {
         if (staged == slots) {
             flush();
         }
+        return id;
+    }
+
+    /**
+     * Takes the next IP identification and writes into the packet's last four bytes the ICRC for it, with the
+     * headers this sender puts in front; {@link #stage} does this first. Alone, for a packet lost before it left
+     * (fault injection): its identification is used up as a packet lost on the wire uses up its own.
+     *
+     * @return the IP identification the ICRC covers
+     */
+    public int stampIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        int id = identifications.next();
+        RoceFramer f = framer.addresses(localIp, to.ipBytes()).ports(srcPort, PeerAddress.ROCE_PORT).identification(id);
+        IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, f.icrc(packet, offset, length));
         return id;
     }
 

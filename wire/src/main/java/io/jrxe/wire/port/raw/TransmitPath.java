@@ -10,10 +10,12 @@ package io.jrxe.wire.port.raw;
  * @param reason why the raw socket is not used (UDP over IPv4), else null
  */
 public record TransmitPath(Kind kind, String reason) {
-    public enum Kind { RAW_IPV4, UDP_IPV4, UDP_IPV6 }
+    public enum Kind { RAW_IPV4, UDP_IPV4, UDP_IPV6, SHARED_MEMORY }
 
     public static final TransmitPath RAW = new TransmitPath(Kind.RAW_IPV4, null);
     public static final TransmitPath IPV6 = new TransmitPath(Kind.UDP_IPV6, null);
+    /** The shared-memory wire: the UDP datagrams' bytes, carried between jrxe devices of one host through memory. */
+    public static final TransmitPath SHARED_MEMORY = new TransmitPath(Kind.SHARED_MEMORY, null);
 
     /** The UDP fallback over IPv4, for this failure to open the raw socket. */
     public static TransmitPath udpIpv4(RawSocketUnavailableException why) {
@@ -26,10 +28,11 @@ public record TransmitPath(Kind kind, String reason) {
             case RAW_IPV4 -> "IPv4 transmit: raw socket (IP identification chosen by jrxe; loopback peers, jrxe alone, get UDP with GSO)";
             case UDP_IPV4 -> "IPv4 transmit: UDP socket (" + reason + "): IPv4 peers other than jrxe will drop its packets";
             case UDP_IPV6 -> "IPv6 transmit: UDP socket (every byte the ICRC covers is known)";
+            case SHARED_MEMORY -> "transmit: shared memory (jrxe devices of this host only; ICRCs as from a UDP socket)";
         };
     }
 
-    /** True when a kernel rxe peer can verify this device's ICRCs. */
+    /** False when a kernel rxe peer it reaches would drop this device's packets as corrupt: UDP over IPv4 only. */
     public boolean kernelPeersAccept() {
         return kind != Kind.UDP_IPV4;
     }

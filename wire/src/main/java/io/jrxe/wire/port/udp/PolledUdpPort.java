@@ -1,8 +1,10 @@
 package io.jrxe.wire.port.udp;
 
+import io.jrxe.wire.port.InvokerLoop;
 import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.PolledPort;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.raw.RawSocketUnavailableException;
@@ -18,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * A device's RoCEv2 port on UDP sockets that any thread may read and write, so that whichever
@@ -36,7 +37,7 @@ import java.util.function.Consumer;
  * Over IPv6, Java cannot allow a zero UDP checksum (UDP_NO_CHECK6_RX), which kernel rxe sends:
  * this port reaches jrxe peers over IPv6 and any peer over IPv4.
  */
-public final class PolledUdpPort extends RoceUdpPort {
+public final class PolledUdpPort extends RoceUdpPort implements PolledPort {
     private final DatagramChannel receiver;
     private final ProtocolFamily family;
     /** The IPv4 raw transmit path to kernel peers, or null. */
@@ -53,8 +54,8 @@ public final class PolledUdpPort extends RoceUdpPort {
      * holder of the loop walks a snapshot without a lock.
      */
     private volatile GroupSocket[] groupSockets = new GroupSocket[0];
-    /** Who watches a new group socket for the standby thread (the invoker loop's selector), or null. */
-    private volatile Consumer<DatagramChannel> watcher;
+    /** Who watches a new group socket for the thread that waits for work (the invoker loop's), or null. */
+    private volatile SelectorWaiter watcher;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     /**
      * Reads the port's own socket with recvmsg, which gives each datagram's TOS byte (the ECN codepoint); null
@@ -138,14 +139,15 @@ public final class PolledUdpPort extends RoceUdpPort {
         }
     }
 
-    /** The socket that receives, for the standby thread's selector. */
-    DatagramChannel receiveChannel() {
-        return receiver;
-    }
-
-    /** The sockets of the groups joined from now on are handed to {@code w} (the standby thread's selector). */
-    void watchGroups(Consumer<DatagramChannel> w) {
+    /** A selector over the port's socket and its groups' sockets, those joined later included. */
+    @Override
+    public synchronized SelectorWaiter openWaiter() throws IOException {
+        SelectorWaiter w = new SelectorWaiter(receiver);
+        for (GroupSocket g : groupSockets) {
+            w.watch(g.channel());
+        }
         watcher = w;
+        return w;
     }
 
     /** As {@link UdpSockets#bindGroup}'s comment says for the event-loop port; IPv6 also needs IPV6_MULTICAST_IF. */
@@ -185,9 +187,9 @@ public final class PolledUdpPort extends RoceUdpPort {
         GroupSocket[] now = java.util.Arrays.copyOf(groupSockets, groupSockets.length + 1);
         now[now.length - 1] = new GroupSocket(group, ch);
         groupSockets = now;
-        Consumer<DatagramChannel> w = watcher;
+        SelectorWaiter w = watcher;
         if (w != null) {
-            w.accept(ch);
+            w.watch(ch);
         }
     }
 
@@ -226,13 +228,8 @@ public final class PolledUdpPort extends RoceUdpPort {
         return transmitPath;
     }
 
-    /**
-     * Reads up to {@code max} datagrams that are waiting, without blocking, and hands each to the
-     * NIC; a burst that delivered any ends with the sink's {@code burstEnd}.
-     *
-     * @return the datagrams read
-     */
-    int receive(int max) {
+    @Override
+    public int receive(int max) {
         int n = tosReceiver != null ? receiveWithTos(max) : receiveFrom(receiver, local, max);
         for (GroupSocket g : groupSockets) {
             n += receiveFrom(g.channel(), g.group(), max - n);
@@ -361,9 +358,14 @@ public final class PolledUdpPort extends RoceUdpPort {
         return true;
     }
 
-    /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
-    private boolean leavesRaw(PeerAddress to) {
+    @Override
+    protected boolean leavesRaw(PeerAddress to) {
         return raw != null && (to == null || !to.loopback());
+    }
+
+    @Override
+    protected int udpSourcePort(int srcPort, PeerAddress to) {
+        return sender(srcPort, to) == receiver ? boundPort() : srcPort;
     }
 
     /**

@@ -87,6 +87,11 @@ public abstract class RoceUdpPort extends AttachedPort {
         peerPort = udpPort;
     }
 
+    /** The UDP port of the peers' addresses that packets go to (see {@link #peersOnPort}). */
+    protected final int peerPort() {
+        return peerPort;
+    }
+
     /** The UDP port this port's socket is bound to, which packets leaving from that socket carry as their source. */
     protected final int boundPort() {
         return local.socketAddress().getPort();
@@ -156,19 +161,53 @@ public abstract class RoceUdpPort extends AttachedPort {
      * solve for the number it chose.
      */
     protected final void writeUdpIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int sourcePort) {
+        stampUdpIcrc(packet, offset, length, to, sourcePort);
+        corruptAfterIcrc(packet, offset, length);
+    }
+
+    private void stampUdpIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int sourcePort) {
         int value = local.ipv6()
                 ? sendIcrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
                 : sendIcrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
-        corruptAfterIcrc(packet, offset, length);
     }
+
+    /**
+     * The ICRC the packet would have left with, from the socket it would have left through: the raw socket's, for the
+     * identification it would have been given (which is used up), or a UDP socket's, for identification 0.
+     */
+    @Override
+    public final void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+        if (leavesRaw(to) && !corruptionPending()) {
+            int identification = rawSender().stampIcrc(packet, offset, length, to, srcPort);
+            tapOut(PacketTap.Direction.DROPPED, to, srcPort, identification, packet, offset, length);
+            return;
+        }
+        int sourcePort = udpSourcePort(srcPort, to);
+        stampUdpIcrc(packet, offset, length, to, sourcePort);
+        tapOut(PacketTap.Direction.DROPPED, to, sourcePort, 0, packet, offset, length);
+    }
+
+    /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
+    protected abstract boolean leavesRaw(PeerAddress to);
+
+    /**
+     * The UDP source port a packet from QP source port {@code srcPort} to {@code to} leaves a UDP socket with: its
+     * own, or the port's bound one when a socket of its own cannot be had.
+     */
+    protected abstract int udpSourcePort(int srcPort, PeerAddress to);
 
     protected final void tapSent(PeerAddress to, int sourcePort, int identification, ByteBuffer packet, int offset,
                                  int length) {
+        tapOut(PacketTap.Direction.SENT, to, sourcePort, identification, packet, offset, length);
+    }
+
+    private void tapOut(PacketTap.Direction direction, PeerAddress to, int sourcePort, int identification,
+                        ByteBuffer packet, int offset, int length) {
         PacketTap t = tap;
         if (t != null) {
-            t.packet(PacketTap.Direction.SENT, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, sendTos, packet,
-                    offset, length, System.nanoTime(), takeSentComment());
+            t.packet(direction, local, to, sourcePort, PeerAddress.ROCE_PORT, identification, sendTos, packet, offset,
+                    length, System.nanoTime(), takeSentComment());
         }
     }
 
@@ -180,13 +219,21 @@ public abstract class RoceUdpPort extends AttachedPort {
      */
     protected final void admit(ByteBuffer buffer, int offset, int length, InetSocketAddress sender, PeerAddress destination,
                                int trafficClass) {
+        if (sink != null) {
+            admit(buffer, offset, length, sourceOf(sender), sender.getPort(), destination, trafficClass);
+        }
+    }
+
+    /** {@link #admit(ByteBuffer, int, int, InetSocketAddress, PeerAddress, int)} for a sender known by its address and UDP port. */
+    protected final void admit(ByteBuffer buffer, int offset, int length, PeerAddress source, int sourcePort,
+                               PeerAddress destination, int trafficClass) {
         PacketSink s = sink;
         if (s == null) {
             return;
         }
-        info.source = sourceOf(sender);
+        info.source = source;
         info.destination = destination;
-        info.sourcePort = sender.getPort();
+        info.sourcePort = sourcePort;
         info.ttl = 64;
         info.trafficClass = trafficClass;
         if (Ecn.of(trafficClass) == Ecn.CE) {

@@ -375,9 +375,14 @@ public final class UdpPort extends RoceUdpPort {
         }
     }
 
-    /** Whether packets to {@code to} leave through the raw socket rather than a UDP one (null: to any peer). */
-    private boolean leavesRaw(PeerAddress to) {
+    @Override
+    protected boolean leavesRaw(PeerAddress to) {
         return raw != null && (rawToLoopback || to == null || !to.loopback());
+    }
+
+    @Override
+    protected int udpSourcePort(int srcPort, PeerAddress to) {
+        return sender(srcPort) == receiver ? boundPort() : srcPort;
     }
 
     /**

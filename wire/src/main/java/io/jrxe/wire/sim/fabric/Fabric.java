@@ -6,6 +6,7 @@ import io.jrxe.wire.sim.PacketPath;
 import io.jrxe.wire.sim.SimulatedNetwork;
 import io.jrxe.wire.sim.VirtualTime;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,7 +25,12 @@ public final class Fabric implements PacketPath {
     private Ends ends;
     private final Map<PeerAddress, OutputQueue> hostQueues = new LinkedHashMap<>();
     private final List<Switch> switches = new ArrayList<>();
-    private final Map<HostPair, Long> delivered = new HashMap<>();
+    /** Each attached host's number, in the order attached: its row and column of {@link #delivered}. */
+    private final Map<PeerAddress, Integer> hostNumbers = new HashMap<>();
+    /** RoCE bytes delivered, by receiver's number then sender's: counted per frame with no key object. */
+    private long[][] delivered = new long[0][0];
+    /** Frames that arrived or were dropped, for {@link #frame} to hand out again. */
+    private final ArrayDeque<Frame> spareFrames = new ArrayDeque<>();
     private long dropped;
 
     private Fabric() {
@@ -64,8 +70,15 @@ public final class Fabric implements PacketPath {
         up.connect(to);
         to.feedBy(up);
         hostQueues.put(host, up);
+        int number = hostNumbers.size();
+        hostNumbers.put(host, number);
+        long[][] grown = new long[number + 1][number + 1];
+        for (int r = 0; r < number; r++) {
+            System.arraycopy(delivered[r], 0, grown[r], 0, number);
+        }
+        delivered = grown;
         OutputQueue down = to.output(to.name() + ">" + host.address().getHostAddress(), link);
-        down.connect((frame, upstream) -> arrived(frame));
+        down.connect((frame, upstream) -> arrived(frame, number));
         to.route(host, down);
     }
 
@@ -81,6 +94,12 @@ public final class Fabric implements PacketPath {
     }
 
     @Override
+    public Frame frame() {
+        Frame spare = spareFrames.poll();
+        return spare != null ? spare : new Frame();
+    }
+
+    @Override
     public void carry(Frame frame) {
         OutputQueue first = hostQueues.get(frame.source);
         if (first == null || !first.offer(frame, null)) {
@@ -88,19 +107,24 @@ public final class Fabric implements PacketPath {
         }
     }
 
-    private void arrived(Frame frame) {
-        delivered.merge(new HostPair(frame.source, frame.receiver), (long) frame.roce.length, Long::sum);
+    /** A frame reached the host numbered {@code receiver} (a frame in the fabric came from an attached host). */
+    private void arrived(Frame frame, int receiver) {
+        delivered[receiver][hostNumbers.get(frame.source)] += frame.roce.length;
         ends.arrived(frame);
+        spareFrames.push(frame);
     }
 
     void dropped(Frame frame) {
         dropped++;
         ends.dropped(frame);
+        spareFrames.push(frame);
     }
 
     /** The RoCE bytes (BTH to ICRC) delivered from one host to another, resent packets included. */
     public long deliveredBytes(HostPair pair) {
-        return delivered.getOrDefault(pair, 0L);
+        Integer sender = hostNumbers.get(pair.sender());
+        Integer receiver = hostNumbers.get(pair.receiver());
+        return sender == null || receiver == null ? 0 : delivered[receiver][sender];
     }
 
     /** Frames the fabric dropped: full queues, and frames with no route. */

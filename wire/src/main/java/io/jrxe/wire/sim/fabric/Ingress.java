@@ -14,6 +14,9 @@ public final class Ingress {
     private final PfcThresholds pfc;
     private final VirtualTime time;
     private final long pauseDelayNanos;
+    /** The upstream queue's pause and resume as timer tasks, made once. */
+    private final Runnable pauseUpstream;
+    private final Runnable resumeUpstream;
     private long heldBytes;
     private boolean pausing;
     private long pausesSent;
@@ -23,6 +26,8 @@ public final class Ingress {
         this.pfc = pfc;
         this.time = time;
         this.pauseDelayNanos = pauseDelayNanos;
+        this.pauseUpstream = upstream == null ? null : upstream::pause;
+        this.resumeUpstream = upstream == null ? null : upstream::resume;
     }
 
     void held(int bytes) {
@@ -31,7 +36,7 @@ public final class Ingress {
             pausing = true;
             pausesSent++;
             // The PAUSE frame crosses the link back; what the upstream queue starts before it arrives still comes.
-            time.schedule(pauseDelayNanos, upstream::pause);
+            time.schedule(pauseDelayNanos, pauseUpstream);
         }
     }
 
@@ -42,7 +47,7 @@ public final class Ingress {
         heldBytes -= bytes;
         if (pausing && heldBytes <= pfc.xonBytes()) {
             pausing = false;
-            time.schedule(pauseDelayNanos, upstream::resume);
+            time.schedule(pauseDelayNanos, resumeUpstream);
         }
     }
 

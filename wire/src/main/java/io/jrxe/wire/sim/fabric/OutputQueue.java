@@ -22,6 +22,16 @@ public final class OutputQueue {
     private final ArrayDeque<Frame> frames = new ArrayDeque<>();
     /** The ingress each waiting frame came in by ({@link Ingress#NONE} for a host's own frames), in the same order. */
     private final ArrayDeque<Ingress> sources = new ArrayDeque<>();
+    /**
+     * The frames on the link, past serialisation, in the order they reach the far end: every frame takes the link's
+     * one delay after the one before it left, so they arrive in the order they were sent.
+     */
+    private final ArrayDeque<Frame> propagating = new ArrayDeque<>();
+    /** The frame being serialised onto the link, or null. */
+    private Frame serialising;
+    /** The timers' tasks, made once: a lambda per frame would be an object per frame. */
+    private final Runnable serialised = this::serialised;
+    private final Runnable reachFarEnd = this::reachFarEnd;
     private Hop far;
     private long depthBytes;
     private boolean sending;
@@ -88,14 +98,24 @@ public final class OutputQueue {
         changeDepth(-size);
         from.released(size);
         sending = true;
+        serialising = frame;
         long serialisation = link.serialisationNanos(size);
         sentFrames++;
         busyNanos += serialisation;
-        time.schedule(serialisation, () -> {
-            sending = false;
-            time.schedule(link.delayNanos(), () -> far.arrive(frame, this));
-            sendNext();
-        });
+        time.schedule(serialisation, serialised);
+    }
+
+    /** The frame being sent is on the link: it propagates to the far end, and the next one may start. */
+    private void serialised() {
+        sending = false;
+        propagating.add(serialising);
+        serialising = null;
+        time.schedule(link.delayNanos(), reachFarEnd);
+        sendNext();
+    }
+
+    private void reachFarEnd() {
+        far.arrive(propagating.poll(), this);
     }
 
     private void changeDepth(long by) {

@@ -63,6 +63,17 @@ class FaultSpecTest {
     }
 
     @Test
+    void markIsForPacketsReceived() {
+        FaultSpec s = FaultSpec.parse("mark,p=0.1,op=write");
+        FaultRule mark = s.rules().get(0);
+        assertThat(mark.action()).isEqualTo(FaultAction.MARK);
+        assertThat(mark.direction()).as("without a dir").isEqualTo(FaultDirection.RECEIVE);
+        assertThat(mark.probability()).isEqualTo(0.1);
+        assertThat(FaultSpec.parse("mark,dir=recv").rules().get(0).direction()).isEqualTo(FaultDirection.RECEIVE);
+        assertThat(s.any(FaultDirection.SEND)).isFalse();
+    }
+
+    @Test
     void noneAndTheEmptyTextAreNoFaults() {
         assertThat(FaultSpec.parse("none").none()).isTrue();
         assertThat(FaultSpec.parse(" ").none()).isTrue();
@@ -77,7 +88,7 @@ class FaultSpecTest {
         "delay=50               | clause 1 'delay=50': delay=50: a time is a number and its unit (ns, us, ms or s), as 200us",
         "delay=11s              | clause 1 'delay=11s': delay=11s: a time from 0 to 10s",
         "reorder=0.1:0us        | clause 1 'reorder=0.1:0us': reorder=0.1:0us: a reorder's hold must be longer than 0",
-        "lose=0.1               | clause 1 'lose=0.1': unknown rate 'lose' (loss, dup, reorder, delay, corrupt, seed, dir); a rule starts with its action (drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER])",
+        "lose=0.1               | clause 1 'lose=0.1': unknown rate 'lose' (loss, dup, reorder, delay, corrupt, seed, dir); a rule starts with its action (drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER], mark)",
         "loss=0.1,loss=0.2      | clause 1 'loss=0.1,loss=0.2': loss given twice",
         "loss=0.1;loss=0.2      | clause 2 'loss=0.2': the rates of send are given twice",
         "seed=1;seed=2          | clause 2 'seed=2': seed given twice",
@@ -87,7 +98,7 @@ class FaultSpecTest {
         "loss=0.1,drop          | clause 1 'loss=0.1,drop': 'drop' is no key=value; a rates clause has only key=value items (loss, dup, reorder, delay, corrupt, seed, dir); a rule's action goes first in a clause of its own",
         "loss=0.1;;dup=0.1      | clause 2 is empty (clauses are separated by ';')",
         "loss=0.1,              | clause 1 'loss=0.1,': an empty item (items are separated by ',')",
-        "drp,nth=3              | clause 1 'drp,nth=3': 'drp' is neither a rule's action (drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER]) nor a rate (key=value: loss, dup, reorder, delay, corrupt, seed, dir)",
+        "drp,nth=3              | clause 1 'drp,nth=3': 'drp' is neither a rule's action (drop, dup, corrupt, delay:TIME, truncate:BYTES, rnr[:TIMER], mark) nor a rate (key=value: loss, dup, reorder, delay, corrupt, seed, dir)",
         "delay,op=ack           | clause 1 'delay,op=ack': delay: delay needs a time, as in delay:5ms",
         "truncate               | clause 1 'truncate': truncate: truncate needs the bytes to cut, as in truncate:8",
         "truncate:0             | clause 1 'truncate:0': truncate:0: a number of bytes from 1 to 4096",
@@ -103,6 +114,8 @@ class FaultSpecTest {
         "drop,nth=2,nth=3       | clause 1 'drop,nth=2,nth=3': nth given twice",
         "drop,dup               | clause 1 'drop,dup': 'dup' is no selector=value (nth, op, qp, dir, p, count); one action per rule, each rule in a clause of its own",
         "rnr,op=send            | clause 1 'rnr,op=send': rnr turns ACKs into RNR NAKs: leave op out or say op=ack",
+        "mark,dir=send          | clause 1 'mark,dir=send': mark changes how a packet arrives (a switch's mark): it applies to packets received, so dir=send cannot be",
+        "mark:3                 | clause 1 'mark:3': mark:3: mark takes no ':' value",
     })
     void everyMistakeIsOneLineThatNamesIt(String text, String message) {
         assertThatThrownBy(() -> FaultSpec.parse(text)).isInstanceOf(IllegalArgumentException.class)

@@ -1,5 +1,8 @@
 package io.jrxe.wire.port.fault;
 
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.ecn.Ecn;
 import io.jrxe.wire.port.PacketPort;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PacketTap;
@@ -27,8 +30,12 @@ class FaultyPortTest {
     /** Keeps what leaves: each packet's PSN and length, whether it is to be corrupted, and its comment. */
     static class StandIn implements PacketPort {
         final List<String> sent = new ArrayList<>();
+        /** Each packet lost on its way out: its PSN and its comment. */
+        final List<String> lost = new ArrayList<>();
         private int corruptBit = -1;
         private String comment;
+        /** What the faulty port stands the NIC's sink behind: where a received packet is handed. */
+        PacketSink received;
 
         @Override
         public PeerAddress localAddress() {
@@ -39,6 +46,12 @@ class FaultyPortTest {
         public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
             sent.add((packet.getInt(offset + 8) & 0xFFFFFF) + "/" + length + (corruptBit >= 0 ? " bit " + corruptBit : ""));
             corruptBit = -1;
+            comment = null;
+        }
+
+        @Override
+        public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            lost.add((packet.getInt(offset + 8) & 0xFFFFFF) + (comment == null ? "" : " " + comment));
             comment = null;
         }
 
@@ -55,6 +68,7 @@ class FaultyPortTest {
 
         @Override
         public void receiver(PacketSink sink) {
+            received = sink;
         }
 
         @Override
@@ -139,6 +153,35 @@ class FaultyPortTest {
     }
 
     @Test
+    void markSetsCeOnWhatArrivesEcnCapableAndOnNothingElse() {
+        StandIn inner = new StandIn();
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("mark,nth=1"), new VirtualTime());
+        List<String> arrived = new ArrayList<>();
+        port.receiver(new PacketSink() {
+            @Override
+            public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+                arrived.add((buffer.getInt(offset + 8) & 0xFFFFFF) + " " + Ecn.name(Ecn.of(info.trafficClass))
+                        + " dscp " + Ecn.dscp(info.trafficClass));
+            }
+
+            @Override
+            public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+                arrived.add("dropped " + reason);
+            }
+        });
+        int[] tos = {(26 << 2) | Ecn.ECT_0, Ecn.ECT_1, Ecn.NOT_ECT, Ecn.CE};
+        for (int psn = 0; psn < tos.length; psn++) {
+            PacketInfo info = new PacketInfo();
+            info.trafficClass = tos[psn];
+            inner.received.packet(packet(psn), 0, 64, info);
+        }
+        assertThat(arrived).containsExactly("0 CE dscp 26", "1 CE dscp 0", "2 Not-ECT dscp 0", "3 CE dscp 0");
+        assertThat(inner.sent).as("mark is for packets received: what is sent goes as it is").isEmpty();
+        port.send(packet(9), 0, 64, PEER, 49152);
+        assertThat(inner.sent).containsExactly("9/64");
+    }
+
+    @Test
     void aStoppedPortTouchesNothingAndDrawsNothing() {
         StandIn inner = new StandIn();
         VirtualTime time = new VirtualTime();
@@ -158,15 +201,35 @@ class FaultyPortTest {
     }
 
     @Test
-    void aPacketNoFaultPicksAllocatesNothing() {
+    void aPacketDroppedOnSendIsLostByThePortBeneathWithItsComment() {
+        StandIn inner = new StandIn();
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("drop,nth=1,op=write,count=1"), new VirtualTime());
+        port.tap((d, s, t, sp, dp, id, roce, off, len, ts, c) -> { });
+        for (int psn = 0; psn < 3; psn++) {
+            if (psn == 0) {
+                port.annotateNextSent("retransmission");
+            }
+            port.send(packet(psn), 0, 64, PEER, 49152);
+        }
+        assertThat(inner.sent).containsExactly("1/64", "2/64");
+        assertThat(inner.lost).singleElement().asString().startsWith("0 retransmission; fault on send: dropped");
+    }
+
+    @Test
+    void aPacketDroppedOnSendAllocatesNothing() {
         StandIn inner = new StandIn() {
             @Override
-            public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            public void loseOnSend(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
             }
         };
-        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("drop,op=ack;delay:1ms,qp=0x12;drop,nth=2,op=read-resp"),
-                new VirtualTime());
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("drop,op=write"), new VirtualTime());
         ByteBuffer write = packet(0);
+        assertThat(allocatedPerPacket(port, write)).as("bytes allocated per packet dropped").isZero();
+        assertThat(inner.sent).isEmpty();
+    }
+
+    /** Bytes the port allocates per packet sent, after as many packets to warm it up. */
+    private static long allocatedPerPacket(PacketPort port, ByteBuffer write) {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         for (int i = 0; i < 200_000; i++) {
@@ -178,7 +241,19 @@ class FaultyPortTest {
             write.putInt(8, i & 0xFFFFFF);
             port.send(write, 0, 64, PEER, 49152);
         }
-        long perPacket = (threads.getCurrentThreadAllocatedBytes() - before) / 200_000;
-        assertThat(perPacket).as("bytes allocated per packet that no rule picks").isZero();
+        return (threads.getCurrentThreadAllocatedBytes() - before) / 200_000;
+    }
+
+    @Test
+    void aPacketNoFaultPicksAllocatesNothing() {
+        StandIn inner = new StandIn() {
+            @Override
+            public void send(ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort) {
+            }
+        };
+        PacketPort port = FaultyPort.wrap(inner, FaultSpec.parse("drop,op=ack;delay:1ms,qp=0x12;drop,nth=2,op=read-resp"),
+                new VirtualTime());
+        ByteBuffer write = packet(0);
+        assertThat(allocatedPerPacket(port, write)).as("bytes allocated per packet that no rule picks").isZero();
     }
 }

@@ -62,6 +62,27 @@ class FabricTest {
         return seen;
     }
 
+    /** A frame that arrived is the fabric's again: the next one carried is the same object, and each counts per pair. */
+    @Test
+    void aFrameThatArrivedIsCarriedAgainAndCountedPerPair() {
+        SimulatedNetwork network = new SimulatedNetwork(1);
+        Topology t = Topology.incast(network, 2, LINK, new QueueSettings(1 << 20, RedMarking.OFF, null));
+        network.attach(Topology.receiver(0)); // no sink: what is checked is the fabric's
+        burst(network.attach(Topology.sender(0)), Topology.receiver(0), 1);
+        network.time().runUntil(() -> false, 1_000_000_000L);
+        io.jrxe.wire.sim.Frame spare = t.fabric().frame();
+
+        t.fabric().carry(spare.set(Topology.sender(1), Topology.receiver(0), Topology.receiver(0), new byte[ROCE], 49152, 1,
+                0));
+        network.time().runUntil(() -> false, 1_000_000_000L);
+
+        assertThat(network.delivered()).isEqualTo(2);
+        assertThat(t.fabric().frame()).as("the frame, back once it arrived").isSameAs(spare);
+        assertThat(t.fabric().deliveredBytes(t.flows().get(0))).isEqualTo(ROCE);
+        assertThat(t.fabric().deliveredBytes(t.flows().get(1))).isEqualTo(ROCE);
+        assertThat(t.fabric().deliveredBytes(new HostPair(Topology.receiver(0), Topology.sender(0)))).isZero();
+    }
+
     @Test
     void aPacketTakesEachLinksSerialisationAndDelay() {
         SimulatedNetwork network = new SimulatedNetwork(1);

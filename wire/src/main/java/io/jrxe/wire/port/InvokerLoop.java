@@ -1,4 +1,4 @@
-package io.jrxe.wire.port.udp;
+package io.jrxe.wire.port;
 
 import io.jrxe.verbs.idle.PollWindow;
 import io.jrxe.verbs.idle.TimerQueue;
@@ -7,8 +7,6 @@ import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,11 +21,12 @@ import java.util.function.BooleanSupplier;
  * than busy threads, every hand-off between two threads can cost a scheduler time slice.
  *
  * <p>A program that waits for a completion event runs the loop too ({@link #runUntil}), blocking
- * in the port's selector between cycles. The NIC must still progress when nobody polls (the
- * passive target of a WRITE, a program asleep on a CM event), so a standby thread watches: while
+ * in the port's {@link PortWaiter} (a selector over its sockets, a look at its ring) between
+ * cycles. The NIC must still progress when nobody polls (the passive target of a WRITE, a
+ * program asleep on a CM event), so a standby thread watches: while
  * the program invoked the loop within the last {@link #HANDOVER_NANOS} it sleeps (looking again
  * less and less often, up to {@link #MAX_LOOK_NANOS}, while the program stays); after that it
- * runs the duty cycle itself, blocking in the selector (and the next timer) between cycles.
+ * runs the duty cycle itself, blocking in the waiter (and the next timer) between cycles.
  *
  * <p>Exclusion is one flag, taken without waiting: a thread that finds the loop held goes on
  * (its work is queued, and the holder drains the queue before it lets go and looks again after).
@@ -58,32 +57,30 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     private final PollWindow standbyWindow = new PollWindow(PollWindow.NIC_THREAD_NANOS);
     /** How the program's thread that runs the NIC while it waits for an event ({@link #runUntil}) does; one waiter at a time. */
     private final PollWindow waiterWindow = new PollWindow(PollWindow.EVENT_WAITER_NANOS);
-    private final PolledUdpPort port;
-    private final Selector selector;
+    private final PolledPort port;
+    private final PortWaiter portWaiter;
     private final Thread standby;
     private volatile long lastInvoked;
     private volatile long nextDeadline = Long.MAX_VALUE;
     /** The program's thread while it runs the loop until an event (see runUntil); then the standby sleeps. */
     private volatile Thread waiter;
-    /** Whoever blocks in the selector (the standby or the waiter, never both) and until when. */
-    private volatile boolean selecting;
-    private volatile long selectorWakesAt = Long.MAX_VALUE;
+    /** Whoever blocks in the port's waiter (the standby or the program's waiting thread, never both) and until when. */
+    private volatile boolean waiting;
+    private volatile long waiterWakesAt = Long.MAX_VALUE;
     private volatile boolean closed;
 
     /** Starts the standby thread of a device whose packets arrive on {@code port}. */
-    public InvokerLoop(PolledUdpPort port, String deviceName) {
+    public InvokerLoop(PolledPort port, String deviceName) {
         this(port, deviceName, true);
     }
 
     /** With {@code withStandby} false, only invocations run the NIC (tests of what an invocation does). */
-    InvokerLoop(PolledUdpPort port, String deviceName, boolean withStandby) {
+    InvokerLoop(PolledPort port, String deviceName, boolean withStandby) {
         this.port = port;
         try {
-            this.selector = Selector.open();
-            port.receiveChannel().register(selector, SelectionKey.OP_READ);
-            port.watchGroups(this::watch);
+            this.portWaiter = port.openWaiter();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot watch the socket of " + deviceName + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot watch the port of " + deviceName + ": " + e.getMessage(), e);
         }
         this.standby = new Thread(this::standbyLoop, "jrxe-nic-" + deviceName + "-standby");
         standby.setDaemon(true);
@@ -92,21 +89,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         }
     }
 
-    public PolledUdpPort port() {
+    public PolledPort port() {
         return port;
-    }
-
-    /**
-     * The standby thread also wakes for a multicast group's socket. Registering does not wait for a select in
-     * progress (JDK 11 and later); the wake-up makes that select start again with the new socket.
-     */
-    private void watch(java.nio.channels.DatagramChannel groupSocket) {
-        try {
-            groupSocket.register(selector, SelectionKey.OP_READ);
-        } catch (java.nio.channels.ClosedChannelException | java.nio.channels.ClosedSelectorException e) {
-            return; // the group was left, or the loop closed, before it could be watched
-        }
-        selector.wakeup();
     }
 
     /**
@@ -131,7 +115,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
 
     /**
      * Runs the NIC on the calling thread until {@code done} says so or {@code timeoutNanos} pass, blocking in the
-     * port's selector between duty cycles: a program asleep on a completion event is woken by the very datagram
+     * port's waiter between duty cycles: a program asleep on a completion event is woken by the very datagram
      * that completes its work. Handing the NIC to the standby thread instead costs two wake-ups per packet (the
      * standby's, then the program's) where a UDP exchange has one. The standby thread sleeps meanwhile.
      *
@@ -141,8 +125,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         long deadline = System.nanoTime() + timeoutNanos;
         Thread me = Thread.currentThread();
         waiter = me;
-        if (selecting) {
-            selector.wakeup(); // the standby may be blocked in the selector already: it must let go of it
+        if (waiting) {
+            portWaiter.wake(); // the standby may be blocked in the waiter already: it must let go of it
         }
         try {
             PollWindow window = waiterWindow;
@@ -207,8 +191,8 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         timers.add(deadline, task);
         if (deadline < nextDeadline) {
             nextDeadline = deadline;
-            if (selecting && deadline < selectorWakesAt) {
-                selector.wakeup(); // the selecting thread sleeps past this timer
+            if (waiting && deadline < waiterWakesAt) {
+                portWaiter.wake(); // the waiting thread sleeps past this timer
             }
         }
     }
@@ -259,7 +243,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         if (work > 0) {
             Thread w = waiter;
             if (w != null && w != Thread.currentThread()) {
-                selector.wakeup(); // what this thread did may be what the waiter waits for: it must look
+                portWaiter.wake(); // what this thread did may be what the waiter waits for: it must look
             }
         }
         return work;
@@ -346,7 +330,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     }
 
     /**
-     * Blocks until a datagram arrives, the next timer is due, {@code until} (a nanoTime) comes, or the selector is
+     * Blocks until a packet arrives, the next timer is due, {@code until} (a nanoTime) comes, or the port's waiter is
      * woken (an earlier timer, close, another thread's work while a waiter waits).
      */
     private void waitForWork(long until) {
@@ -356,22 +340,20 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         if (wakeAt != Long.MAX_VALUE && timeoutNanos <= 0) {
             return;
         }
-        selectorWakesAt = wakeAt;
-        selecting = true;
+        waiterWakesAt = wakeAt;
+        waiting = true;
         try {
-            // With `selecting` written first, a waiter that arrives now either is seen here or sees `selecting`
-            // and wakes the selector: the standby never keeps it blocked while the waiter waits for its turn.
+            // With `waiting` written first, a waiter that arrives now either is seen here or sees `waiting`
+            // and wakes the port's waiter: the standby never keeps it blocked while the waiter waits for its turn.
             Thread w = waiter;
             if (tasks.isEmpty() && !closed && nextDeadline == timerDue && (w == null || w == Thread.currentThread())) {
-                // select's timeout is in milliseconds: round up, a timer never fires early
-                selector.select(timeoutNanos == 0 ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+                portWaiter.await(timeoutNanos);
             }
-            selector.selectedKeys().clear();
         } catch (IOException e) {
-            LockSupport.parkNanos(HANDOVER_NANOS); // a selector that fails is retried, not spun on
+            LockSupport.parkNanos(HANDOVER_NANOS); // a waiter that fails is retried, not spun on
         } finally {
-            selecting = false;
-            selectorWakesAt = Long.MAX_VALUE;
+            waiting = false;
+            waiterWakesAt = Long.MAX_VALUE;
         }
     }
 
@@ -379,7 +361,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        selector.wakeup();
+        portWaiter.wake();
         LockSupport.unpark(standby);
         if (Thread.currentThread() != standby && standby.isAlive()) {
             try {
@@ -392,10 +374,6 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
             port.close();
             return null;
         });
-        try {
-            selector.close();
-        } catch (IOException ignored) {
-            // closing: the selector's descriptors are released either way
-        }
+        portWaiter.close();
     }
 }

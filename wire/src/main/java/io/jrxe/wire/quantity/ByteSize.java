@@ -1,12 +1,10 @@
-package io.jrxe.tools.sizing;
-
-import io.jrxe.tools.common.ParsedLongConverter;
+package io.jrxe.wire.quantity;
 
 import java.util.Locale;
 
 /**
  * A size in bytes as people write it: a plain number of bytes, or a number with a K, M, G or T
- * suffix in powers of 1024 (4K = 4096; KiB, KB and k are read the same way), and as the sizing
+ * suffix in powers of 1024 (4K = 4096; KiB, KB and k are read the same way), and as the
  * commands print it: "2,097,152 B (2 MiB)".
  */
 public final class ByteSize {
@@ -82,13 +80,5 @@ public final class ByteSize {
             u++;
         }
         return count(bytes) + " B (" + String.format(Locale.ROOT, "%.2f", value) + " " + UNITS[u] + ")";
-    }
-
-    /** Lets picocli read size options; a bad size is a bad option (exit 1) naming the option. */
-    public static final class Converter extends ParsedLongConverter {
-        @Override
-        protected long parse(String text) {
-            return ByteSize.parse(text);
-        }
     }
 }

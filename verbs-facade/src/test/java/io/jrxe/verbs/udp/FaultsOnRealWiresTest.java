@@ -1,6 +1,8 @@
 package io.jrxe.verbs.udp;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
+import io.jrxe.rnic.cc.CongestionControlChoice;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Context;
 import io.jrxe.verbs.Cq;
@@ -19,16 +21,23 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.fault.FaultSpec;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,11 +46,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each fault of --faults done on real loopback UDP between two jrxe NICs in one JVM (127.0.37.x): the peer meets
- * it (its counters, a resend, a status), the faulty NIC counts it, the capture of the NIC that did it says what it
- * did, and RC still delivers every byte.
+ * Each fault of --faults done between two jrxe NICs in one JVM (127.0.37.x), on real loopback UDP and on the
+ * shared-memory wire: the peer meets it (its counters, a resend, a status), the faulty NIC counts it, the capture of
+ * the NIC that did it says what it did, and RC still delivers every byte.
  */
-class FaultsOnUdpTest {
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = {"udp", "shm"})
+class FaultsOnRealWiresTest {
+    @Parameter
+    String wire;
+    @TempDir
+    Path rings;
     private static final AtomicInteger PAIRS = new AtomicInteger();
     private static final int MTU = 1024;
     /**
@@ -71,8 +86,16 @@ class FaultsOnUdpTest {
         final List<Frame> frames = java.util.Collections.synchronizedList(new ArrayList<>());
 
         Side(String name, String address, String faults) throws Exception {
-            device = Verbs.emulated().createUdp(DeviceConfig.of(name, InetAddress.getByName(address))
-                    .withFaults(FaultSpec.parse(faults)));
+            this(name, address, faults, false, "none");
+        }
+
+        /** With ECN-capable sockets when {@code ecn}, and the congestion control {@code cc} names. */
+        Side(String name, String address, String faults, boolean ecn, String cc) throws Exception {
+            DeviceConfig config = DeviceConfig.of(name, InetAddress.getByName(address)).withFaults(FaultSpec.parse(faults))
+                    .withEcnCapable(ecn);
+            NicContext context = new NicContext(config).congestionControl(CongestionControlChoice.named(cc));
+            device = wire.equals("shm") ? Verbs.emulated().createShm(context, new ShmDirectory(rings))
+                    : Verbs.emulated().createUdp(context, Progress.NIC_THREAD);
             devices.add(device);
             ctx = device.open();
             pd = ctx.allocPd();
@@ -131,8 +154,11 @@ class FaultsOnUdpTest {
     /** A on 127.0.37.(2n+1) with {@code faultsA}, B on the next with {@code faultsB}; {@code qps} RC QPs connected. */
     private Side[] pair(String faultsA, String faultsB, int qps) throws Exception {
         int n = PAIRS.incrementAndGet();
-        Side a = new Side("faults-a" + n, "127.0.37." + (2 * n + 1), faultsA);
-        Side b = new Side("faults-b" + n, "127.0.37." + (2 * n + 2), faultsB);
+        return connected(new Side("faults-a" + n, "127.0.37." + (2 * n + 1), faultsA),
+                new Side("faults-b" + n, "127.0.37." + (2 * n + 2), faultsB), qps);
+    }
+
+    private static Side[] connected(Side a, Side b, int qps) throws Exception {
         QpCapabilities caps = new QpCapabilities(64, 64, 1, 1, 0);
         for (int i = 0; i < qps; i++) {
             a.qps.add(a.pd.createQp(new QpInitAttributes(QpType.RC, a.cq, a.cq, null, caps, false)));
@@ -190,6 +216,28 @@ class FaultsOnUdpTest {
             }
         }
         return got;
+    }
+
+    /**
+     * A switch's marks without a switch: B's faults mark CE on a fifth of what arrives ECN-capable, B's notification
+     * point answers with CNPs, and A's DCQCN cuts its rate for each; every byte still arrives.
+     */
+    @Test
+    void marksOnArrivalBringCnpsBackToADcqcnSender() throws Exception {
+        int n = PAIRS.incrementAndGet();
+        Side a = new Side("faults-a" + n, "127.0.37." + (2 * n + 1), "none", true, "dcqcn");
+        Side b = new Side("faults-b" + n, "127.0.37." + (2 * n + 2), "seed=5; mark,p=0.2", true, "none");
+        connected(a, b, 1);
+        List<WorkCompletion> wcs = writes(a, b, 0, 20, 4 * MTU);
+        assertDelivered(wcs, a, b, 20 * 4 * MTU);
+        long marked = b.counter("jrxe_fault_rx_marked");
+        assertThat(marked).as("B marked some of 80 packets").isPositive().isLessThan(80);
+        assertThat(b.counter("jrxe_rcvd_ecn_ce")).as("B's NIC saw each mark").isEqualTo(marked);
+        long cnps = b.awaitCounter("jrxe_sent_cnp", 1);
+        assertThat(cnps).as("at least the first mark is answered; at most one CNP per mark").isBetween(1L, marked);
+        assertThat(a.awaitCounter("jrxe_rcvd_cnp", cnps)).isEqualTo(cnps);
+        assertThat(a.awaitCounter("jrxe_cc_rate_decreased", 1)).as("DCQCN cut A's rate").isPositive();
+        assertThat(b.commented("marked CE")).as("B's capture says which packets it marked").hasSize((int) marked);
     }
 
     @Test

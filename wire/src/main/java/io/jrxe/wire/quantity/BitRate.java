@@ -1,20 +1,19 @@
-package io.jrxe.tools.fabric;
-
-import io.jrxe.tools.common.ParsedLongConverter;
+package io.jrxe.wire.quantity;
 
 import java.util.Locale;
 
 /**
- * A link rate as people write it: bits per second, with K, M, G or T in powers of 1000 (25G = 25,000,000,000 bit/s;
- * a trailing "bit/s", "bps" or "b" is allowed), and as the fabric command prints it: "25 Gbit/s".
+ * A rate as people write it: bits per second, with K, M, G or T in powers of 1000 (25G = 25,000,000,000 bit/s;
+ * a trailing "bit/s", "bps" or "b" is allowed), and as the commands print it: "25 Gbit/s".
  */
-final class BitRate {
+public final class BitRate {
     private static final String SUFFIXES = "KMGT";
 
     private BitRate() {
     }
 
-    static long parse(String text) {
+    /** Parses {@code text}; throws {@link IllegalArgumentException} whose message says what is wrong and what is expected. */
+    public static long parse(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         for (String unit : new String[] {"bit/s", "bps", "b"}) {
             if (t.endsWith(unit)) {
@@ -38,13 +37,13 @@ final class BitRate {
             }
             return bits;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a link rate: write bits per second with K, M, G "
+            throw new IllegalArgumentException("'" + text + "' is not a rate: write bits per second with K, M, G "
                     + "or T for powers of 1000 (e.g. 25G, 100M), above 0 and at most 1000T");
         }
     }
 
     /** "25 Gbit/s", "100 Mbit/s", "2.5 Gbit/s". */
-    static String text(double bitsPerSecond) {
+    public static String text(double bitsPerSecond) {
         String[] units = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
         int u = 0;
         double v = bitsPerSecond;
@@ -54,12 +53,5 @@ final class BitRate {
         }
         String number = v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
         return number + " " + units[u];
-    }
-
-    static final class Converter extends ParsedLongConverter {
-        @Override
-        protected long parse(String text) {
-            return BitRate.parse(text);
-        }
     }
 }

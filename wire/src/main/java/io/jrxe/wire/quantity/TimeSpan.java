@@ -1,15 +1,14 @@
-package io.jrxe.tools.fabric;
-
-import io.jrxe.tools.common.ParsedLongConverter;
+package io.jrxe.wire.quantity;
 
 import java.util.Locale;
 
-/** A span of virtual time as people write it: a number with ns, us (or µs), ms or s; read as nanoseconds. */
-final class VirtualDuration {
-    private VirtualDuration() {
+/** A span of time as people write it: a number with ns, us (or µs), ms or s; read as nanoseconds. */
+public final class TimeSpan {
+    private TimeSpan() {
     }
 
-    static long parse(String text) {
+    /** Parses {@code text}; throws {@link IllegalArgumentException} whose message says what is wrong and what is expected. */
+    public static long parse(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         long scale;
         String number;
@@ -46,7 +45,7 @@ final class VirtualDuration {
     }
 
     /** "1.500 µs", "10 ms", "250 ns": whole values bare, others to three decimals. */
-    static String text(long nanos) {
+    public static String text(long nanos) {
         if (nanos >= 1_000_000_000L) {
             return trim(nanos / 1e9) + " s";
         }
@@ -61,12 +60,5 @@ final class VirtualDuration {
 
     private static String trim(double v) {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    static final class Converter extends ParsedLongConverter {
-        @Override
-        protected long parse(String text) {
-            return VirtualDuration.parse(text);
-        }
     }
 }

@@ -1,11 +1,9 @@
-package io.jrxe.wire.port.udp;
+package io.jrxe.wire.port;
 
-import io.jrxe.wire.port.DropReason;
-import io.jrxe.wire.port.PacketInfo;
-import io.jrxe.wire.port.PacketSink;
-import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.raw.RawSocketOpener;
 import io.jrxe.wire.port.raw.RawSocketUnavailableException;
+import io.jrxe.wire.port.udp.PolledUdpPort;
+import io.jrxe.wire.port.udp.PortInUseException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.jrxe.tools.sizing;
+package io.jrxe.wire.quantity;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,0 +1,68 @@
+# What the benchmark scripts share (sourced, not run): their arguments (ROUNDS and KEEP_DIR), a server and client
+# pair of jrxe commands, the fields of their outputs, and rows that check a figure against its target. The script
+# sets server_ip, client_ip, tcp_port and its name in bench, sources this, then calls bench_start "$@".
+
+base_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+jrxe="$base_dir/jrxe"
+
+# bench_start ARGS...: reads [ROUNDS [KEEP_DIR]] into rounds (default 3) and keep, makes the output directory out
+# (removed at exit) and builds the jar when it is stale.
+bench_start() {
+  rounds=${1:-3}
+  keep=${2:-}
+  case "$rounds" in ''|*[!0-9]*|0) bench_usage ;; esac
+  [ $# -le 2 ] || bench_usage
+  if [ -n "$keep" ] && ! mkdir -p "$keep" 2>/dev/null; then
+    echo "$bench: cannot create the directory $keep" >&2
+    exit 1
+  fi
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+  "$jrxe" --version >/dev/null # builds the jar first when it is stale
+}
+bench_usage() { echo "usage: $bench [ROUNDS [KEEP_DIR]]  (ROUNDS: a number above 0, default 3)" >&2; exit 1; }
+
+# pair NAME ARGS...: runs `jrxe ARGS` as a server and as its client (with $client_extra too); the client's
+# output goes to $out/NAME.
+client_extra=()
+pair() {
+  local name=$1; shift
+  tcp_port=$((tcp_port + 1))
+  "$jrxe" "$@" --addr "$server_ip" -p "$tcp_port" >"$out/$name.server" 2>&1 &
+  local server=$!
+  if ! "$jrxe" "$@" --addr "$client_ip" -p "$tcp_port" --timeout 30 ${client_extra[@]+"${client_extra[@]}"} "$server_ip" >"$out/$name" 2>&1; then
+    echo "$bench: \`jrxe $*\` failed:" >&2
+    cat "$out/$name" >&2
+    kill "$server" 2>/dev/null || true
+    exit 2
+  fi
+  wait "$server" || true
+}
+
+usec_per_iter() { awk '/usec\/iter/ {print $(NF-1)}' "$out/$1"; }
+# perftest latency row: #bytes #iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
+lat_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 9 {v = $f} END {print v}' "$out/$1"; }
+# perftest bandwidth row: #bytes #iterations BW_peak BW_average MsgRate
+bw_field() { awk -v f="$2" '$1 ~ /^[0-9]+$/ && NF >= 5 {v = $f} END {print v}' "$out/$1"; }
+
+misses=0
+# check LABEL VALUE OP LIMIT: prints a row and counts a miss (three decimals: a ratio of 0.998 printed as 1.00
+# would read as met)
+check() {
+  local label=$1 value=$2 op=$3 limit=$4 verdict
+  if awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN {exit !((op == "<=") ? v <= l : v >= l)}'; then
+    verdict=met
+  else
+    verdict=MISSED
+    misses=$((misses + 1))
+  fi
+  printf '  %-58s %10.3f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
+}
+# info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
+info() { printf '  %-58s %10.3f  (no target)\n' "$1" "$2"; }
+# floor_at BYTES PCT: the busy-polled exchange's percentile PCT (p50, p99, p99.9) for a message of BYTES
+# (udp-baseline --exchange-floor)
+floor_at() { awk -v m="$1-byte" -v p="$2" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == p) print $(i + 1)}' "$out/udp"; }
+floor_p50() { floor_at "$1" p50; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+

@@ -1,0 +1,70 @@
+package io.jrxe.verbs.sim;
+
+import io.jrxe.rnic.engine.TraceEvent;
+import io.jrxe.rnic.engine.TraceListener;
+import io.jrxe.verbs.Access;
+import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcStatus;
+import io.jrxe.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.jrxe.verbs.sim.Ops.MS;
+import static io.jrxe.verbs.sim.Ops.rdma;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The DMA engine tells a trace listener of each ON_DEMAND page the MTT did not hold, just before that page's
+ * translation: faulted in, or already on its way in after a prefetch that did not wait (taken then, not counted).
+ */
+class OdpTraceTest {
+    private static final int PAGE = 4096;
+
+    /** "fault MTT[i]", "arriving MTT[i]" and "dma MTT[i]", in the order the NIC reported them. */
+    static final class PageRecorder implements TraceListener {
+        final List<String> pages = new ArrayList<>();
+        long firstMttIndex = -1;
+
+        @Override
+        public void event(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value) {
+        }
+
+        @Override
+        public void pageFault(int key, int mptIndex, long iova, long mttIndex, boolean arriving) {
+            pages.add((arriving ? "arriving " : "fault ") + relative(mttIndex));
+        }
+
+        @Override
+        public void translation(int key, int mptIndex, long iova, long mttIndex, long pageAddress, int pageOffset,
+                                int length, boolean toMemory) {
+            pages.add("dma " + relative(mttIndex));
+        }
+
+        private long relative(long mttIndex) {
+            if (firstMttIndex < 0) {
+                firstMttIndex = mttIndex;
+            }
+            return mttIndex - firstMttIndex;
+        }
+    }
+
+    @Test
+    void aFaultPrecedesItsPagesTranslationAndAPrefetchedPageIsArriving() throws Exception {
+        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.ON_DEMAND;
+        try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).mrAccess(access))) {
+            PageRecorder onA = new PageRecorder();
+            SimPair.nic(p.a).trace(onA);
+            // Asked for without waiting: the page is on its way in (the fault cost) when the gather reaches it.
+            p.a.mr.advisePrefetch(p.a.memory.address() + PAGE, PAGE, false, false);
+            p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 0));
+            p.awaitOn(p.a, 1, 0, 100 * MS);
+            assertThat(p.sendCompletions(p.a).removeFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            // The path MTU cuts a page into several packets: only the first to reach a page finds it missing.
+            assertThat(onA.pages).startsWith("fault 0", "dma 0").contains("arriving 1").doesNotContain("fault 1");
+            assertThat(onA.pages.indexOf("arriving 1")).isEqualTo(onA.pages.indexOf("dma 1") - 1);
+            assertThat(onA.pages.stream().filter(s -> !s.startsWith("dma"))).hasSize(2);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.jrxe.wire.port.shm;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One packet as the shared-memory wire carries it in a {@link ShmRing} record of type {@link #TYPE}: a
+ * {@value #META}-byte head with what the IP and UDP headers would have told the receiver (the sender's 16-byte GID,
+ * its UDP source port, the TOS byte), then the RoCEv2 packet, BTH to ICRC, as a UDP datagram would hold it. Anything
+ * that writes into a device's ring or reads its own writes and reads records through this class. Offsets are file
+ * offsets into the ring's {@link ShmRing#buffer()}; numbers are big-endian when the buffer is.
+ */
+public final class ShmPacketRecord {
+    /** The record type of a packet; the ring reserves the others. */
+    public static final int TYPE = 1;
+    /** Bytes of the head before the packet: GID (16), UDP source port (2), TOS (1), and room to keep the packet aligned. */
+    public static final int META = 24;
+    private static final int GID_LENGTH = 16;
+    private static final int SOURCE_PORT_AT = 16;
+    private static final int TOS_AT = 18;
+
+    private ShmPacketRecord() {
+    }
+
+    /**
+     * The ring's memory as packets are written and read: in network byte order, as the engines read a packet's
+     * headers (the ring's own {@link ShmRing#buffer()} is in the machine's order). A new view: make it once per mapping.
+     */
+    public static ByteBuffer view(ShmRing ring) {
+        return ring.buffer().duplicate().order(ByteOrder.BIG_ENDIAN);
+    }
+
+    /** Claims a record for a packet of {@code packetLength} bytes: its offset, or -1 when the ring has no room now. */
+    public static long claim(ShmRing ring, int packetLength) {
+        return ring.claim(TYPE, META + packetLength);
+    }
+
+    /** Writes the head and the packet into the record claimed at {@code at}; the caller then commits it. */
+    public static void write(ByteBuffer ring, int at, byte[] sourceGid, int sourcePort, int tos, ByteBuffer packet, int offset,
+                             int length) {
+        ring.put(at, sourceGid, 0, GID_LENGTH);
+        ring.putShort(at + SOURCE_PORT_AT, (short) sourcePort);
+        ring.put(at + TOS_AT, (byte) tos);
+        ring.put(at + META, packet, offset, length);
+    }
+
+    /** Whether a record of this type and payload length is a packet record at all. */
+    public static boolean isPacket(int type, int recordLength) {
+        return type == TYPE && recordLength >= META;
+    }
+
+    /** Where the sender's GID starts in the record at {@code at}. */
+    public static int gidAt(int at) {
+        return at;
+    }
+
+    public static int sourcePort(ByteBuffer ring, int at) {
+        return ring.getShort(at + SOURCE_PORT_AT) & 0xFFFF;
+    }
+
+    public static int tos(ByteBuffer ring, int at) {
+        return ring.get(at + TOS_AT) & 0xFF;
+    }
+
+    /** Where the packet starts in the record at {@code at}. */
+    public static int packetAt(int at) {
+        return at + META;
+    }
+
+    /** The packet's length in a record of {@code recordLength} payload bytes. */
+    public static int packetLength(int recordLength) {
+        return recordLength - META;
+    }
+}

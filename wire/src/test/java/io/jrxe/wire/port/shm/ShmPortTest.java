@@ -1,0 +1,145 @@
+package io.jrxe.wire.port.shm;
+
+import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.PacketInfo;
+import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.stats.CounterRegistry;
+import io.jrxe.wire.testing.SamplePackets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Shared-memory ports in one process, read by the test's thread: what one sends the other receives, with the sender's
+ * address and port and an ICRC that checks; what finds no ring or a full one is counted; a peer that closed its ring
+ * is let go and the device that takes its address is found.
+ */
+class ShmPortTest {
+    private static final PeerAddress A = PeerAddress.of("10.38.0.1");
+    private static final PeerAddress B = PeerAddress.of("10.38.0.2");
+    @TempDir
+    Path dir;
+    private final List<ShmPort> open = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        open.forEach(ShmPort::close);
+    }
+
+    private ShmPort bind(PeerAddress at) throws Exception {
+        ShmPort p = ShmPort.bind(at, new ShmDirectory(dir), 1 << 16);
+        open.add(p);
+        return p;
+    }
+
+    @Test
+    void aPacketArrivesWithItsSendersAddressPortAndAnIcrcThatChecks() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        Recorder got = new Recorder();
+        b.receiver(got);
+        byte[] packet = SamplePackets.roce(Opcode.RC_RDMA_WRITE_ONLY, 200, new Random(38));
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_001);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(got.drops).isEmpty();
+        assertThat(got.packets).hasSize(1);
+        assertThat(got.sources).containsExactly(A + ":50001");
+        assertThat(got.packets.getFirst()).isEqualTo(packet);
+    }
+
+    @Test
+    void aPacketToADeviceWithNoRingIsLostAndCountedAndARingMadeLaterIsFound() throws Exception {
+        ShmPort a = bind(A);
+        CounterRegistry counters = new CounterRegistry();
+        a.registerCounters(counters);
+        byte[] packet = SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(39));
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_002);
+        assertThat(counters.get("jrxe_shm_peer_absent")).isEqualTo(1);
+
+        ShmPort b = bind(B);
+        Recorder got = new Recorder();
+        b.receiver(got);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (got.packets.isEmpty()) {
+            assertThat(System.nanoTime()).as("B found within 10 s").isLessThan(deadline);
+            a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_002); // looked for again after ShmPeer.OPEN_EVERY_NANOS
+            b.receive(16);
+        }
+        assertThat(got.drops).isEmpty();
+    }
+
+    @Test
+    void aFullRingDropsAndCountsWhatDoesNotFit() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        CounterRegistry counters = new CounterRegistry();
+        a.registerCounters(counters);
+        byte[] packet = SamplePackets.roce(Opcode.RC_RDMA_WRITE_ONLY, 4096, new Random(40));
+        int sent = 40; // 64 KiB of ring holds 15 records of 4096 bytes and their headers
+        for (int i = 0; i < sent; i++) {
+            a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_003);
+        }
+        Recorder got = new Recorder();
+        b.receiver(got);
+        b.receive(sent);
+        assertThat(counters.get("jrxe_shm_ring_full")).isPositive();
+        assertThat(got.packets.size() + counters.get("jrxe_shm_ring_full")).as("each packet arrived or was counted").isEqualTo(sent);
+        assertThat(got.drops).isEmpty();
+    }
+
+    @Test
+    void aPeerThatClosedItsRingIsLetGoAndItsSuccessorFound() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort first = bind(B);
+        byte[] packet = SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(41));
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_004);
+        assertThat(first.receive(16)).isEqualTo(1);
+        first.close();
+        ShmPort second = bind(B);
+        Recorder got = new Recorder();
+        second.receiver(got);
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_004);
+        assertThat(second.receive(16)).as("the closed ring was let go at once and the new one opened").isEqualTo(1);
+        assertThat(got.packets).hasSize(1);
+    }
+
+    @Test
+    void multicastIsNotCarried() throws Exception {
+        ShmPort a = bind(A);
+        CounterRegistry counters = new CounterRegistry();
+        a.registerCounters(counters);
+        byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 64, new Random(42));
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, PeerAddress.of("239.38.0.1"), 50_005);
+        assertThat(counters.get("jrxe_tx_mcast_unroutable")).isEqualTo(1);
+    }
+
+    private static final class Recorder implements PacketSink {
+        final List<byte[]> packets = new ArrayList<>();
+        final List<String> sources = new ArrayList<>();
+        final List<DropReason> drops = new ArrayList<>();
+
+        @Override
+        public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
+            byte[] copy = new byte[length];
+            buffer.get(offset, copy);
+            packets.add(copy);
+            sources.add(info.source + ":" + info.sourcePort);
+        }
+
+        @Override
+        public void dropped(ByteBuffer buffer, int offset, int length, PacketInfo info, DropReason reason) {
+            drops.add(reason);
+        }
+    }
+}
