@@ -144,8 +144,8 @@ final class ShmCarriage implements TesterCarriage {
         b.get(ShmPacketRecord.gidAt(offset), gid);
         takenFromTarget = Arrays.equals(gid, expectedSender.gid());
         takenSourcePort = ShmPacketRecord.sourcePort(b, offset);
-        taken = new byte[ShmPacketRecord.packetLength(length)];
-        b.get(ShmPacketRecord.packetAt(offset), taken);
+        taken = new byte[ShmPacketRecord.packetLength(type, length)];
+        b.get(ShmPacketRecord.packetAt(type, offset), taken);
     }
 
     @Override

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The shared-memory wire between two processes, as a user runs it ({@code --wire shm}, the rings in a directory of
  * the test's own): write-bw and a captured pingpong complete, the captures' ICRCs are right for jrxe's decoder and for
  * scapy's RoCE layer, a soak with faults on both NICs ends with every operation right, a client whose server was killed with SIGKILL ends in bounded time with the retry status and
- * one line, and a server started again on the same address takes a new client. The addresses are loopback ones
+ * one line, a server started again on the same address takes a new client, and a multicast datagram reaches a member
+ * of its group in another process. The addresses are loopback ones
  * because the tools trade QP numbers over TCP to the server's address; the wire itself needs no interface.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -159,6 +160,20 @@ class ShmWireProcessTest {
         try (Stream<Path> files = Files.list(rings)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
+    }
+
+    @Test
+    void aMulticastDatagramReachesTheGroupsMemberInAnotherProcess() throws Exception {
+        String group = "239.70.0.9";
+        try (ChildJrxe receiver = child("mcast", "--wire", "shm", "--addr", SERVER, "--recv", "3", "--timeout", "60", group)) {
+            receiver.awaitLine(l -> l.startsWith("attached QP"), LIMIT_SECONDS);
+            List<String> sender = succeeds("mcast", "--wire", "shm", "--addr", CLIENT, "--send", "3", group);
+            assertThat(sender).contains("mcast: sent 3, received 0");
+            assertThat(receiver.waitFor(LIMIT_SECONDS)).as(receiver.stderr()).isZero();
+            assertThat(receiver.stdoutLines()).filteredOn(l -> l.startsWith("received ")).hasSize(3)
+                    .allSatisfy(l -> assertThat(l).contains("from " + CLIENT));
+        }
+        assertThat(rings()).as("the membership is kept beside the rings, and every ring is gone").containsExactly("groups");
     }
 
     private List<String> succeeds(String... args) throws InterruptedException {

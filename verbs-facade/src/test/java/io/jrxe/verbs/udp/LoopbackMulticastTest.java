@@ -1,6 +1,7 @@
 package io.jrxe.verbs.udp;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.verbs.MulticastGid;
 import io.jrxe.verbs.Qp;
@@ -8,11 +9,15 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.emulated.Progress;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.sim.UdNode;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,11 +26,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * UD multicast on real sockets, over IPv4 on lo, which carries multicast without any setup (the devices' sockets
- * are bound to loopback addresses, and Linux sends their multicast out of the interface that has the address):
- * two devices with NIC threads (epoll) and one run by the program's thread (JDK sockets) join a group, and every
- * datagram reaches each attached QP once and no other QP. The group and the addresses are drawn at random so that
- * builds running side by side on this host do not meet.
+ * UD multicast on real wires. Over UDP, IPv4 on lo, which carries multicast without any setup (the devices' sockets
+ * are bound to loopback addresses, and Linux sends their multicast out of the interface that has the address): two
+ * devices with NIC threads (epoll) and one run by the program's thread (JDK sockets). On the shared-memory wire, three
+ * devices in a directory of the test's own. Each time three devices join a group, and every datagram reaches each
+ * attached QP once and no other QP. The group and the addresses are drawn at random so that builds running side by
+ * side on this host do not meet.
  */
 class LoopbackMulticastTest {
     private static final int DATAGRAMS = 3;
@@ -38,14 +44,22 @@ class LoopbackMulticastTest {
         arena.close();
     }
 
+    @TempDir
+    Path rings;
+    private String wire;
+
     private UdNode node(String name, String address, Progress progress) throws Exception {
-        UdNode n = new UdNode(Verbs.emulated().createUdp(DeviceConfig.of(name, InetAddress.getByName(address)), progress), 2, arena);
+        DeviceConfig config = DeviceConfig.of(name, InetAddress.getByName(address));
+        UdNode n = new UdNode(wire.equals("shm") ? Verbs.emulated().createShm(new NicContext(config), new ShmDirectory(rings))
+                : Verbs.emulated().createUdp(config, progress), 2, arena);
         nodes.add(n);
         return n;
     }
 
-    @Test
-    void everyAttachedQpOfThreeDevicesGetsEachDatagramOnce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"udp", "shm"})
+    void everyAttachedQpOfThreeDevicesGetsEachDatagramOnce(String wire) throws Exception {
+        this.wire = wire;
         ThreadLocalRandom r = ThreadLocalRandom.current();
         String net = "127." + (150 + r.nextInt(50)) + "." + r.nextInt(256) + ".";
         InetAddress group = InetAddress.getByName("239." + (192 + r.nextInt(4)) + "." + r.nextInt(256) + "." + (1 + r.nextInt(254)));

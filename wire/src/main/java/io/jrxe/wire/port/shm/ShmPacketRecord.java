@@ -6,18 +6,25 @@ import java.nio.ByteOrder;
 /**
  * One packet as the shared-memory wire carries it in a {@link ShmRing} record of type {@link #TYPE}: a
  * {@value #META}-byte head with what the IP and UDP headers would have told the receiver (the sender's 16-byte GID,
- * its UDP source port, the TOS byte), then the RoCEv2 packet, BTH to ICRC, as a UDP datagram would hold it. Anything
+ * its UDP source port, the TOS byte), then the RoCEv2 packet, BTH to ICRC, as a UDP datagram would hold it. A packet
+ * sent to a multicast group is a record of type {@link #MULTICAST_TYPE}, whose head of {@value #MULTICAST_META} bytes
+ * also holds the group's GID, the datagram's destination, after the same fields. Anything
  * that writes into a device's ring or reads its own writes and reads records through this class. Offsets are file
  * offsets into the ring's {@link ShmRing#buffer()}; numbers are big-endian when the buffer is.
  */
 public final class ShmPacketRecord {
-    /** The record type of a packet; the ring reserves the others. */
+    /** The record type of a packet to one device; the ring reserves the others. */
     public static final int TYPE = 1;
+    /** The record type of a packet to a multicast group. */
+    public static final int MULTICAST_TYPE = 2;
     /** Bytes of the head before the packet: GID (16), UDP source port (2), TOS (1), and room to keep the packet aligned. */
     public static final int META = 24;
+    /** Bytes of a multicast record's head: {@link #META}'s, then the group's GID (16). */
+    public static final int MULTICAST_META = META + 16;
     private static final int GID_LENGTH = 16;
     private static final int SOURCE_PORT_AT = 16;
     private static final int TOS_AT = 18;
+    private static final int GROUP_AT = META;
 
     private ShmPacketRecord() {
     }
@@ -35,6 +42,21 @@ public final class ShmPacketRecord {
         return ring.claim(TYPE, META + packetLength);
     }
 
+    /** Claims a record for a packet of {@code packetLength} bytes to a group: its offset, or -1 when there is no room now. */
+    public static long claimMulticast(ShmRing ring, int packetLength) {
+        return ring.claim(MULTICAST_TYPE, MULTICAST_META + packetLength);
+    }
+
+    /** Writes a group's record claimed at {@code at} (the head, the group's GID, the packet); the caller commits it. */
+    public static void writeMulticast(ByteBuffer ring, int at, byte[] sourceGid, int sourcePort, int tos, byte[] groupGid,
+                                      ByteBuffer packet, int offset, int length) {
+        ring.put(at, sourceGid, 0, GID_LENGTH);
+        ring.putShort(at + SOURCE_PORT_AT, (short) sourcePort);
+        ring.put(at + TOS_AT, (byte) tos);
+        ring.put(at + GROUP_AT, groupGid, 0, GID_LENGTH);
+        ring.put(at + MULTICAST_META, packet, offset, length);
+    }
+
     /** Writes the head and the packet into the record claimed at {@code at}; the caller then commits it. */
     public static void write(ByteBuffer ring, int at, byte[] sourceGid, int sourcePort, int tos, ByteBuffer packet, int offset,
                              int length) {
@@ -44,9 +66,14 @@ public final class ShmPacketRecord {
         ring.put(at + META, packet, offset, length);
     }
 
-    /** Whether a record of this type and payload length is a packet record at all. */
+    /** Whether a record of this type and payload length is a packet record at all (to a device or to a group). */
     public static boolean isPacket(int type, int recordLength) {
-        return type == TYPE && recordLength >= META;
+        return type == TYPE ? recordLength >= META : type == MULTICAST_TYPE && recordLength >= MULTICAST_META;
+    }
+
+    /** Where the group's GID starts in the multicast record at {@code at}. */
+    public static int groupAt(int at) {
+        return at + GROUP_AT;
     }
 
     /** Where the sender's GID starts in the record at {@code at}. */
@@ -62,13 +89,17 @@ public final class ShmPacketRecord {
         return ring.get(at + TOS_AT) & 0xFF;
     }
 
-    /** Where the packet starts in the record at {@code at}. */
-    public static int packetAt(int at) {
-        return at + META;
+    /** Where the packet starts in the record of {@code type} at {@code at}. */
+    public static int packetAt(int type, int at) {
+        return at + meta(type);
     }
 
-    /** The packet's length in a record of {@code recordLength} payload bytes. */
-    public static int packetLength(int recordLength) {
-        return recordLength - META;
+    /** The packet's length in a record of {@code type} and {@code recordLength} payload bytes. */
+    public static int packetLength(int type, int recordLength) {
+        return recordLength - meta(type);
+    }
+
+    private static int meta(int type) {
+        return type == MULTICAST_TYPE ? MULTICAST_META : META;
     }
 }

@@ -1,11 +1,13 @@
 package io.jrxe.wire.port.shm;
 
+import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.PolledPort;
 import io.jrxe.wire.port.PortWaiter;
 import io.jrxe.wire.port.raw.RawIpv4Sender;
 import io.jrxe.wire.port.raw.TransmitPath;
+import io.jrxe.wire.port.udp.MulticastInterface;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.port.udp.RoceUdpPort;
 import io.jrxe.wire.stats.CounterRegistry;
@@ -15,7 +17,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,9 +31,11 @@ import java.util.Map;
  *
  * <p>A full ring drops the packet and counts it ({@code jrxe_shm_ring_full}), as a full socket buffer does: RC sends
  * again. A peer with no ring, one that closed it or whose process died loses what is sent to it
- * ({@code jrxe_shm_peer_absent}) and is looked for again, so a peer restarted on the same address is found. Multicast
- * is not carried. Records are {@link ShmPacketRecord}s. Run by an {@link io.jrxe.wire.port.InvokerLoop}: send and
- * receive on the loop's holder.
+ * ({@code jrxe_shm_peer_absent}) and is looked for again, so a peer restarted on the same address is found. A packet
+ * to a multicast group goes into the ring of every device that joined the group ({@link ShmGroups}), this one too
+ * when it did, as a UDP socket with multicast loopback receives its own; a device reads a group's packets only while
+ * it is a member. Records are {@link ShmPacketRecord}s. Run by an {@link io.jrxe.wire.port.InvokerLoop}: send and
+ * receive on the loop's holder; join and leave on any thread.
  */
 public final class ShmPort extends RoceUdpPort implements PolledPort {
     /** 8 MiB: hundreds of full-MTU packets in flight to a device from all its peers together. */
@@ -42,6 +48,14 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
     private PeerAddress lastPeerAddress;
     private ShmPeer lastPeer;
     private final KnownSources sources = new KnownSources();
+    private final ShmGroups groups;
+    /** Where each group's packets go, by group; the sending thread only. */
+    private final Map<PeerAddress, GroupRoute> routes = new HashMap<>();
+    /** The members' rings, by ring file, shared by every group's route; the sending thread only. */
+    private final Map<Path, ShmPeer> members = new HashMap<>();
+    /** The groups this device joined, read by the receiving thread, replaced whole by join and leave. */
+    private volatile PeerAddress[] joined = new PeerAddress[0];
+    private final KnownSources groupsHeard = new KnownSources();
     private final SingleWriterCounter ringFull = new SingleWriterCounter();
     private final SingleWriterCounter peerAbsent = new SingleWriterCounter();
     private final SingleWriterCounter malformed = new SingleWriterCounter();
@@ -50,11 +64,18 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
     private final ShmDoorbell doorbell = new ShmDoorbell();
     private volatile boolean closed;
 
-    private ShmPort(PeerAddress local, ShmRing inbox, ShmDirectory directory) {
+    private ShmPort(PeerAddress local, ShmRing inbox, ShmDirectory directory, ShmGroups groups) {
         super(local);
         this.inbox = inbox;
         this.inboxView = ShmPacketRecord.view(inbox);
         this.directory = directory;
+        this.groups = groups;
+    }
+
+    /** A group's members as a sender last listed them, and the membership generation it listed them at. */
+    private static final class GroupRoute {
+        long listedAt = -1;
+        ShmPeer[] members = new ShmPeer[0];
     }
 
     /**
@@ -67,10 +88,18 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
      */
     public static ShmPort bind(PeerAddress local, ShmDirectory directory, int ringBytes) throws PortInUseException {
         Path file = directory.ringOf(local, local.socketAddress().getPort());
+        ShmRing ring = null;
+        ShmGroups groups = new ShmGroups(directory);
         try {
             Files.createDirectories(directory.path());
-            return new ShmPort(local, ShmRing.create(file, ringBytes), directory);
+            ring = ShmRing.create(file, ringBytes);
+            groups.leaveAll(ring.file()); // the groups of a device that had this ring and died without leaving them
+            return new ShmPort(local, ring, directory, groups);
         } catch (IOException e) {
+            groups.close();
+            if (ring != null) {
+                ring.close();
+            }
             throw new PortInUseException("cannot make the shared-memory ring " + file + ": " + e.getMessage(), e);
         }
     }
@@ -95,29 +124,61 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         if (closed) {
             return;
         }
-        if (to.multicast()) {
-            multicastUnroutable.increment();
-            return;
-        }
         writeUdpIcrc(packet, offset, length, to, srcPort);
         tapSent(to, srcPort, 0, packet, offset, length);
-        ShmPeer peer = peer(to);
-        ShmRing ring = peer.ring(System.nanoTime());
+        if (to.multicast()) {
+            long now = System.nanoTime();
+            for (ShmPeer member : route(to, now).members) {
+                deliverTo(member, now, packet, offset, length, to, srcPort);
+            }
+        } else {
+            deliverTo(peer(to), System.nanoTime(), packet, offset, length, null, srcPort);
+        }
+    }
+
+    /** Writes the packet into one device's ring; {@code group} is the multicast destination, or null for a unicast. */
+    private void deliverTo(ShmPeer peer, long now, ByteBuffer packet, int offset, int length, PeerAddress group, int srcPort) {
+        ShmRing ring = peer.ring(now);
         if (ring == null) {
             peerAbsent.increment();
             return;
         }
-        long claimed = ShmPacketRecord.claim(ring, length);
+        long claimed = group == null ? ShmPacketRecord.claim(ring, length) : ShmPacketRecord.claimMulticast(ring, length);
         if (claimed < 0) {
             ringFull.increment();
             return;
         }
-        ShmPacketRecord.write(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, packet, offset, length);
+        if (group == null) {
+            ShmPacketRecord.write(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, packet, offset, length);
+        } else {
+            ShmPacketRecord.writeMulticast(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, group.gid(), packet,
+                    offset, length);
+        }
         if (!ring.commit(claimed)) {
             transmitFailures.increment(); // held so long that the peer gave the record up
         } else if (doorbell.wakeIfAsleep(ring)) {
             doorbellsRung.increment();
         }
+    }
+
+    /** The group's members, listed again when the membership changed since they were last listed. */
+    private GroupRoute route(PeerAddress group, long now) {
+        GroupRoute r = routes.computeIfAbsent(group, g -> new GroupRoute());
+        try {
+            long generation = groups.generation();
+            if (generation != r.listedAt) {
+                List<Path> rings = groups.members(group, directory);
+                ShmPeer[] listed = new ShmPeer[rings.size()];
+                for (int i = 0; i < listed.length; i++) {
+                    listed[i] = members.computeIfAbsent(rings.get(i), f -> new ShmPeer(f, now));
+                }
+                r.members = listed;
+                r.listedAt = generation;
+            }
+        } catch (IOException e) {
+            transmitFailures.increment(); // the membership could not be read: this packet reaches the members last listed
+        }
+        return r;
     }
 
     private ShmPeer peer(PeerAddress to) {
@@ -156,9 +217,55 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
             return;
         }
         ByteBuffer buffer = inboxView;
-        admit(buffer, ShmPacketRecord.packetAt(offset), ShmPacketRecord.packetLength(length),
-                sources.at(buffer, ShmPacketRecord.gidAt(offset)), ShmPacketRecord.sourcePort(buffer, offset), local,
+        PeerAddress destination = local;
+        if (type == ShmPacketRecord.MULTICAST_TYPE) {
+            destination = groupsHeard.at(buffer, ShmPacketRecord.groupAt(offset));
+            if (!joined(destination)) {
+                return; // sent before this device left the group: a host that left no longer receives its datagrams
+            }
+        }
+        admit(buffer, ShmPacketRecord.packetAt(type, offset), ShmPacketRecord.packetLength(type, length),
+                sources.at(buffer, ShmPacketRecord.gidAt(offset)), ShmPacketRecord.sourcePort(buffer, offset), destination,
                 ShmPacketRecord.tos(buffer, offset));
+    }
+
+    private boolean joined(PeerAddress group) {
+        for (PeerAddress g : joined) {
+            if (g.equals(group)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public synchronized void joinGroup(PeerAddress group) throws MulticastJoinException {
+        MulticastInterface.checkFamily(local, group);
+        if (joined(group)) {
+            return;
+        }
+        try {
+            groups.join(group, inbox.file());
+        } catch (IOException e) {
+            throw new MulticastJoinException("cannot join " + group + " on the shared-memory wire in " + directory.path()
+                    + ": " + e.getMessage(), e);
+        }
+        PeerAddress[] now = Arrays.copyOf(joined, joined.length + 1);
+        now[now.length - 1] = group;
+        joined = now;
+    }
+
+    @Override
+    public synchronized void leaveGroup(PeerAddress group) {
+        if (!joined(group)) {
+            return;
+        }
+        joined = Arrays.stream(joined).filter(g -> !g.equals(group)).toArray(PeerAddress[]::new);
+        try {
+            groups.leave(group, inbox.file());
+        } catch (IOException e) {
+            // The file stays: senders keep writing this device's ring, and its reads drop what is not its group's.
+        }
     }
 
     @Override
@@ -197,7 +304,16 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
             return;
         }
         closed = true;
+        try {
+            groups.leaveAll(inbox.file());
+        } catch (IOException e) {
+            // left for the next device on this ring to clear at its bind
+        }
+        groups.close();
         for (ShmPeer p : peers.values()) {
+            p.close();
+        }
+        for (ShmPeer p : members.values()) {
             p.close();
         }
         inbox.close();

@@ -13,7 +13,7 @@ import java.net.UnknownHostException;
  * Where a port meets multicast: the network interface its address is on, which joins the groups (IGMP, MLD) and
  * sends to them, and the socket address a group's socket binds. Setup only.
  */
-final class MulticastInterface {
+public final class MulticastInterface {
     private MulticastInterface() {
     }
 
@@ -55,7 +55,7 @@ final class MulticastInterface {
     }
 
     /** Refuses a group of the other IP family than the port's: a socket is of one family. */
-    static void checkFamily(PeerAddress local, PeerAddress group) throws MulticastJoinException {
+    public static void checkFamily(PeerAddress local, PeerAddress group) throws MulticastJoinException {
         if (!group.multicast()) {
             throw new MulticastJoinException(group + " is not a multicast address");
         }

@@ -2,6 +2,7 @@ package io.jrxe.wire.port.shm;
 
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.DropReason;
+import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.port.PacketSink;
 import io.jrxe.wire.port.PeerAddress;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Shared-memory ports in one process, read by the test's thread: what one sends the other receives, with the sender's
@@ -115,18 +118,77 @@ class ShmPortTest {
     }
 
     @Test
-    void multicastIsNotCarried() throws Exception {
+    void aPacketToAGroupReachesEveryDeviceThatJoinedItOnceAndNoneThatLeftOrNeverJoined() throws Exception {
+        PeerAddress group = PeerAddress.of("239.38.0.7");
+        PeerAddress c = PeerAddress.of("10.38.0.3");
         ShmPort a = bind(A);
-        CounterRegistry counters = new CounterRegistry();
-        a.registerCounters(counters);
-        byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 64, new Random(42));
-        a.send(ByteBuffer.wrap(packet), 0, packet.length, PeerAddress.of("239.38.0.1"), 50_005);
-        assertThat(counters.get("jrxe_tx_mcast_unroutable")).isEqualTo(1);
+        ShmPort b = bind(B);
+        ShmPort cPort = bind(c);
+        Recorder toA = new Recorder();
+        Recorder toB = new Recorder();
+        Recorder toC = new Recorder();
+        a.receiver(toA);
+        b.receiver(toB);
+        cPort.receiver(toC);
+        byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 100, new Random(40));
+
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
+        b.joinGroup(group);
+        cPort.joinGroup(group);
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
+        assertThat(b.receive(16)).as("only what was sent after the join").isEqualTo(1);
+        assertThat(cPort.receive(16)).isEqualTo(1);
+        assertThat(a.receive(16)).as("the sender never joined").isZero();
+        assertThat(toB.packets).containsExactly(packet);
+        assertThat(toB.destinations).containsExactly(group);
+        assertThat(toB.sources).containsExactly(A + ":50003");
+        assertThat(toC.packets).containsExactly(packet);
+        assertThat(toB.drops).isEmpty(); // the ICRC, computed over the group as destination, checks
+
+        // C leaves: a packet already in its ring and the next one are both not C's any more.
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
+        cPort.leaveGroup(group);
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
+        assertThat(b.receive(16)).isEqualTo(2);
+        cPort.receive(16);
+        assertThat(toC.packets).hasSize(1);
+
+        // A member that sends receives its own, as a joined UDP socket does with multicast loopback.
+        b.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_004);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(toB.sources).last().isEqualTo(B + ":50004");
+    }
+
+    @Test
+    void aDeviceThatTakesOverTheRingOfOneThatNeverLeftIsInNoGroup() throws Exception {
+        PeerAddress group = PeerAddress.of("239.38.0.8");
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        b.joinGroup(group);
+        // B's process dies without leaving: close() leaves, so its member file is put back as a killed process leaves it.
+        Path member = dir.resolve("groups/239.38.0.8").resolve(b.ringFile().getFileName());
+        b.close();
+        Files.createFile(member);
+        ShmPort again = bind(B);
+        Recorder got = new Recorder();
+        again.receiver(got);
+        byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 64, new Random(41));
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_005);
+        assertThat(again.receive(16)).as("the stale membership was cleared at bind").isZero();
+        assertThat(member).doesNotExist();
+    }
+
+    @Test
+    void aGroupOfTheOtherFamilyIsRefusedInASentence() throws Exception {
+        ShmPort a = bind(A);
+        assertThatThrownBy(() -> a.joinGroup(PeerAddress.of("ff0e::38")))
+                .isInstanceOf(MulticastJoinException.class).hasMessageContaining("another IP family");
     }
 
     private static final class Recorder implements PacketSink {
         final List<byte[]> packets = new ArrayList<>();
         final List<String> sources = new ArrayList<>();
+        final List<PeerAddress> destinations = new ArrayList<>();
         final List<DropReason> drops = new ArrayList<>();
 
         @Override
@@ -135,6 +197,7 @@ class ShmPortTest {
             buffer.get(offset, copy);
             packets.add(copy);
             sources.add(info.source + ":" + info.sourcePort);
+            destinations.add(info.destination);
         }
 
         @Override
