@@ -3,6 +3,7 @@ package io.jrxe.rnic;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
 import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.rnic.device.Port;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.rnic.event.AsyncEventQueue;
@@ -59,10 +60,13 @@ public final class NicResources {
     NicResources(DeviceConfig config, NicExecutor executor, PageFaultHook pageFaults, boolean nicRunsElsewhere,
                  NicTime clock) {
         this.config = config;
-        this.attributes = config.attributes();
+        // On-demand paging needs both its settings on and caps that have it; a device without it says so in its caps.
+        boolean odpOn = config.odp().enabled() && config.attributes().odpCapabilities().supported();
+        this.attributes = odpOn ? config.attributes()
+                : config.attributes().toBuilder().odpCapabilities(OdpCapabilities.NONE).build();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
-        OnDemandPaging odp = config.odp().enabled() ? new OnDemandPaging(config.odp(), counters, pageFaults, clock) : null;
+        OnDemandPaging odp = odpOn ? new OnDemandPaging(config.odp(), counters, pageFaults, clock) : null;
         this.memory = new MemoryTables(attributes, config.mttEntries(), pageFaults, nicRunsElsewhere, config.firstKeyIndex(),
                 odp);
         this.nextQpn = config.firstQpn();

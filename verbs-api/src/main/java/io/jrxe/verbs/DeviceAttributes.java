@@ -35,6 +35,7 @@ package io.jrxe.verbs;
  * @param localCaAckDelay the local CA ACK delay (4.096 us times 2 to this power)
  * @param memoryWindowType1 whether type 1 memory windows are supported
  * @param memoryWindowType2 whether type 2 memory windows are supported
+ * @param odpCapabilities what on-demand paging covers (ibv_query_device_ex's odp_caps)
  */
 public record DeviceAttributes(
         String firmwareVersion,
@@ -67,7 +68,8 @@ public record DeviceAttributes(
         int maxPkeys,
         int localCaAckDelay,
         boolean memoryWindowType1,
-        boolean memoryWindowType2) {
+        boolean memoryWindowType2,
+        OdpCapabilities odpCapabilities) {
 
     /** How atomic a device's atomic operations are (libibverbs' enum ibv_atomic_cap). */
     public enum AtomicCapability {
@@ -79,7 +81,10 @@ public record DeviceAttributes(
         GLOB
     }
 
-    /** rxe's values (rxe_param.h; the multicast limits are RXE_MAX_MCAST_GRP and its two neighbours). */
+    /**
+     * rxe's values (rxe_param.h; the multicast limits are RXE_MAX_MCAST_GRP and its two neighbours; the ODP caps
+     * rxe's since Linux 6.16).
+     */
     public static DeviceAttributes rxeDefaults() {
         return new DeviceAttributes("0.0.0", 0xFFFFFF, 0, 0,
                 -1L, 0xFFFFF000L,
@@ -87,7 +92,7 @@ public record DeviceAttributes(
                 1_048_576, 32_767, 524_287, 1_048_576,
                 128, 258_048, 128, AtomicCapability.HCA,
                 524_287, 8192, 56, 0x70000, 32_768, 917_503, 1_048_576, 27, 64, 15,
-                true, true);
+                true, true, OdpCapabilities.RXE);
     }
 
     /** A builder that starts from these attributes. */
@@ -133,6 +138,7 @@ public record DeviceAttributes(
         private int localCaAckDelay;
         private boolean memoryWindowType1;
         private boolean memoryWindowType2;
+        private OdpCapabilities odpCapabilities;
 
         private Builder(DeviceAttributes a) {
             firmwareVersion = a.firmwareVersion;
@@ -166,6 +172,7 @@ public record DeviceAttributes(
             localCaAckDelay = a.localCaAckDelay;
             memoryWindowType1 = a.memoryWindowType1;
             memoryWindowType2 = a.memoryWindowType2;
+            odpCapabilities = a.odpCapabilities;
         }
 
         /** Sets {@link DeviceAttributes#firmwareVersion()}; returns this. */
@@ -230,6 +237,8 @@ public record DeviceAttributes(
         public Builder memoryWindowType1(boolean v) { memoryWindowType1 = v; return this; }
         /** Sets {@link DeviceAttributes#memoryWindowType2()}; returns this. */
         public Builder memoryWindowType2(boolean v) { memoryWindowType2 = v; return this; }
+        /** Sets {@link DeviceAttributes#odpCapabilities()}; returns this. */
+        public Builder odpCapabilities(OdpCapabilities v) { odpCapabilities = v; return this; }
 
         /** The attributes as set. */
         public DeviceAttributes build() {
@@ -237,7 +246,7 @@ public record DeviceAttributes(
                     pageSizeCap, maxQp, maxQpWr, maxSge, maxSgeRd, maxInlineData, maxCq, maxCqe, maxMr, maxPd,
                     maxQpRdAtom, maxResRdAtom, maxQpInitRdAtom, atomicCapability, maxMw, maxMcastGrp, maxMcastQpAttach,
                     maxTotalMcastQpAttach, maxAh, maxSrq, maxSrqWr,
-                    maxSrqSge, maxPkeys, localCaAckDelay, memoryWindowType1, memoryWindowType2);
+                    maxSrqSge, maxPkeys, localCaAckDelay, memoryWindowType1, memoryWindowType2, odpCapabilities);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.jrxe.tools.BadOption;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicExecutor;
 import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.GidType;
 import io.jrxe.verbs.Mtu;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -239,9 +241,18 @@ public final class DevinfoCommand implements Callable<Integer> {
         }
         out.printf("\tmax_pkeys:\t\t\t%d%n", a.maxPkeys());
         out.printf("\tlocal_ca_ack_delay:\t\t%d%n", a.localCaAckDelay());
+        OdpCapabilities odp = a.odpCapabilities();
         out.printf("\tgeneral_odp_caps:%n");
-        for (String transport : new String[] {"rc", "uc", "ud", "xrc"}) {
-            out.printf("\t%s_odp_caps:%n\t\t\t\t\tNO SUPPORT%n", transport);
+        odp.generalNames().forEach(name -> out.printf("\t\t\t\t\t%s%n", name));
+        int[] transports = {odp.rc(), odp.uc(), odp.ud(), 0};
+        String[] transportNames = {"rc", "uc", "ud", "xrc"};
+        for (int t = 0; t < transportNames.length; t++) {
+            out.printf("\t%s_odp_caps:%n", transportNames[t]);
+            List<String> bits = OdpCapabilities.transportNames(transports[t]);
+            if (bits.isEmpty()) {
+                out.printf("\t\t\t\t\tNO SUPPORT%n");
+            }
+            bits.forEach(name -> out.printf("\t\t\t\t\t%s%n", name));
         }
         out.printf("\tcompletion_timestamp_mask not supported%n");
         out.printf("\tcore clock not supported%n");

@@ -53,6 +53,12 @@ class DevinfoCommandTest {
                 "\t\t\tGID[  1]:\t\t::ffff:127.0.1.81, RoCE v2",
                 "\t\t\tmax_msg_sz:\t\t0x800000", "\t\t\tgid_tbl_len:\t\t2", "\t\taddress:\t\t127.0.1.81",
                 "\t\tmtt_entries:\t\t2097152");
+        // rxe's ODP caps since Linux 6.16, as ibv_devinfo -v lays them out.
+        int general = lines.indexOf("\tgeneral_odp_caps:");
+        assertThat(lines.subList(general, general + 14)).containsExactly("\tgeneral_odp_caps:", "\t\t\t\t\tODP_SUPPORT",
+                "\trc_odp_caps:", "\t\t\t\t\tSUPPORT_SEND", "\t\t\t\t\tSUPPORT_RECV", "\t\t\t\t\tSUPPORT_WRITE",
+                "\t\t\t\t\tSUPPORT_READ", "\t\t\t\t\tSUPPORT_ATOMIC", "\t\t\t\t\tSUPPORT_SRQ", "\t\t\t\t\tSUPPORT_FLUSH",
+                "\t\t\t\t\tSUPPORT_ATOMIC_WRITE", "\tuc_odp_caps:", "\t\t\t\t\tNO SUPPORT", "\tud_odp_caps:");
         assertThat(lines).anyMatch(l -> l.matches("\t\tudp_transport:\t\t(epoll \\(recvmmsg\\)|NIO.*)"));
         TransmitPath expected = TransmitPath.probe(false, RawSocketOpener.system());
         assertThat(lines).contains("\t\t" + expected.describe());

@@ -5,6 +5,7 @@ import io.jrxe.rnic.memory.OdpSettings;
 import io.jrxe.rnic.memory.RemoteFaultPolicy;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.Errno;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.SendWr;
@@ -218,6 +219,22 @@ class OdpTransfersTest {
 
             assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.LOC_PROT_ERR);
             assertThat(faults(p, p.a)).isZero();
+        }
+    }
+
+    @Test
+    void theOdpCapsSayWhatTheDeviceAccepts() throws Exception {
+        try (SimPair p = new SimPair(12, odp())) {
+            assertThat(p.a.ctx.queryDevice().odpCapabilities()).as("rxe's since Linux 6.16").isEqualTo(OdpCapabilities.RXE);
+        }
+        try (SimPair p = new SimPair(13, new SimPair.Config(QpType.RC).device(d -> d.withOdp(OdpSettings.DISABLED)))) {
+            assertThat(p.a.ctx.queryDevice().odpCapabilities()).isEqualTo(OdpCapabilities.NONE);
+        }
+        // Caps without ODP switch it off, as the settings do: the device refuses what its caps do not offer.
+        try (SimPair p = new SimPair(14, new SimPair.Config(QpType.RC).device(d -> d.withAttributes(
+                d.attributes().toBuilder().odpCapabilities(OdpCapabilities.NONE).build())))) {
+            assertThat(p.a.ctx.queryDevice().odpCapabilities().supported()).isFalse();
+            assertRefused(() -> p.a.pd.regMr(p.a.memory, ODP_ACCESS), Errno.EOPNOTSUPP, "without on-demand paging");
         }
     }
 

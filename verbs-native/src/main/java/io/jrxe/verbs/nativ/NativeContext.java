@@ -8,12 +8,14 @@ import io.jrxe.verbs.Device;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.GidEntry;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvContext;
 import io.jrxe.verbs.nativ.abi.IbvContextOps;
 import io.jrxe.verbs.nativ.abi.IbvDeviceAttr;
+import io.jrxe.verbs.nativ.abi.IbvDeviceAttrEx;
 import io.jrxe.verbs.nativ.abi.IbvGidEntry;
 import io.jrxe.verbs.nativ.abi.IbvPortAttr;
 import io.jrxe.verbs.nativ.codec.DeviceAttrDecoder;
@@ -59,6 +61,8 @@ final class NativeContext implements Context, Handles {
     final MemorySegment deallocMw;
     /** The provider's create_qp_ex (what verbs.h's ibv_create_qp_ex calls), or NULL when it has none. */
     final MemorySegment createQpEx;
+    /** The provider's query_device_ex (what ibv_query_device_ex calls), or NULL when it has none. */
+    private final MemorySegment queryDeviceEx;
     private final AsyncEvents events;
     private final List<NativeAh> ahs = new CopyOnWriteArrayList<>();
     private final List<NativeMw> mws = new CopyOnWriteArrayList<>();
@@ -82,6 +86,7 @@ final class NativeContext implements Context, Handles {
         this.bindMw = ctx.get(ADDRESS, ops + IbvContextOps.BIND_MW);
         this.deallocMw = ctx.get(ADDRESS, ops + IbvContextOps.DEALLOC_MW);
         this.createQpEx = extendedOp(IbvContext.VERBS_CREATE_QP_EX_BEFORE);
+        this.queryDeviceEx = extendedOp(IbvContext.VERBS_QUERY_DEVICE_EX_BEFORE);
         this.events = new AsyncEvents(this, ctx.get(JAVA_INT, IbvContext.ASYNC_FD));
     }
 
@@ -111,9 +116,21 @@ final class NativeContext implements Context, Handles {
     @Override
     public DeviceAttributes queryDevice() throws VerbsException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(IbvDeviceAttr.LAYOUT);
-            lib.check("ibv_query_device", ctx, attr);
-            return DeviceAttrDecoder.decode(attr);
+            MemorySegment ex = arena.allocate(IbvDeviceAttrEx.LAYOUT); // zeroed: a provider fills what it knows
+            MemorySegment orig = ex.asSlice(IbvDeviceAttrEx.ORIG_ATTR, IbvDeviceAttr.LAYOUT.byteSize());
+            if (!queryDeviceEx.equals(MemorySegment.NULL)) {
+                // As ibv_query_device_ex: no input (comp_mask 0), and a provider without it answers as the legacy call.
+                int rc = (int) lib.callPointer(queryDeviceEx, OpsCalls.QUERY_DEVICE_EX, ctx, MemorySegment.NULL, ex,
+                        IbvDeviceAttrEx.SIZE).value();
+                if (rc == 0) {
+                    return DeviceAttrDecoder.decode(orig, DeviceAttrDecoder.odpCaps(ex));
+                }
+                if (rc != Errno.EOPNOTSUPP.value() && rc != Errno.ENOSYS.value()) {
+                    throw NativeVerbsException.of("ibv_query_device_ex", rc);
+                }
+            }
+            lib.check("ibv_query_device", ctx, orig);
+            return DeviceAttrDecoder.decode(orig, OdpCapabilities.NONE);
         }
     }
 

@@ -34,6 +34,11 @@ public final class IbvContext {
      * struct grows at its start, so this end has not moved since these members were added.
      */
     public static final long VERBS_CREATE_QP_EX_BEFORE = 56;
+    /**
+     * verbs_context.query_device_ex, counted back from the ibv_context as create_qp_ex is: past it lie open_qp,
+     * ABI_placeholder1, ibv_create_flow, ABI_placeholder2 and ibv_destroy_flow.
+     */
+    public static final long VERBS_QUERY_DEVICE_EX_BEFORE = 104;
 
     private IbvContext() {
     }

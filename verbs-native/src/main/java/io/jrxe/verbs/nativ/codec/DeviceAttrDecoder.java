@@ -1,7 +1,9 @@
 package io.jrxe.verbs.nativ.codec;
 
 import io.jrxe.verbs.DeviceAttributes;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.nativ.abi.IbvDeviceAttr;
+import io.jrxe.verbs.nativ.abi.IbvDeviceAttrEx;
 
 import java.lang.foreign.MemorySegment;
 
@@ -22,9 +24,9 @@ public final class DeviceAttrDecoder {
 
     /**
      * One of jrxe's attributes has no field in ibv_device_attr and reads as 0: max_inline_data
-     * (a QP's creation tells what it got).
+     * (a QP's creation tells what it got). The ODP caps come from ibv_device_attr_ex ({@link #odpCaps}).
      */
-    public static DeviceAttributes decode(MemorySegment a) {
+    public static DeviceAttributes decode(MemorySegment a, OdpCapabilities odp) {
         int caps = a.get(JAVA_INT, IbvDeviceAttr.DEVICE_CAP_FLAGS);
         int atomic = a.get(JAVA_INT, IbvDeviceAttr.ATOMIC_CAP);
         DeviceAttributes.AtomicCapability[] atomics = DeviceAttributes.AtomicCapability.values();
@@ -59,7 +61,15 @@ public final class DeviceAttrDecoder {
                 a.get(JAVA_SHORT, IbvDeviceAttr.MAX_PKEYS) & 0xFFFF,
                 a.get(JAVA_BYTE, IbvDeviceAttr.LOCAL_CA_ACK_DELAY) & 0xFF,
                 (caps & MEM_WINDOW) != 0,
-                (caps & (MEM_WINDOW_TYPE_2A | MEM_WINDOW_TYPE_2B)) != 0);
+                (caps & (MEM_WINDOW_TYPE_2A | MEM_WINDOW_TYPE_2B)) != 0,
+                odp);
+    }
+
+    /** The odp_caps of an ibv_device_attr_ex. */
+    public static OdpCapabilities odpCaps(MemorySegment ex) {
+        return new OdpCapabilities(ex.get(JAVA_LONG, IbvDeviceAttrEx.GENERAL_ODP_CAPS),
+                ex.get(JAVA_INT, IbvDeviceAttrEx.RC_ODP_CAPS), ex.get(JAVA_INT, IbvDeviceAttrEx.UC_ODP_CAPS),
+                ex.get(JAVA_INT, IbvDeviceAttrEx.UD_ODP_CAPS));
     }
 
     /** The node GUID (__be64) as a number. */

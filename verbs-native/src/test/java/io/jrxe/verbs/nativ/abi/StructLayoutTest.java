@@ -24,6 +24,7 @@ class StructLayoutTest extends GccLayouts {
         STRUCTS.put("struct ibv_context_ops", IbvContextOps.LAYOUT);
         STRUCTS.put("struct ibv_context", IbvContext.LAYOUT);
         STRUCTS.put("struct ibv_device_attr", IbvDeviceAttr.LAYOUT);
+        STRUCTS.put("struct ibv_device_attr_ex", IbvDeviceAttrEx.LAYOUT);
         STRUCTS.put("struct ibv_port_attr", IbvPortAttr.LAYOUT);
         STRUCTS.put("struct ibv_async_event", IbvAsyncEvent.LAYOUT);
         STRUCTS.put("struct ibv_wc", IbvWc.LAYOUT);
@@ -53,6 +54,22 @@ class StructLayoutTest extends GccLayouts {
 
     StructLayoutTest() {
         super("infiniband/verbs.h", "libibverbs-dev", STRUCTS, 250);
+    }
+
+    @Test
+    void theExtendedOpsLieWhereStructVerbsContextPutsThemBeforeTheContext() {
+        String out = CCompiler.run("""
+                #include <stdio.h>
+                #include <stddef.h>
+                #include <infiniband/verbs.h>
+                #define BEFORE(m) (offsetof(struct verbs_context, context) - offsetof(struct verbs_context, m))
+                int main(void) {
+                  printf("%zu %zu %zu\\n", BEFORE(sz), BEFORE(create_qp_ex), BEFORE(query_device_ex));
+                  return 0;
+                }
+                """);
+        assertThat(out.strip()).isEqualTo(IbvContext.VERBS_SZ_BEFORE + " " + IbvContext.VERBS_CREATE_QP_EX_BEFORE + " "
+                + IbvContext.VERBS_QUERY_DEVICE_EX_BEFORE);
     }
 
     @Test
