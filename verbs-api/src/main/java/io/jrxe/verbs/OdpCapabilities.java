@@ -19,13 +19,21 @@ public record OdpCapabilities(long general, int rc, int uc, int ud) {
     /** IBV_ODP_SUPPORT_IMPLICIT: one ON_DEMAND MR may cover the whole address space. */
     public static final long SUPPORT_IMPLICIT = 1 << 1;
 
+    /** IBV_ODP_SUPPORT_SEND: a send's gather from an ON_DEMAND MR. */
     public static final int SEND = 1;
+    /** IBV_ODP_SUPPORT_RECV: a receive's scatter into one. */
     public static final int RECV = 1 << 1;
+    /** IBV_ODP_SUPPORT_WRITE: an RDMA WRITE into one. */
     public static final int WRITE = 1 << 2;
+    /** IBV_ODP_SUPPORT_READ: an RDMA READ of one. */
     public static final int READ = 1 << 3;
+    /** IBV_ODP_SUPPORT_ATOMIC: an atomic on one. */
     public static final int ATOMIC = 1 << 4;
+    /** IBV_ODP_SUPPORT_SRQ_RECV: an SRQ receive's scatter into one. */
     public static final int SRQ_RECV = 1 << 5;
+    /** IBV_ODP_SUPPORT_FLUSH: a FLUSH of one (rdma-core 58 on). */
     public static final int FLUSH = 1 << 6;
+    /** IBV_ODP_SUPPORT_ATOMIC_WRITE: an ATOMIC WRITE into one (rdma-core 58 on). */
     public static final int ATOMIC_WRITE = 1 << 7;
 
     /** A device without on-demand paging (rxe before Linux 6.15, or a jrxe NIC with it switched off). */
