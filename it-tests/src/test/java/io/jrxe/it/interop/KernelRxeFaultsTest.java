@@ -79,7 +79,8 @@ class KernelRxeFaultsTest {
     /**
      * RC under 10% loss: netem drops a tenth of what the guest sends (rxe0's data when it requests,
      * its ACKs when jrxe does), and both programs still check every byte they receive (-c). The
-     * host's kernel here has no netem, so the way from jrxe to the guest is not lossy.
+     * host's kernel here has no netem, so the way from jrxe to the guest is not lossy. jrxe's ACK
+     * timeout is about 1 s ({@link Pairings#JRXE_ACK_TIMEOUT}), as for the bandwidth pairings.
      * <p>
      * One loss no RC peer survives: rxe0's ACK of jrxe's last SEND. The guest's program has all it
      * waits for by then and exits, destroying its QP, so jrxe's retries meet no QP and its last SEND
@@ -94,7 +95,7 @@ class KernelRxeFaultsTest {
             for (int run = 0; run < LOSSY_RUNS; run++) {
                 int port = run == 0 ? 18662 + server.ordinal() : 18670 + 2 * run + server.ordinal();
                 p = pair(lab, server, port, "ibv_rc_pingpong -d rxe0 -g " + lab.guestGid6() + " -n 50 -c",
-                        "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c");
+                        "pingpong", "--addr", Lab.HOST6, "-n", "50", "-c", "--qp-timeout", Pairings.JRXE_ACK_TIMEOUT);
                 if (!lostOnlyTheLastAck(p)) {
                     break;
                 }

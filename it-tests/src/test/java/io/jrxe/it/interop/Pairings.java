@@ -34,6 +34,12 @@ final class Pairings {
      * the responder, jrxe or rxe, refuses as too long.
      */
     static final String GUEST_ACK_TIMEOUT = "-u 18";
+    /**
+     * The same ACK timeout for jrxe's side, and for the same reason: a guest stalled past eight of jrxe's 67 ms timeouts
+     * in a row (retry_cnt 7) ended a jrxe client's send-bw and a lossy pingpong with RETRY_EXC_ERR mid-run, with rxe0
+     * alive and nothing wrong on the wire.
+     */
+    static final String JRXE_ACK_TIMEOUT = "18";
     private static final Pattern ITERS = Pattern.compile("(\\d+) iters in [\\d.]+ seconds");
 
     private Pairings() {
@@ -106,8 +112,8 @@ final class Pairings {
         String size = atomic ? "8" : "65536";
         String guest = "ib_" + test + "_bw -d rxe0 -x " + gids.guestIndex(lab) + " -F -n " + iterations + (atomic ? "" : " -s " + size)
                 + " " + GUEST_ACK_TIMEOUT + (guestOptions.isEmpty() ? "" : " " + guestOptions);
-        String[] jrxe = concat(new String[] {test + "-bw", "--addr", gids.jrxeAddr(), "-F", "-n", String.valueOf(iterations)},
-                atomic ? new String[0] : new String[] {"-s", size});
+        String[] jrxe = concat(new String[] {test + "-bw", "--addr", gids.jrxeAddr(), "-F", "-n", String.valueOf(iterations),
+                "-u", JRXE_ACK_TIMEOUT}, atomic ? new String[0] : new String[] {"-s", size});
         Pair p = pair(lab, server, port, guest, concat(jrxe, jrxeOptions));
         // perftest's server prints the numbers its client reports, except ib_send_bw's, which measures too.
         assertBandwidth(p, size, iterations, server == Server.KERNEL || test.equals("send"), gids);

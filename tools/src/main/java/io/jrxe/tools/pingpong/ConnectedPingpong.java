@@ -31,6 +31,12 @@ abstract class ConnectedPingpong extends PingpongBase {
     @Option(names = {"-m", "--mtu"}, paramLabel = "MTU", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: ${DEFAULT-VALUE})")
     int mtu;
 
+    @Option(names = "--qp-timeout", paramLabel = "TIMEOUT", defaultValue = "14",
+            description = "an RC QP's local ACK timeout, 4.096 us * 2^TIMEOUT, as perftest's -u (jrxe's option: the rdma-core "
+                    + "pingpongs always set ${DEFAULT-VALUE}, 67 ms; a peer that can stall longer, a guest under emulation, "
+                    + "needs more; default: ${DEFAULT-VALUE})")
+    int qpTimeout;
+
     /** RC or UC. */
     abstract QpType type();
 
@@ -55,6 +61,9 @@ abstract class ConnectedPingpong extends PingpongBase {
             Mtu.ofBytes(mtu);
         } catch (IllegalArgumentException e) {
             throw bad("-m/--mtu " + mtu + ": " + e.getMessage());
+        }
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw bad("--qp-timeout " + qpTimeout + ": a QP timeout is 0..31 (0: wait for ever)");
         }
     }
 
@@ -106,7 +115,7 @@ abstract class ConnectedPingpong extends PingpongBase {
             QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(myPsn);
             if (type() == QpType.RC) {
                 rtr.maxDestRdAtomic(1).minRnrTimer(12);
-                rts.timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1);
+                rts.timeout(qpTimeout).retryCnt(7).rnrRetry(7).maxRdAtomic(1);
             }
             qp(index).modify(rtr);
             qp(index).modify(rts);

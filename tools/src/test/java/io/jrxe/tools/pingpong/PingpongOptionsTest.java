@@ -28,6 +28,7 @@ class PingpongOptionsTest {
         bad("--if-mtu 100", "pingpong", "--if-mtu", "100");
         bad("--timeout 0.0", "pingpong", "--timeout", "0");
         bad("--capture-max-mb 0", "pingpong", "--capture-max-mb", "0");
+        bad("--qp-timeout 32: a QP timeout is 0..31", "pingpong", "--qp-timeout", "32");
     }
 
     @Test
