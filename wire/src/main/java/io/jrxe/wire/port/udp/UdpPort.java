@@ -19,12 +19,12 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.collection.IntObjectHashMap;
 
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,7 +57,8 @@ public final class UdpPort extends RoceUdpPort {
     private final RawIpv4Sender raw;
     private final TransmitPath transmitPath;
     private boolean rawToLoopback;
-    private final Map<Integer, Channel> senders = new HashMap<>();
+    /** The source ports' sockets, by port: looked up with the port as an int (no boxing) when the sending QP changes. */
+    private final IntObjectHashMap<Channel> senders = new IntObjectHashMap<>();
     private final SourcePortUsers sourceUsers = new SourcePortUsers();
     /**
      * The sockets written to since the last flush, which are the ones to flush. A QP sends from a socket of
