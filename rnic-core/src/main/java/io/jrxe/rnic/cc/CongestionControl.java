@@ -57,7 +57,7 @@ public interface CongestionControl {
 
         /**
          * True when the part is close to holding packets back: a requester then asks for an ACK at
-         * the end of every message, so that room comes back soon.
+         * the end of a message once a few packets went since its last ask, so that room comes back soon.
          */
         boolean nearLimit();
 

@@ -137,9 +137,14 @@ public final class DeviceWindow implements CongestionControl {
      * Wakes the QPs at the head of the queue that the room freed can take, each with a turn of its own:
      * waking them all for one free packet would run every waiting QP's task to let one of them send,
      * for each ACK, and the rest would queue again (with ten thousand QPs, ten thousand tasks per ACK).
+     * Room is handed out a whole turn at a time while packets are in flight (their ACKs will bring more):
+     * a QP woken for the one or two packets a small ACK freed would ask for an ACK at the end of that
+     * short turn, and the small ACK it gets back would wake the next QP for a short turn too, until
+     * every packet asked for an ACK of its own.
      */
     private void wakeWaiting() {
-        while (room() > 0 && !waiting.isEmpty()) {
+        int turn = Math.min(TURN_PACKETS, Math.max(1, limit / 4));
+        while (!waiting.isEmpty() && (room() >= turn || (room() > 0 && inFlight == 0))) {
             QpFlow next = waiting.pollFirst();
             next.queued = false;
             next.grant = Math.min(TURN_PACKETS, room());

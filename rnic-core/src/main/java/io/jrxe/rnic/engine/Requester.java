@@ -47,6 +47,12 @@ final class Requester {
     static final int MAX_PACKETS_PER_ACK = 64;
     /** A signaled message that others follow asks for an ACK if this many packets went since the last ask. */
     static final int SIGNALED_ACK_PACKETS = 32;
+    /**
+     * Near the congestion control's limit a message that others follow asks for an ACK if this many packets went
+     * since the last ask: room must come back soon, but an ACK per small message (a hundred QPs of 4 KiB writes
+     * sharing the window) costs both sides as much as the data.
+     */
+    static final int NEAR_LIMIT_ACK_PACKETS = 8;
 
     private final NicResources resources;
     private final MemoryTables memory;
@@ -204,7 +210,8 @@ final class Requester {
      * message posted always asks, so a lone request (every latency test) looks as rxe's does.
      */
     private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
-        if (e.qp.sendQueue().at(e.req.next + 1) == null || e.flow.nearLimit()) {
+        if (e.qp.sendQueue().at(e.req.next + 1) == null
+                || e.flow.nearLimit() && e.req.packetsSinceAckRequest + 1 >= NEAR_LIMIT_ACK_PACKETS) {
             return true;
         }
         return (w.signaled() || e.qp.sqSigAll()) && e.req.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;

@@ -79,8 +79,11 @@ class DeviceWindowTest {
         return qps;
     }
 
+    /** What a woken QP is handed at least while packets are in flight, with the cap at its start. */
+    private static final int TURN = Math.min(DeviceWindow.TURN_PACKETS, DeviceWindow.START_PACKETS / 4);
+
     @Test
-    void aFreedPacketWakesOneWaitingQpNotAllOfThem() {
+    void freedPacketsWaitForATurnsWorthAndThenWakeOneWaitingQpNotAllOfThem() {
         DeviceWindow window = new DeviceWindow(64, clock, counters);
         List<Qp> qps = qps(window, 100);
         qps.getFirst().send(DeviceWindow.START_PACKETS);
@@ -90,10 +93,12 @@ class DeviceWindowTest {
         }
 
         qps.getFirst().acknowledge(1);
+        assertThat(qps.stream().mapToInt(q -> q.wakes).sum()).as("QPs woken for one free packet, more in flight").isZero();
 
-        assertThat(qps.stream().mapToInt(q -> q.wakes).sum()).as("QPs woken for one free packet").isEqualTo(1);
+        qps.getFirst().acknowledge(TURN - 1);
+        assertThat(qps.stream().mapToInt(q -> q.wakes).sum()).as("QPs woken for a turn's worth").isEqualTo(1);
         assertThat(qps.get(1).wakes).as("the first that waited is the first woken").isEqualTo(1);
-        assertThat(qps.get(1).sendAll()).isEqualTo(1);
+        assertThat(qps.get(1).sendAll()).isEqualTo(TURN);
     }
 
     @Test
@@ -122,11 +127,11 @@ class DeviceWindowTest {
         qps.get(0).send(DeviceWindow.START_PACKETS);
         qps.get(1).sendAll();
 
-        qps.get(0).acknowledge(1);
+        qps.get(0).acknowledge(TURN);
 
         Qp late = qps.get(2);
-        assertThat(late.flow.mayTransmit()).as("the free packet is promised to the QP that waited").isFalse();
-        assertThat(qps.get(1).sendAll()).isEqualTo(1);
+        assertThat(late.flow.mayTransmit()).as("the free packets are promised to the QP that waited").isFalse();
+        assertThat(qps.get(1).sendAll()).isEqualTo(TURN);
     }
 
     @Test
