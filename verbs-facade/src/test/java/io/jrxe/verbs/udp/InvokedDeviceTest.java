@@ -195,17 +195,24 @@ class InvokedDeviceTest {
         // 140 bytes/WR where the others measure 0.04 (the same commit, the JIT's choices differing from run to run).
         // A path that allocates for good allocates in every window.
         double perWorkRequest = Double.MAX_VALUE;
+        String allocations = "";
         for (int window = 1; window <= 3 && perWorkRequest >= 4.0; window++) {
-            long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < rounds; i++) {
-                round.run();
+            // A window after one that allocated is recorded, so that a failure says what allocates and where.
+            try (AllocationSites sites = window > 1 ? AllocationSites.start() : null) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < rounds; i++) {
+                    round.run();
+                }
+                perWorkRequest = (threads.getCurrentThreadAllocatedBytes() - before) / (2.0 * rounds);
+                if (sites != null) {
+                    allocations = sites.top(8);
+                }
             }
-            perWorkRequest = (threads.getCurrentThreadAllocatedBytes() - before) / (2.0 * rounds);
             System.out.printf("invoked data path allocation (%s), window %d: %.3f bytes/WR over %d WRs%n", wire, window,
                     perWorkRequest, 2 * rounds);
         }
         // 2 x 20,000 WRs and 3 x 20,000 datagrams: one object per WR or datagram would be >= 16 bytes/WR.
-        assertThat(perWorkRequest).isLessThan(4.0);
+        assertThat(perWorkRequest).as("what the last window allocated, sampled by JFR:%n%s", allocations).isLessThan(4.0);
     }
 
     private SendWr wr(WrOpcode opcode, int length) {
