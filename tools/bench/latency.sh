@@ -28,8 +28,8 @@ bench_start "$@"
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
   "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 --exchange-floor --pauses --no-copy-crc >"$out/udp" 2>&1
-  rtt=$(awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp")
-  gso=$(awk '/UDP GSO/ {print $(NF-1)}' "$out/udp")
+  rtt=$(udp_rtt_p50)
+  gso=$(udp_gso)
   floor64=$(floor_p50 64)
   floor4k=$(floor_p50 4096)
   printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"

@@ -60,6 +60,9 @@ check() {
 }
 # info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
 info() { printf '  %-58s %10.3f  (no target)\n' "$1" "$2"; }
+# udp-baseline's 64-byte round trip p50 (us) and UDP GSO bandwidth (GB/s), from $out/udp
+udp_rtt_p50() { awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp"; }
+udp_gso() { awk '/UDP GSO/ {print $(NF-1)}' "$out/udp"; }
 # floor_at BYTES PCT: the busy-polled exchange's percentile PCT (p50, p99, p99.9) for a message of BYTES
 # (udp-baseline --exchange-floor)
 floor_at() { awk -v m="$1-byte" -v p="$2" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == p) print $(i + 1)}' "$out/udp"; }

@@ -23,8 +23,8 @@ bw_ratio() { ratio "$(bw_field "$1" 4)" "$(bw_field "$2" 4)"; }
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
   "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 >"$out/udp" 2>&1
-  rtt=$(awk '/round trip/ {for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1)}' "$out/udp")
-  gso=$(awk '/UDP GSO/ {print $(NF-1)}' "$out/udp")
+  rtt=$(udp_rtt_p50)
+  gso=$(udp_gso)
   printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"
   sed -n 's/^\(memory copy\|ICRC\)/  \1/p' "$out/udp"
 
