@@ -107,7 +107,7 @@ class PortableToolsTest {
      * raw socket was not tried: a Linux-only piece that was tried and failed would say more (or print a stack trace).
      */
     private static void quiet(ChildJrxe c, String... args) {
-        assertThat(c.stderr().lines()).as("jrxe %s", String.join(" ", args)).allMatch(l -> l.matches(
+        assertThat(c.rawStderr().lines()).as("jrxe %s", String.join(" ", args)).allMatch(l -> l.matches(
                 "jrxe: [\\w-]+: IPv4 transmit: UDP socket \\(portable path forced \\(-Djrxe.portable=true\\)\\): IPv4 peers other"
                         + " than jrxe will drop its packets"));
     }

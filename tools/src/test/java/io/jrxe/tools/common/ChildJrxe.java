@@ -133,7 +133,13 @@ public final class ChildJrxe implements AutoCloseable {
         return List.copyOf(stdout);
     }
 
+    /** What the child wrote to stderr, without the host's notices ({@link HostNotices}). */
     public String stderr() {
+        return HostNotices.without(rawStderr());
+    }
+
+    /** Everything the child wrote to stderr so far (all of it once the child has ended). */
+    public String rawStderr() {
         if (!process.isAlive()) {
             try {
                 errReader.join(5000);

@@ -12,7 +12,7 @@ public record InProcess(int status, String out, String err) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int status = JrxeMain.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new InProcess(status, out.toString(), err.toString());
+        return new InProcess(status, out.toString(), HostNotices.without(err.toString()));
     }
 
     public List<String> lines() {
