@@ -76,7 +76,7 @@ class DevinfoCommandTest {
             assertThat(r.status()).as(r.toString()).isZero();
             String line = "IPv4 transmit: UDP socket (-Djrxe.ipv4.transmit=udp): IPv4 peers other than jrxe will drop its packets";
             assertThat(r.lines()).contains("\t\t" + line);
-            assertThat(r.err()).isEqualTo("jrxe: jrxe8: " + line + "\n");
+            assertThat(r.rawErr()).isEqualTo("jrxe: jrxe8: " + line + "\n");
         } finally {
             System.clearProperty(RawSocketOpener.PROPERTY);
         }
