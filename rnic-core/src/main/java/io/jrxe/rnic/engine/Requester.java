@@ -133,7 +133,7 @@ final class Requester {
             if (rc && !Psn.before(req.psn, req.sentHighWater) && !e.flow.mayTransmit()) {
                 break; // congestion control wakes the QP when it may send again; a resend is counted already
             }
-            if (!sendPacket(e, w)) {
+            if (!sendPacket(e, w, sent + 1 >= budget)) {
                 break; // a send-side error: the completer fails the WQE and the QP
             }
             sent++;
@@ -199,8 +199,8 @@ final class Requester {
 
     /**
      * Whether a message's last packet asks for an ACK. rxe's always does; jrxe's does unless another
-     * message follows at once (the next WQE is posted and congestion control is far from holding
-     * packets back) and no one waits for this one: one ACK for a later PSN completes both. Someone
+     * message follows at once (the next WQE is posted, congestion control lets its first packet go and
+     * is far from holding packets back) and no one waits for this one: one ACK for a later PSN completes both. Someone
      * waits for a signaled WQE (its completion is what a poster with a full send queue needs to post
      * more), so that asks unless it is fewer than {@link #SIGNALED_ACK_PACKETS} packets since the last
      * ask. A bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
@@ -210,7 +210,7 @@ final class Requester {
      * message posted always asks, so a lone request (every latency test) looks as rxe's does.
      */
     private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
-        if (e.qp.sendQueue().at(e.req.next + 1) == null
+        if (e.qp.sendQueue().at(e.req.next + 1) == null || e.flow.refusesNext()
                 || e.flow.nearLimit() && e.req.packetsSinceAckRequest + 1 >= NEAR_LIMIT_ACK_PACKETS) {
             return true;
         }
@@ -235,8 +235,12 @@ final class Requester {
         return qp.type() == QpType.UD ? resources.port().activeMtu().bytes() : mtu(qp);
     }
 
-    /** Builds and sends the WQE's next packet; false when a send-side error failed it instead. */
-    private boolean sendPacket(QpEngine e, SendWqe w) {
+    /**
+     * Builds and sends the WQE's next packet; false when a send-side error failed it instead. The last packet the
+     * task's budget allows asks for an ACK: the QP may find the window taken when its task runs again, and packets
+     * that asked for none would wait for the ACK timeout while holding room in it.
+     */
+    private boolean sendPacket(QpEngine e, SendWqe w, boolean lastOfTurn) {
         QueuePair qp = e.qp;
         RequesterState req = e.req;
         WrOpcodeInfo info = w.info;
@@ -249,7 +253,7 @@ final class Requester {
         int payload = info.carriesPayload() ? (int) Math.min(mtu, remaining) : 0;
         Opcode op = opcodeFor(qp.type(), w.opcode, first, last);
         boolean ackRequest = qp.type() == QpType.RC
-                && (readRequest || (last ? askAtMessageEnd(e, w) : e.flow.refusesNext())
+                && (readRequest || lastOfTurn || (last ? askAtMessageEnd(e, w) : e.flow.refusesNext())
                     || ++req.packetsSinceAckRequest >= MAX_PACKETS_PER_ACK);
         if (ackRequest) {
             req.packetsSinceAckRequest = 0;

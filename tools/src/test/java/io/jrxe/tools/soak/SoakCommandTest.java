@@ -88,7 +88,7 @@ class SoakCommandTest {
 
     @Test
     void aPairThatRunsOutOfRetriesUnderHarshFaultsIsReportedAndIsNoFailure() {
-        Run run = soak("--seed", "33", "--ops", "1500", "--loss", "0.2", "--reorder", "0.2", "--dup", "0.1",
+        Run run = soak("--seed", "37", "--ops", "1500", "--loss", "0.2", "--reorder", "0.2", "--dup", "0.1",
                 "--corrupt", "0.05");
         assertThat(run.exit()).isZero();
         Matcher m = SUMMARY.matcher(run.outLines().getFirst());

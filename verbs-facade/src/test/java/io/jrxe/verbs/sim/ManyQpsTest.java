@@ -47,6 +47,20 @@ class ManyQpsTest {
     }
 
     /**
+     * A path with a round trip of milliseconds, as a busy or slow peer makes one: the window holds QPs back, and a
+     * QP that stops at a message's end because the window is taken must have asked for an ACK with that message's
+     * last packet, else its packets hold room in the window until its ACK timer fires (a stall of every QP once
+     * the window is full of them).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {200_000L, 2_000_000L, 20_000_000L})
+    void aSlowPathHoldsQpsBackWithoutARetry(long oneWayNanos) throws Exception {
+        SimulatedNetwork network = new SimulatedNetwork(oneWayNanos);
+        network.faults(PeerAddress.of("10.5.0.2"), PeerAddress.of("10.5.0.1"), LinkFaults.NONE.withDelay(oneWayNanos));
+        run(network, 100, true);
+    }
+
+    /**
      * ACKs slower than the ACK timeout, as when the peer's receive queue holds more than the timeout's worth of
      * packets: every QP times out and goes back, and the ACKs for what it sent before arrive while it sends again
      * (the device's in-flight cap paces the resends). Those ACKs are progress; dropped as answers to PSNs not
