@@ -24,8 +24,12 @@ final class CompletionWriter {
     void complete(CompletionQueue cq, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, long byteLen, int imm,
                   int qpn, int srcQp, int flags, boolean solicited) {
         int index = tracer.tracing() ? cq.nextIndex() : -1;
+        boolean inError = cq.overflowed();
         boolean written = cq.push(wrId, status, opcode, vendorErr, (int) byteLen, imm, qpn, srcQp, flags, 0, solicited);
-        if (!written) {
+        // Only the overflow itself takes the CQ's QPs to ERR: each of them then flushes its work into the full CQ,
+        // and if every lost flush completion did it again, a thousand QPs with 512 receives each would queue
+        // flushes without end (the NIC thread ran out of heap that way).
+        if (!written && !inError) {
             resources.cqOverflowed(cq, control::flushLater);
         }
         tracer.trace(TraceEvent.COMPLETED, qpn, wrId, -1, opcode.ordinal(), status.ordinal());
