@@ -99,7 +99,12 @@ final class BandwidthTest extends MeasuringTest {
     /** send_bw: the server receives and reports too; both sides sync before each size. */
     private void sendBandwidth() throws VerbsException {
         bwTableHeader();
+        LateMessageDrain drain = null;
         for (long size : s.sizes()) {
+            if (drain != null) {
+                drain.close();
+                drain = null;
+            }
             if (s.receivesHere()) {
                 res.postReceives(size);
             }
@@ -112,8 +117,13 @@ final class BandwidthTest extends MeasuringTest {
                 } else {
                     bwRow(r);
                 }
+            } else if (s.client) {
+                bwRow(clientBandwidth(size));
             } else {
-                bwRow(s.client ? clientBandwidth(size) : serverBandwidth(size));
+                bwRow(serverBandwidth(size));
+                if (s.durationSeconds > 0) {
+                    drain = LateMessageDrain.start(recvCq);
+                }
             }
             if (s.all) {
                 conn.handshake(mine[0], "the sync after size " + size);
@@ -121,6 +131,9 @@ final class BandwidthTest extends MeasuringTest {
         }
         out.println(PerftestFormat.RESULT_LINE);
         conn.handshake(mine[0], "the closing handshake");
+        if (drain != null) {
+            drain.close();
+        }
     }
 
     /** perftest's run_iter_bw: keep tx_depth work requests in flight on every QP, a completion every cq_mod. */

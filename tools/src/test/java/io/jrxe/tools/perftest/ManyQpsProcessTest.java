@@ -30,4 +30,20 @@ class ManyQpsProcessTest {
         String counters = String.join("\n", r.client()) + r.clientErr();
         assertThat(counters).contains("counters of").doesNotContain("retry_exceeded_err");
     }
+
+    /**
+     * send_bw for a duration with a thousand QPs: the client has up to 128,000 sends in flight when the server's
+     * time is up, more than its receive CQ holds (max_cqe). The server polls them away while it waits for the
+     * client; left there, they overflowed the CQ, took every server QP to ERR and ended the client with
+     * RETRY_EXC_ERR.
+     */
+    @Test
+    void aThousandQpsSendForADurationAndTheServersCqKeepsUp() throws Exception {
+        // Both sides must end with status 0: with the CQ overflowed the client failed with RETRY_EXC_ERR.
+        Run r = PerftestPair.runWithNotices("send-bw", 19476, "-q", "1000", "-D", "1", "-s", "4096", "--counters");
+        List<String> c = rows(r.client(), "Send BW Test", true, "SEND");
+        assertThat(c).hasSize(1);
+        String client = String.join("\n", r.client()) + r.clientErr();
+        assertThat(client).contains("counters of").doesNotContain("retry_exceeded_err");
+    }
 }
