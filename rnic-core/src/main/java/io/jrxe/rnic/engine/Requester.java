@@ -199,11 +199,11 @@ final class Requester {
 
     /**
      * Whether a message's last packet asks for an ACK. rxe's always does; jrxe's does unless another
-     * message follows at once (the next WQE is posted, congestion control lets its first packet go and
-     * is far from holding packets back) and no one waits for this one: one ACK for a later PSN completes both. Someone
-     * waits for a signaled WQE (its completion is what a poster with a full send queue needs to post
-     * more), so that asks unless it is fewer than {@link #SIGNALED_ACK_PACKETS} packets since the last
-     * ask. A bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
+     * message follows at once (the next WQE is posted, congestion control lets its first packet go
+     * and is far from holding packets back) and no one waits for this one: one ACK for a later PSN
+     * completes both. Someone waits for a signaled WQE (its completion is what a poster with a full
+     * send queue needs to post more), so that asks unless it is fewer than
+     * {@link #SIGNALED_ACK_PACKETS} packets since the last ask. A bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
      * sends with a completion every hundred gets one at each, and at least every
      * {@link #MAX_PACKETS_PER_ACK} packets one is asked for: on loopback each ACK costs the responder a
      * send and the requester a receive, as much CPU as a tenth of a 64 KiB message's data. The last
