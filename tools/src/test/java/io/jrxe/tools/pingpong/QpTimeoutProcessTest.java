@@ -26,6 +26,31 @@ class QpTimeoutProcessTest {
         assertThat(retriesWith(19733, "--qp-timeout", "18")).as("timeout 18: the held ACK comes first").isZero();
     }
 
+    /**
+     * Every ACK the client receives is dropped: its one SEND is retried until retry_cnt runs out, eight timeouts of
+     * 134 to 201 ms (--qp-timeout 15), longer than its 1 s --timeout for completions. The program waits out the QP's
+     * retries and reports how the SEND ended, rather than that the peer stopped answering.
+     */
+    @Test
+    void aSendWhoseAcksAreLostEndsWithTheQpsOwnStatus() throws Exception {
+        List<String> common = List.of("-p", "19735", "-n", "1", "-s", "64", "--warmup", "0");
+        List<String> serverArgs = new ArrayList<>(List.of("pingpong", "--addr", "127.0.73.1", "-d", "jrxe-to-srv2"));
+        serverArgs.addAll(common);
+        try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
+            server.awaitLine(l -> l.startsWith("  local address:"), CHILD_SECONDS);
+            List<String> clientArgs = new ArrayList<>(List.of("pingpong", "--addr", "127.0.73.2", "-d", "jrxe-to-cli2",
+                    "--timeout", "1", "--qp-timeout", "15", "--faults", "drop,op=ack,dir=recv"));
+            clientArgs.addAll(common);
+            clientArgs.add("127.0.73.1");
+            InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
+            assertThat(client.status()).as(client.toString()).isEqualTo(2);
+            assertThat(client.err()).as(client.toString())
+                    .contains("jrxe pingpong: Failed status transport retry counter exceeded (12) for wr_id 2 (after 0 sends and 1 receives;")
+                    .doesNotContain("no completion");
+            assertThat(server.waitFor(CHILD_SECONDS)).as(server.stderr()).isZero();
+        }
+    }
+
     /** The client's completer_retry_err after 5 exchanges with its first received ACK held 200 ms. */
     private static long retriesWith(int port, String... clientOptions) throws Exception {
         List<String> common = List.of("-p", String.valueOf(port), "-n", "5", "-s", "64", "--warmup", "0");
