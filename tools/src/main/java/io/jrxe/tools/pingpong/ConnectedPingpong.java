@@ -11,6 +11,7 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WrOpcode;
+import io.jrxe.wire.psn.LocalAckTimeout;
 import picocli.CommandLine.Option;
 
 import java.lang.foreign.MemorySegment;
@@ -73,17 +74,16 @@ abstract class ConnectedPingpong extends PingpongBase {
     }
 
     /**
-     * How long an RC QP may retry before it reports RETRY_EXC_ERR itself: retry_cnt 7 is eight ACK timeouts, each
-     * 4.096 us << --qp-timeout and up to half again (jrxe spreads its timers), and a second to spare. Waiting for
-     * completions no longer than that, the program would say "the peer stopped answering" before the QP says how
-     * its last request ended (with --qp-timeout 18, 12.9 s against the default 10 s).
+     * How long an RC QP may retry before it reports RETRY_EXC_ERR itself: retry_cnt 7 is eight local ACK timeouts of
+     * --qp-timeout, each up to half again (jrxe spreads its timers), and a second to spare. Waiting for completions
+     * no longer than that, the program would say "the peer stopped answering" before the QP says how its last
+     * request ended (with --qp-timeout 18, 12.9 s against the default 10 s).
      */
     private long retriesMillis() {
         if (qpTimeout == 0) {
             return 0; // the QP waits for ever: the program's own timeout is all there is
         }
-        long ackTimeoutNanos = 4096L << qpTimeout;
-        return 8 * ackTimeoutNanos * 3 / 2 / 1_000_000L + 1_000L;
+        return 8 * LocalAckTimeout.nanos(qpTimeout) * 3 / 2 / 1_000_000L + 1_000L;
     }
 
     private final class ConnectedSession extends Session {
