@@ -18,16 +18,27 @@ final class GuestLoss implements AutoCloseable {
 
     /** Loses {@code percent} % of what the guest sends from now on. */
     static GuestLoss of(Lab lab, int percent) throws InterruptedException {
-        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem loss " + percent + "%", 20);
+        return netem(lab, "loss " + percent + "%");
+    }
+
+    /** Applies netem's {@code impairments} (such as {@code delay 2ms loss 3% duplicate 2%}) to what the guest sends from now on. */
+    static GuestLoss netem(Lab lab, String impairments) throws InterruptedException {
+        Job.Result netem = lab.guestNow("tc qdisc replace dev eth0 root netem " + impairments, 20);
         assertThat(netem.exitCode()).as("%s", netem).isZero();
         return new GuestLoss(lab);
     }
 
     /** Checks that netem did drop packets, so that the test met the loss it was about. */
     void assertDropped() throws InterruptedException {
+        assertThat(dropped()).as("packets netem dropped").isPositive();
+    }
+
+    /** How many packets netem has dropped so far, of every kind (RoCE, and the TCP of perftest's exchange). */
+    long dropped() throws InterruptedException {
         Job.Result stats = lab.guestNow("tc -s qdisc show dev eth0", 20);
         Matcher dropped = Pattern.compile("dropped (\\d+)").matcher(stats.output());
-        assertThat(dropped.find() && Integer.parseInt(dropped.group(1)) > 0).as("netem dropped packets: %s", stats).isTrue();
+        assertThat(dropped.find()).as("netem's statistics: %s", stats).isTrue();
+        return Long.parseLong(dropped.group(1));
     }
 
     @Override
