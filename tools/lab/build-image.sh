@@ -24,8 +24,11 @@ suite=${2:?usage: build-image.sh CACHE_ROOT RELEASE}
 mirror=${JRXE_LAB_MIRROR:-http://deb.debian.org/debian}
 security_mirror=${JRXE_LAB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 guest_packages=(rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils iproute2 tcpdump kmod procps)
-# What the guest loads (rdma_rxe asks the crypto API for "crc32", which no modules.dep names); their dependencies are resolved with modprobe against the kernel's modules.dep.
+# What the guest loads; their dependencies are resolved with modprobe against the kernel's modules.dep.
 guest_modules=(crc32_generic rdma_rxe ib_uverbs rdma_ucm virtio_net virtio_pci 9p 9pnet_virtio sch_netem af_packet veth sch_htb sch_red)
+# Loaded where the kernel has them: rdma_rxe up to 6.14 asks the crypto API for "crc32", which no modules.dep
+# names; from 6.15 on it calls the crc32 library and crc32_generic is gone.
+optional_modules=(crc32_generic)
 
 say() { echo "jrxe lab: $*" >&2; }
 die() { echo "jrxe lab: $*" >&2; exit 2; }
@@ -44,8 +47,10 @@ refresh_lists() {
   mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/none"
   : >>"$apt_dir/status"
   local keyring=/usr/share/keyrings/debian-archive-keyring.gpg sources="$mirror $security_mirror $suite"
-  printf 'deb [signed-by=%s] %s\n' "$keyring" "$mirror $suite main" "$keyring" "$security_mirror $suite-security main" \
-    >"$apt_dir/sources.list"
+  printf 'deb [signed-by=%s] %s\n' "$keyring" "$mirror $suite main" >"$apt_dir/sources.list"
+  if [ "$suite" != sid ]; then   # unstable has no security updates of its own
+    printf 'deb [signed-by=%s] %s\n' "$keyring" "$security_mirror $suite-security main" >>"$apt_dir/sources.list"
+  fi
   local stamp="$apt_dir/state/fetched"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sources" ] && [ -z "$(find "$stamp" -mmin +1440)" ]; then
     return
@@ -100,10 +105,15 @@ trap 'rm -rf "$work"' EXIT
 start=$SECONDS
 
 say "building the guest image $key (kernel $kernel_release, $suite) in $work"
-say "[1/4] kernel: apt-get download $kernel_pkg"
-(cd "$work" && apt-get "${apt_options[@]}" download -q "$kernel_pkg" >/dev/null 2>"$work/apt.log") \
+# From 7.x on, linux-image-RELEASE is empty and depends on linux-binary-, linux-modules- and linux-base-RELEASE.
+kernel_parts=$(apt-cache "${apt_options[@]}" depends "$kernel_pkg" 2>/dev/null \
+  | awk -v r="$kernel_release" '$1 == "Depends:" && $2 ~ "^linux-(binary|modules|base)-" && substr($2, length($2) - length(r) + 1) == r { print $2 }' | sort -u)
+say "[1/4] kernel: apt-get download $kernel_pkg" $kernel_parts
+(cd "$work" && apt-get "${apt_options[@]}" download -q "$kernel_pkg" $kernel_parts >/dev/null 2>"$work/apt.log") \
   || { cat "$work/apt.log" >&2; die "apt-get download $kernel_pkg from $mirror failed (output above)"; }
-dpkg -x "$work"/linux-image-*.deb "$work/kernel"
+for deb in "$work"/linux-*.deb; do
+  dpkg -x "$deb" "$work/kernel"
+done
 # Debian 13's kernel keeps its modules in /usr/lib/modules; depmod and modprobe -d look in /lib/modules.
 [ -d "$work/kernel/usr/lib/modules" ] && [ ! -e "$work/kernel/lib" ] && ln -s usr/lib "$work/kernel/lib"
 depmod -b "$work/kernel" "$kernel_release"
@@ -122,7 +132,7 @@ mod_root="$work/root/lib/modules/$kernel_release"
 mkdir -p "$mod_root"
 cp "$work/kernel/lib/modules/$kernel_release"/modules.{order,builtin,builtin.modinfo} "$mod_root/" 2>/dev/null || true
 for m in "${guest_modules[@]}"; do
-  modprobe -d "$work/kernel" -S "$kernel_release" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+  { modprobe -d "$work/kernel" -S "$kernel_release" --show-depends "$m" 2>/dev/null || true; } | awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r path; do
   rel=${path#"$work/kernel"}
   mkdir -p "$work/root$(dirname "$rel")"
@@ -131,6 +141,7 @@ done
 depmod -b "$work/root" "$kernel_release"
 for m in "${guest_modules[@]}"; do
   modprobe -d "$work/root" -S "$kernel_release" --show-depends "$m" >/dev/null 2>&1 \
+    || [[ " ${optional_modules[*]} " == *" $m "* ]] \
     || die "module $m is neither in the image nor built into $kernel_release"
 done
 say "      $(find "$mod_root" -name '*.ko*' | wc -l) modules"
@@ -139,7 +150,11 @@ say "[4/4] initramfs: slimming and packing with zstd"
 rm -rf "$work/root"/usr/share/{doc,man,info,locale,lintian} "$work/root"/var/cache/apt/* "$work/root"/var/lib/apt/lists/*
 echo jrxe-lab-guest >"$work/root/etc/hostname"
 (cd "$work/root" && find . -xdev -print0 | cpio --null -o -H newc --quiet | zstd -q -T0 -9 -o "$work/initrd.zst")
-cp "$work/kernel/boot/vmlinuz-$kernel_release" "$work/vmlinuz"
+if [ -f "$work/kernel/boot/vmlinuz-$kernel_release" ]; then
+  cp "$work/kernel/boot/vmlinuz-$kernel_release" "$work/vmlinuz"
+else   # 7.x keeps it with the modules
+  cp "$work/kernel/lib/modules/$kernel_release/vmlinuz" "$work/vmlinuz"
+fi
 
 mkdir -p "$image_dir.tmp"
 mv "$work/initrd.zst" "$work/vmlinuz" "$image_dir.tmp/"

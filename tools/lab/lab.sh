@@ -12,7 +12,7 @@ cache_root=${cache_root:-/var/cache/jrxe-lab}
 bridge=jrxe-br0
 host4=10.77.0.1/24
 host6=fd77::1/64
-releases=(bookworm trixie)   # Debian 12 (kernel 6.1, rdma-core 44) and Debian 13 (kernel 6.12, rdma-core 56)
+releases=(bookworm trixie sid)   # Debian 12 (kernel 6.1, rdma-core 44), 13 (6.12, 56) and unstable (7.2, 65 today)
 default_release=bookworm
 
 # Guest 1 is the lab's kernel rxe peer; with `up --guests 2`, guest 2 is a second one on the same

@@ -28,7 +28,7 @@ class NativeDevinfoInteropTest {
     }
 
     /** The lines from general_odp_caps to the last transport's caps, as printed. */
-    private static List<String> odpSection(String devinfo) {
+    static List<String> odpSection(String devinfo) {
         List<String> lines = devinfo.lines().toList();
         int from = lines.indexOf("\tgeneral_odp_caps:");
         int xrc = lines.indexOf("\txrc_odp_caps:");

@@ -25,7 +25,8 @@ class KernelCapturesAnalysisTest {
             "v6_write_bw.pcap", Map.of("RDMA_WRITE", 20L, "bytes", 20L * 8192),
             "mtu4k_write_bw.pcap", Map.of("RDMA_WRITE", 10L, "bytes", 10L * 65536),
             "guest_read_bw.pcap", Map.of("RDMA_READ_REQUEST", 20L, "bytes", 20L * 65536),
-            "guest_atomic_fadd.pcap", Map.of("FETCH_ADD", 20L, "bytes", 0L));
+            "guest_atomic_fadd.pcap", Map.of("FETCH_ADD", 20L, "bytes", 0L),
+            "odp_pingpong.pcap", Map.of("SEND", 6L, "bytes", 6L * 4096));
 
     @Test
     void everyCleanRunIsCleanWithItsCommandsMessagesAndBytes() {

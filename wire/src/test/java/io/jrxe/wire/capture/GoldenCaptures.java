@@ -14,8 +14,9 @@ import java.util.stream.Stream;
  * else {@value #IN_REPOSITORY} under the repository root (for a test started from an IDE).
  * {@code testdata/rxe/README.md} says how they were recorded and what each holds. Beside it,
  * {@value #TRIXIE_FOLDER} holds the same set recorded from a later kernel (Debian 13's 6.12, its
- * RDMA CM captures in {@code cm/}): {@link #files()}, {@link #cmFiles()} and {@link #allFiles()}
- * give every kernel's, {@link #file} and {@link #cmFile} name Debian 12's.
+ * RDMA CM captures in {@code cm/}), and {@value #SID_FOLDER} what Linux 7.2 sent with on-demand paging:
+ * {@link #files()}, {@link #cmFiles()} and {@link #allFiles()} give every kernel's, {@link #file} and
+ * {@link #cmFile} name Debian 12's.
  */
 public final class GoldenCaptures {
     public static final String PROPERTY = "jrxe.golden.dir";
@@ -26,6 +27,8 @@ public final class GoldenCaptures {
     public static final String CM_FOLDER = "rxe-cm";
     /** Debian 13's set (testdata/rxe-trixie/README.md), next to {@link #directory()}; its CM captures in cm/. */
     public static final String TRIXIE_FOLDER = "rxe-trixie";
+    /** Debian unstable's kernel 7.2 (testdata/rxe-sid/README.md), next to {@link #directory()}. */
+    public static final String SID_FOLDER = "rxe-sid";
 
     private GoldenCaptures() {
     }
@@ -55,9 +58,18 @@ public final class GoldenCaptures {
         return directory;
     }
 
-    /** Every data-path golden capture (*.pcap): Debian 12's, then Debian 13's, each sorted by name; never empty. */
+    /** Debian unstable's data-path captures, from kernel 7.2. */
+    public static Path sidDirectory() {
+        Path directory = directory().resolveSibling(SID_FOLDER);
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalStateException("the golden captures of Linux 7.2's kernel rxe are not at " + directory);
+        }
+        return directory;
+    }
+
+    /** Every data-path golden capture (*.pcap): Debian 12's, 13's, then unstable's, each sorted by name; never empty. */
     public static List<Path> files() {
-        return concat(pcaps(directory()), pcaps(trixieDirectory()));
+        return concat(concat(pcaps(directory()), pcaps(trixieDirectory())), pcaps(sidDirectory()));
     }
 
     /** The folder of the RDMA CM captures, next to {@link #directory()}. */

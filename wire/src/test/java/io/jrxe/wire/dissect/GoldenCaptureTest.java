@@ -76,6 +76,8 @@ class GoldenCaptureTest {
                         Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 1240, Opcode.RC_RDMA_READ_RESPONSE_LAST, 20)),
                 Map.entry("guest_atomic_fadd.pcap", Map.of(Opcode.RC_FETCH_ADD, 20, Opcode.RC_ATOMIC_ACKNOWLEDGE, 20)),
                 Map.entry("guest_ud_pingpong.pcap", Map.of(Opcode.UD_SEND_ONLY, 10)),
+                Map.entry("odp_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 6, Opcode.RC_SEND_MIDDLE, 12,
+                        Opcode.RC_SEND_LAST, 6, Opcode.RC_ACKNOWLEDGE, 6)),
                 Map.entry("v6_pingpong.pcap", Map.of(Opcode.RC_SEND_FIRST, 20, Opcode.RC_SEND_MIDDLE, 40,
                         Opcode.RC_SEND_LAST, 20, Opcode.RC_ACKNOWLEDGE, 20)),
                 Map.entry("v6_write_bw.pcap", Map.of(Opcode.RC_RDMA_WRITE_FIRST, 20, Opcode.RC_RDMA_WRITE_MIDDLE, 120,

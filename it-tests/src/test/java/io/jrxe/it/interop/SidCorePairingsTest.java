@@ -1,0 +1,9 @@
+package io.jrxe.it.interop;
+
+/**
+ * The core pairings of {@link KernelRxeCorePairings} against Debian unstable's kernel rxe (7.2),
+ * rdma-core 65 and perftest 25.01.
+ */
+@OnLabRelease(LabRelease.SID)
+class SidCorePairingsTest extends KernelRxeCorePairings {
+}
