@@ -42,6 +42,8 @@ public final class GsiQp {
     private final Drops drops;
     private final GsiCounters counters = new GsiCounters();
     private final MadAgent[] agents = new MadAgent[256];
+    /** Where a MAD with a blank header goes instead of being dropped, or null: see {@link #acceptBlankHeaders}. */
+    private MadAgent blankHeaders;
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAD_OFFSET + MadHeaderFlyweight.MAD_LENGTH + IcrcCalculator.LENGTH);
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
     private final DethFlyweight deth = new DethFlyweight();
@@ -62,6 +64,14 @@ public final class GsiQp {
     /** Installs the agent of a management class (one per class; null removes it). */
     public void register(int managementClass, MadAgent agent) {
         agents[managementClass & 0xFF] = agent;
+    }
+
+    /**
+     * Hands MADs whose 24-byte header is all zero to {@code agent} (null: drops them again, as of a bad base
+     * version). Linux 7.2's rxe answers PerfMgmt Gets so; the PMA takes them while it waits for an answer.
+     */
+    public void acceptBlankHeaders(MadAgent agent) {
+        blankHeaders = agent;
     }
 
     /** An agent's report that it could not use the MAD it was handed. */
@@ -91,7 +101,11 @@ public final class GsiQp {
         deviceCounters.add(Counter.RCVD_BYTES, Counter.ipPacketLength(p.length, p.info.source.ipv6()));
         MadHeaderFlyweight h = header.wrap(p.buffer, p.payloadOffset);
         if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
-            counters.countDropped(MadDropReason.BAD_BASE_VERSION);
+            if (blankHeaders != null && h.isBlank()) {
+                deliver(blankHeaders, p);
+            } else {
+                counters.countDropped(MadDropReason.BAD_BASE_VERSION);
+            }
             return;
         }
         MadAgent agent = agents[h.managementClass()];
@@ -103,6 +117,10 @@ public final class GsiQp {
             counters.countDropped(MadDropReason.BAD_CLASS_VERSION);
             return;
         }
+        deliver(agent, p);
+    }
+
+    private void deliver(MadAgent agent, RxPacket p) {
         if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey)) {
             counters.countDropped(MadDropReason.AGENT_BUSY);
             return;

@@ -29,7 +29,10 @@ import java.util.function.Consumer;
  * method/attribute" and a Set (or another request method) with "unsupported method". Responses it
  * did not ask for, and Traps, are dropped and counted ({@code jrxe_pma_dropped}). It also asks:
  * {@link #query} sends a Get to another port's agent and hands its GetResp to the caller (jrxe
- * perfquery). Runs on the NIC thread; never throws.
+ * perfquery). Linux 7.2's rxe answers with a blank MAD header (no class, method or transaction
+ * ID: {@link MadHeaderFlyweight#isBlank}) and the attribute in place; while this agent waits for
+ * exactly one answer from a port, a blank-headed MAD from that port is taken as it and counted
+ * ({@code jrxe_pma_blank_answers}). Runs on the NIC thread; never throws.
  */
 public final class PerformanceAgent implements MadAgent {
     private static final int INBOX_MADS = 16;
@@ -45,7 +48,11 @@ public final class PerformanceAgent implements MadAgent {
     private final ClassPortInfoFlyweight classPortInfo = new ClassPortInfoFlyweight();
     private final PortCountersFlyweight portCounters = new PortCountersFlyweight();
     private final PortCountersExtendedFlyweight extended = new PortCountersExtendedFlyweight();
-    private final Map<Long, Consumer<ByteBuffer>> pending = new HashMap<>();
+    /** A request sent and not yet answered. */
+    private record Asked(PeerAddress to, Consumer<ByteBuffer> answer) {
+    }
+
+    private final Map<Long, Asked> pending = new HashMap<>();
     private final SplittableRandom random;
     /** Gets answered with the attribute ({@code jrxe_pma_answered}). */
     private final SingleWriterCounter answered = new SingleWriterCounter();
@@ -53,6 +60,8 @@ public final class PerformanceAgent implements MadAgent {
     private final SingleWriterCounter unsupported = new SingleWriterCounter();
     /** MADs neither answered nor awaited ({@code jrxe_pma_dropped}). */
     private final SingleWriterCounter dropped = new SingleWriterCounter();
+    /** Answers taken though their header was blank, as rxe 7.2 sends them ({@code jrxe_pma_blank_answers}). */
+    private final SingleWriterCounter blankAnswers = new SingleWriterCounter();
 
     public PerformanceAgent(GsiQp gsi, Counters device, NicTime time, long nodeGuid, CounterRegistry registry) {
         this.gsi = gsi;
@@ -62,6 +71,7 @@ public final class PerformanceAgent implements MadAgent {
         registry.register("jrxe_pma_answered", answered);
         registry.register("jrxe_pma_unsupported", unsupported);
         registry.register("jrxe_pma_dropped", dropped);
+        registry.register("jrxe_pma_blank_answers", blankAnswers);
         gsi.register(PerfMgmt.MGMT_CLASS, this);
     }
 
@@ -87,6 +97,10 @@ public final class PerformanceAgent implements MadAgent {
         return dropped.getAsLong();
     }
 
+    public long blankAnswers() {
+        return blankAnswers.getAsLong();
+    }
+
     /**
      * Sends a Get of {@code attribute} for port {@code portSelect} to the agent at {@code to}; its GetResp, the
      * whole MAD valid during the call, goes to {@code answer}. Returns the transaction ID, for {@link #forget}.
@@ -107,25 +121,39 @@ public final class PerformanceAgent implements MadAgent {
         outHeader.wrap(out, 0).baseVersion(MadHeaderFlyweight.BASE_VERSION).managementClass(PerfMgmt.MGMT_CLASS)
                 .classVersion(PerfMgmt.CLASS_VERSION).method(method).transactionId(tid).attributeId(attributeId);
         portCounters.wrap(out, PerfMgmt.DATA_OFFSET).setSaturated(PortCountersFlyweight.PORT_SELECT, portSelect);
-        pending.put(tid, answer);
+        pending.put(tid, new Asked(to, answer));
+        gsi.acceptBlankHeaders(this);
         gsi.send(out, to);
         return tid;
     }
 
     /** Gives up waiting for the answer to {@code tid} (its asker timed out); a late answer is then dropped. */
     public void forget(long tid) {
-        pending.remove(tid);
+        answered(tid);
+    }
+
+    /** The request {@code tid}, no longer waited for; null if it was not. */
+    private Asked answered(long tid) {
+        Asked asked = pending.remove(tid);
+        if (pending.isEmpty()) {
+            gsi.acceptBlankHeaders(null);
+        }
+        return asked;
     }
 
     private void mad(ByteBuffer mad, PeerAddress from) {
         in.wrap(mad, 0);
+        if (in.isBlank()) {
+            blankAnswer(mad, from);
+            return;
+        }
         int method = in.method();
         if ((method & MadHeaderFlyweight.METHOD_RESPONSE_BIT) != 0) {
-            Consumer<ByteBuffer> asker = pending.remove(in.transactionId());
-            if (asker == null) {
+            Asked asked = answered(in.transactionId());
+            if (asked == null) {
                 dropped.increment();
             } else {
-                asker.accept(mad);
+                asked.answer().accept(mad);
             }
             return;
         }
@@ -137,6 +165,24 @@ public final class PerformanceAgent implements MadAgent {
             // Trap, Send and the like ask no response of a PMA.
             dropped.increment();
         }
+    }
+
+    /** rxe 7.2's answer, with nothing in its header to match: the one request waiting on {@code from}, if one is. */
+    private void blankAnswer(ByteBuffer mad, PeerAddress from) {
+        long only = 0;
+        int waiting = 0;
+        for (Map.Entry<Long, Asked> e : pending.entrySet()) {
+            if (e.getValue().to().sameIp(from)) {
+                only = e.getKey();
+                waiting++;
+            }
+        }
+        if (waiting != 1) {
+            dropped.increment();
+            return;
+        }
+        blankAnswers.increment();
+        answered(only).answer().accept(mad);
     }
 
     private void get(ByteBuffer mad, PeerAddress from) {

@@ -49,6 +49,8 @@ public final class PerfqueryCommand implements java.util.concurrent.Callable<Int
 
     /** How long each answer may take: the common --timeout. */
     private long timeoutMillis;
+    /** Whether the user was told that the target's answers come with a blank header. */
+    private boolean blankNoted;
 
     @Mixin
     DeviceOptions device;
@@ -123,7 +125,14 @@ public final class PerfqueryCommand implements java.util.concurrent.Callable<Int
         } catch (ExecutionException e) {
             throw new UserError(String.valueOf(e.getCause()), e);
         }
-        int status = new MadHeaderFlyweight().wrap(mad, 0).status();
+        MadHeaderFlyweight header = new MadHeaderFlyweight().wrap(mad, 0);
+        if (header.isBlank() && !blankNoted) {
+            blankNoted = true;
+            spec.commandLine().getErr().println("jrxe perfquery: " + target + " answers with a blank MAD header (no class, "
+                    + "method or transaction ID), as Linux 7.2's rxe does; each such answer is taken as the answer to the one "
+                    + "Get waiting for it");
+        }
+        int status = header.status();
         if (status != 0) {
             throw new UserError(target + " answered the Get of " + attribute.displayName() + " with "
                     + PerfMgmt.describeStatus(status));

@@ -140,4 +140,61 @@ class PerfMgmtOnUdpTest {
         assertThat(b.nic().pma().answered()).isEqualTo(1);
         assertThat(b.nic().cm().gsi().counters().dropped(MadDropReason.UNKNOWN_CLASS)).isZero();
     }
+
+    /**
+     * Linux 7.2's rxe answers with a blank MAD header and the attribute in place. a takes such a MAD from c as the
+     * answer to the one Get it waits for from c; with nothing waiting, QP1 drops it as of a bad base version.
+     */
+    @Test
+    void aBlankHeadedAnswerIsTakenOnlyWhileAGetWaitsOnItsSender() throws Exception {
+        EmulatedDevice c = Verbs.emulated().createUdp(DeviceConfig.of("pma-c", InetAddress.getByName("127.0.74.3")));
+        try {
+            Nic nicC = c.nic();
+            nicC.executor().call(() -> {
+                nicC.cm().gsi().register(PerfMgmt.MGMT_CLASS, null);   // c asks nothing of its own PMA: a's Get stays unanswered
+                return null;
+            });
+            Nic nicA = a.nic();
+            CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+            nicA.executor().call(() -> nicA.pma().query(PeerAddress.of("127.0.74.3"), PmaAttribute.CLASS_PORT_INFO, 1, mad -> {
+                ByteBuffer copy = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
+                copy.put(0, mad, 0, MadHeaderFlyweight.MAD_LENGTH);
+                answer.complete(copy);
+            }));
+            awaitGsiDrops(c, MadDropReason.UNKNOWN_CLASS);
+
+            ByteBuffer blank = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
+            new ClassPortInfoFlyweight().wrap(blank, PerfMgmt.DATA_OFFSET).set(0, 0, PerfMgmt.CAPABILITY_EXTENDED_WIDTH, 0);
+            PeerAddress aAddress = PeerAddress.of("127.0.74.1");
+            nicC.executor().call(() -> {
+                nicC.cm().gsi().send(blank, aAddress);
+                return null;
+            });
+            ByteBuffer taken = answer.get(10, TimeUnit.SECONDS);
+            assertThat(new MadHeaderFlyweight().wrap(taken, 0).isBlank()).isTrue();
+            assertThat(new ClassPortInfoFlyweight().wrap(taken, PerfMgmt.DATA_OFFSET).capabilityMask())
+                    .isEqualTo(PerfMgmt.CAPABILITY_EXTENDED_WIDTH);
+            assertThat(nicA.pma().blankAnswers()).isEqualTo(1);
+
+            nicC.executor().call(() -> {
+                nicC.cm().gsi().send(blank, aAddress);
+                return null;
+            });
+            awaitGsiDrops(a, MadDropReason.BAD_BASE_VERSION);
+            assertThat(nicA.pma().blankAnswers()).as("nothing waited for the second").isEqualTo(1);
+        } finally {
+            Verbs.emulated().remove(c);
+        }
+    }
+
+    /** Waits (at most 10 s) until {@code d}'s QP1 has dropped one MAD for {@code reason}, read on its NIC thread. */
+    private static void awaitGsiDrops(EmulatedDevice d, MadDropReason reason) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long drops = 0;
+        while (System.nanoTime() < deadline
+                && (drops = d.nic().executor().call(() -> d.nic().cm().gsi().counters().dropped(reason))) < 1) {
+            Thread.onSpinWait();
+        }
+        assertThat(drops).as("%s drops at %s", reason, d.nic()).isEqualTo(1);
+    }
 }

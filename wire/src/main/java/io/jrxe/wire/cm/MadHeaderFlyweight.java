@@ -148,6 +148,15 @@ public final class MadHeaderFlyweight extends Flyweight<MadHeaderFlyweight> {
         return this;
     }
 
+    /**
+     * True when all 24 bytes are zero: no base version, class, method or transaction ID. Linux 7.2's rxe
+     * answers its PerfMgmt Gets with such a header and the data in place (its process_mad clears the
+     * answer and fills only the attribute).
+     */
+    public boolean isBlank() {
+        return i64(0) == 0 && i64(8) == 0 && i64(16) == 0;
+    }
+
     /** True for a MAD of the communication management class. */
     public boolean isCm() {
         return managementClass() == MGMT_CLASS_CM;
