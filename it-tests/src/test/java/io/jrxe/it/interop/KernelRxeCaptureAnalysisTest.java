@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `jrxe analyze` on kernel rxe's traffic as a third party captured it, against what is known without it.
- * rxe0 in the guest writes to jrxe (ib_write_bw against jrxe's write-bw) through netem, which delays,
- * loses and duplicates what the guest sends; tcpdump records the bridge on the host's side of netem.
+ * `jrxe analyze` on kernel rxe's traffic as a third party captured it, against what is known without it:
+ * losses, copies and resends, and RNR NAKs. For the first, rxe0 in the guest writes to jrxe (ib_write_bw
+ * against jrxe's write-bw) through netem, which delays, loses and duplicates what the guest sends; tcpdump
+ * records the bridge on the host's side of netem.
  * <p>
  * The truth comes from programs nobody here wrote: rxe0's own count of the packets it sent, and
  * tshark's reading of the capture, in which each IPv4 packet carries the identification rxe0 gave it
@@ -44,6 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KernelRxeCaptureAnalysisTest {
     private static final Path TCPDUMP = Path.of("/usr/bin/tcpdump");
     private static final String RXE0_SENT_PKTS = "hw_counters/sent_pkts";
+    /** RNR NAKs rxe0's responder sent. */
+    private static final String RXE0_SEND_RNR = "hw_counters/send_rnr_err";
     private static final String NETEM = "delay 2ms loss 3% duplicate 2%";
     private static final int PSN_MASK = 0xFFFFFF;
 
@@ -86,6 +89,39 @@ class KernelRxeCaptureAnalysisTest {
         assertThat(number(guestSide, "new_request_packets") + number(guestSide, "resent_packets") + number(guestSide, "late_packets")
                 + number(guestSide, "duplicate_packets")).as("every frame of rxe0's accounted for").isEqualTo(truth.frames);
         assertThat(findings(guestSide, "sequence_nak")).as("sequence NAK episodes").isEqualTo(sequenceNaks).isPositive();
+    }
+
+    /**
+     * RNR NAKs from rxe0: ib_send_bw serves with a receive queue of 2 (-r 1) while jrxe's send-bw keeps 16 SENDs of
+     * 64 KiB in flight, so rxe0 refuses many with an RNR NAK. The RNR NAKs analyze counts in its RNR episodes are
+     * the ones tshark finds (AETH syndrome 001xxxxx) and the ones rxe0 counted sending ({@code send_rnr_err}).
+     */
+    @Test
+    void analyzeCountsTheRnrNaksRxe0Sent(Lab lab, @TempDir Path dir) throws Exception {
+        ExternalTool.assumeInstalled(TCPDUMP, "tcpdump");
+        ExternalTool.assumeInstalled(ExternalTool.TSHARK, "tshark");
+        Path capture = dir.resolve("rnr-send.pcap");
+        Files.createFile(capture);
+        long rnrBefore = lab.guestCounter(RXE0_SEND_RNR);
+        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-B", "32768", "-U", "-n", "-w",
+                capture.toString(), "udp port 4791")) {
+            tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
+            Pairings.bandwidth(lab, "send", Server.KERNEL, 18697, Gids.IPV4, 50, "-r 1");
+            Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));
+            assertThat(stopped.output()).as("%s", stopped).contains("0 packets dropped by kernel");
+        }
+        long rnrSent = lab.guestCounter(RXE0_SEND_RNR) - rnrBefore;
+        long rnrCaptured = ExternalTool.runOk(List.of(ExternalTool.TSHARK.toString(), "-n", "-r", capture.toString(), "-Y",
+                "ip.src == " + Lab.GUEST4 + " && infiniband.aeth.syndrome >= 0x20 && infiniband.aeth.syndrome < 0x40"), 120)
+                .lines().count();
+        Job.Result analyzed = Lab.jrxeHere("analyze", "--json", "--max-findings", "0", capture.toString());
+        assertThat(analyzed.exitCode()).as("analyze found something abnormal: %s", analyzed).isEqualTo(1);
+        Map<String, Object> jrxeSide = side(StrictJson.parseObject(analyzed.output()), Lab.HOST4);
+        long rnrAnalyzed = countSum(jrxeSide, "rnr_nak");
+        System.out.printf("interop: RNR NAKs of rxe0 to jrxe's SENDs: rxe0 counted %d, tshark found %d, analyze %d in %d episodes%n",
+                rnrSent, rnrCaptured, rnrAnalyzed, findings(jrxeSide, "rnr_nak"));
+        assertThat(rnrCaptured).as("RNR NAKs in the capture").isPositive().isEqualTo(rnrSent);
+        assertThat(rnrAnalyzed).as("RNR NAKs in analyze's episodes").isEqualTo(rnrCaptured);
     }
 
     /** What tshark reads in the capture of the packets {@code source} sent. */
@@ -160,6 +196,13 @@ class KernelRxeCaptureAnalysisTest {
     @SuppressWarnings("unchecked")
     private static long findings(Map<String, Object> side, String kind) {
         return ((List<Object>) side.get("findings")).stream().filter(f -> kind.equals(((Map<String, Object>) f).get("kind"))).count();
+    }
+
+    /** The sum of the counts of {@code side}'s findings of {@code kind}. */
+    @SuppressWarnings("unchecked")
+    private static long countSum(Map<String, Object> side, String kind) {
+        return ((List<Object>) side.get("findings")).stream().map(f -> (Map<String, Object>) f)
+                .filter(f -> kind.equals(f.get("kind"))).mapToLong(f -> number(f, "count")).sum();
     }
 
     private static long number(Map<String, Object> object, String key) {
