@@ -2,6 +2,8 @@ package io.jrxe.it.interop;
 
 import io.jrxe.it.interop.Pairings.Gids;
 import io.jrxe.it.interop.Pairings.Server;
+import io.jrxe.wire.capture.RequestSendings;
+import io.jrxe.wire.capture.Tshark;
 import io.jrxe.wire.dissect.StrictJson;
 import io.jrxe.wire.testing.ExternalTool;
 import org.junit.jupiter.api.Test;
@@ -12,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,17 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * records the bridge on the host's side of netem.
  * <p>
  * The truth comes from programs nobody here wrote: rxe0's own count of the packets it sent, and
- * tshark's reading of the capture, in which each IPv4 packet carries the identification rxe0 gave it
- * (a resend gets a new one, a copy netem made keeps it). From these:
- * <ul>
- *   <li>netem's copies: frames whose identification and PSN an earlier frame had;</li>
- *   <li>the PSNs lost at their first sending: those passed over by a higher PSN before they were seen;</li>
- *   <li>the resends: every sending of a PSN after its first, seen or lost (a lost PSN's first capture is one);</li>
- *   <li>the packets lost before the capture point: rxe0's packets sent, less the frames captured that are
- *   not copies (netem's losses, and any the host's tap dropped in a burst);</li>
- *   <li>jrxe's sequence NAKs, by their AETH syndrome.</li>
- * </ul>
- * analyze must find the same copies, gaps, resends and NAKs.
+ * tshark's reading of the capture ({@link RequestSendings}: netem's copies, the PSNs lost at their first
+ * sending, the resends, by each packet's IPv4 identification; jrxe's sequence NAKs by their AETH
+ * syndrome). The packets lost before the capture point are rxe0's packets sent less the frames captured
+ * that are not copies: netem's losses, and any the host's tap dropped in a burst. analyze must find the
+ * same copies, gaps, resends and NAKs.
  */
 @ExtendWith(LabExtension.class)
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -49,6 +44,10 @@ class KernelRxeCaptureAnalysisTest {
     private static final String RXE0_SEND_RNR = "hw_counters/send_rnr_err";
     private static final String NETEM = "delay 2ms loss 3% duplicate 2%";
     private static final int PSN_MASK = 0xFFFFFF;
+    /** AETH syndromes: the PSN sequence error NAK, and the RNR NAKs (001xxxxx). */
+    private static final int SEQUENCE_NAK = 0x60;
+    private static final int RNR_NAKS = 0x20;
+    private static final int RNR_NAKS_END = 0x40;
 
     @Test
     void analyzeFindsTheLossesCopiesAndResendsNetemCausedInRxesWrites(Lab lab, @TempDir Path dir) throws Exception {
@@ -68,26 +67,25 @@ class KernelRxeCaptureAnalysisTest {
             netemDropped = netem.dropped();
         }
         long rxeSent = lab.guestCounter(RXE0_SENT_PKTS) - sentBefore;
-        Truth truth = Truth.of(capture, Lab.GUEST4);
-        long lost = rxeSent - (truth.frames - truth.copies);
-        long sequenceNaks = ExternalTool.runOk(List.of(ExternalTool.TSHARK.toString(), "-n", "-r", capture.toString(), "-Y",
-                "ip.src == " + Lab.HOST4 + " && infiniband.aeth.syndrome == 0x60"), 120).lines().count();
+        RequestSendings truth = RequestSendings.of(capture, Lab.GUEST4);
+        long lost = rxeSent - (truth.frames() - truth.copies());
+        long sequenceNaks = Tshark.aethSyndromes(capture, Lab.HOST4, SEQUENCE_NAK, SEQUENCE_NAK + 1);
         System.out.printf("interop: netem (%s) on rxe0's WRITEs: rxe0 sent %d, captured %d: %d copies, %d PSNs lost at their "
                 + "first sending, %d resends, %d sequence NAKs from jrxe; %d lost in all (netem dropped %d packets of every "
-                + "kind)%n", NETEM, rxeSent, truth.frames, truth.copies, truth.gapPsns.size(), truth.resends, sequenceNaks, lost,
+                + "kind)%n", NETEM, rxeSent, truth.frames(), truth.copies(), truth.gapPsns().size(), truth.resends(), sequenceNaks, lost,
                 netemDropped);
-        assertThat(truth.gapPsns).as("netem lost some of rxe0's first sendings").isNotEmpty();
-        assertThat(truth.copies).as("netem copied some of rxe0's packets").isPositive();
-        assertThat(lost).as("packets lost before the capture point").isGreaterThanOrEqualTo(truth.gapPsns.size());
+        assertThat(truth.gapPsns()).as("netem lost some of rxe0's first sendings").isNotEmpty();
+        assertThat(truth.copies()).as("netem copied some of rxe0's packets").isPositive();
+        assertThat(lost).as("packets lost before the capture point").isGreaterThanOrEqualTo(truth.gapPsns().size());
 
         Job.Result analyzed = Lab.jrxeHere("analyze", "--json", "--max-findings", "0", capture.toString());
         assertThat(analyzed.exitCode()).as("analyze found something abnormal: %s", analyzed).isEqualTo(1);
         Map<String, Object> guestSide = side(StrictJson.parseObject(analyzed.output()), Lab.GUEST4);
-        assertThat(number(guestSide, "duplicate_packets")).as("copies: %s", guestSide).isEqualTo(truth.copies);
-        assertThat(gapPsns(guestSide)).as("PSNs not captured at their first sending").isEqualTo(truth.gapPsns);
-        assertThat(number(guestSide, "resent_packets")).as("resends: %s", guestSide).isEqualTo(truth.resends);
+        assertThat(number(guestSide, "duplicate_packets")).as("copies: %s", guestSide).isEqualTo(truth.copies());
+        assertThat(gapPsns(guestSide)).as("PSNs not captured at their first sending").isEqualTo(truth.gapPsns());
+        assertThat(number(guestSide, "resent_packets")).as("resends: %s", guestSide).isEqualTo(truth.resends());
         assertThat(number(guestSide, "new_request_packets") + number(guestSide, "resent_packets") + number(guestSide, "late_packets")
-                + number(guestSide, "duplicate_packets")).as("every frame of rxe0's accounted for").isEqualTo(truth.frames);
+                + number(guestSide, "duplicate_packets")).as("every frame of rxe0's accounted for").isEqualTo(truth.frames());
         assertThat(findings(guestSide, "sequence_nak")).as("sequence NAK episodes").isEqualTo(sequenceNaks).isPositive();
     }
 
@@ -111,9 +109,7 @@ class KernelRxeCaptureAnalysisTest {
             assertThat(stopped.output()).as("%s", stopped).contains("0 packets dropped by kernel");
         }
         long rnrSent = lab.guestCounter(RXE0_SEND_RNR) - rnrBefore;
-        long rnrCaptured = ExternalTool.runOk(List.of(ExternalTool.TSHARK.toString(), "-n", "-r", capture.toString(), "-Y",
-                "ip.src == " + Lab.GUEST4 + " && infiniband.aeth.syndrome >= 0x20 && infiniband.aeth.syndrome < 0x40"), 120)
-                .lines().count();
+        long rnrCaptured = Tshark.aethSyndromes(capture, Lab.GUEST4, RNR_NAKS, RNR_NAKS_END);
         Job.Result analyzed = Lab.jrxeHere("analyze", "--json", "--max-findings", "0", capture.toString());
         assertThat(analyzed.exitCode()).as("analyze found something abnormal: %s", analyzed).isEqualTo(1);
         Map<String, Object> jrxeSide = side(StrictJson.parseObject(analyzed.output()), Lab.HOST4);
@@ -122,46 +118,6 @@ class KernelRxeCaptureAnalysisTest {
                 rnrSent, rnrCaptured, rnrAnalyzed, findings(jrxeSide, "rnr_nak"));
         assertThat(rnrCaptured).as("RNR NAKs in the capture").isPositive().isEqualTo(rnrSent);
         assertThat(rnrAnalyzed).as("RNR NAKs in analyze's episodes").isEqualTo(rnrCaptured);
-    }
-
-    /** What tshark reads in the capture of the packets {@code source} sent. */
-    private record Truth(long frames, long copies, long resends, Set<Integer> gapPsns) {
-        static Truth of(Path capture, String source) {
-            String fields = ExternalTool.runOk(List.of(ExternalTool.TSHARK.toString(), "-n", "-r", capture.toString(), "-Y",
-                    "ip.src == " + source + " && infiniband", "-T", "fields", "-e", "ip.id", "-e", "infiniband.bth.psn"), 120);
-            Set<String> identifications = new HashSet<>();
-            Set<Integer> seen = new HashSet<>();
-            Set<Integer> gaps = new TreeSet<>();
-            long frames = 0;
-            long copies = 0;
-            long sendings = 0;
-            int first = -1;
-            int highest = -1;
-            for (String line : fields.lines().toList()) {
-                String[] f = line.split("\t");
-                int psn = Integer.parseInt(f[1]);
-                frames++;
-                if (!identifications.add(line)) {
-                    copies++;
-                    continue;
-                }
-                if (first < 0) {
-                    first = psn;
-                }
-                int relative = (psn - first) & PSN_MASK;
-                sendings++;
-                if (seen.add(psn) && relative > highest) {
-                    for (int r = highest + 1; r < relative; r++) {
-                        gaps.add((first + r) & PSN_MASK);
-                    }
-                    highest = relative;
-                }
-            }
-            assertThat(frames).as("rxe0's packets in the capture").isPositive();
-            // Every sending but the first of each PSN; a lost first sending makes the PSN's first capture a resend.
-            long resends = sendings - seen.size() + gaps.size();
-            return new Truth(frames, copies, resends, gaps);
-        }
     }
 
     @SuppressWarnings("unchecked")

@@ -1,11 +1,15 @@
 package io.jrxe.tools.analyze;
 
 import io.jrxe.wire.capture.GoldenCaptures;
+import io.jrxe.wire.capture.RequestSendings;
+import io.jrxe.wire.capture.Tshark;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,6 +31,13 @@ class KernelCapturesAnalysisTest {
             "guest_read_bw.pcap", Map.of("RDMA_READ_REQUEST", 20L, "bytes", 20L * 65536),
             "guest_atomic_fadd.pcap", Map.of("FETCH_ADD", 20L, "bytes", 0L),
             "odp_pingpong.pcap", Map.of("SEND", 6L, "bytes", 6L * 4096));
+
+    /** The lab's addresses in testdata/rxe-faults: rxe0's and jrxe's. */
+    private static final String RXE0 = "10.77.0.2";
+    private static final String JRXE = "10.77.0.1";
+    /** rxe0's sent_pkts and send_rnr_err over the two runs of testdata/rxe-faults/README.md. */
+    private static final long NETEM_RUN_SENT_BY_RXE0 = 615;
+    private static final long RNR_RUN_NAKS_BY_RXE0 = 3;
 
     @Test
     void everyCleanRunIsCleanWithItsCommandsMessagesAndBytes() {
@@ -107,5 +118,49 @@ class KernelCapturesAnalysisTest {
             assertThat(f.number("frame")).isEqualTo(frames);
         });
         assertThat(a.findings("psn_gap")).isEmpty();
+    }
+
+    /**
+     * testdata/rxe-faults/README.md: rxe0 (10.77.0.2) wrote through netem's loss and copies; rxe0's sent_pkts went up
+     * by {@value #NETEM_RUN_SENT_BY_RXE0}. The copies, gap PSNs, resends and jrxe's sequence NAKs analyze reports are
+     * the ones tshark's IPv4 identifications and AETH syndromes give ({@link RequestSendings}).
+     */
+    @Test
+    void netemsLossesAndCopiesOfRxesWritesAreWhatTsharkAndRxeSay() {
+        Tshark.assumeInstalled();
+        Path capture = GoldenCaptures.faultsDirectory().resolve("netem_write_bw.pcap");
+        RequestSendings truth = RequestSendings.of(capture, RXE0);
+        assertThat(NETEM_RUN_SENT_BY_RXE0 - (truth.frames() - truth.copies())).as("lost before the capture point")
+                .isGreaterThanOrEqualTo(truth.gapPsns().size());
+        AnalysisJson a = AnalysisJson.of(capture);
+        assertThat(a.status()).isEqualTo(1);
+        Map<String, Object> rxe0 = side(a, RXE0);
+        assertThat(AnalysisJson.number(rxe0, "duplicate_packets")).isEqualTo(truth.copies()).isPositive();
+        assertThat(AnalysisJson.number(rxe0, "resent_packets")).isEqualTo(truth.resends());
+        Set<Integer> gaps = new TreeSet<>();
+        for (AnalysisJson.Found f : a.findings("psn_gap")) {
+            assertThat(f.side()).isEqualTo(RXE0);
+            for (long psn = f.number("psn_first"); psn <= f.number("psn_last"); psn++) {
+                gaps.add((int) psn);
+            }
+        }
+        assertThat(gaps).isEqualTo(truth.gapPsns()).isNotEmpty();
+        assertThat(a.findings("sequence_nak")).hasSize((int) Tshark.aethSyndromes(capture, JRXE, 0x60, 0x61));
+    }
+
+    /** testdata/rxe-faults/README.md: rxe0's send_rnr_err went up by {@value #RNR_RUN_NAKS_BY_RXE0}; analyze counts as many. */
+    @Test
+    void rxesRnrNaksAreTheOnesItCounted() {
+        Tshark.assumeInstalled();
+        Path capture = GoldenCaptures.faultsDirectory().resolve("rnr_send_bw.pcap");
+        assertThat(Tshark.aethSyndromes(capture, RXE0, 0x20, 0x40)).isEqualTo(RNR_RUN_NAKS_BY_RXE0);
+        AnalysisJson a = AnalysisJson.of(capture);
+        assertThat(a.findings("rnr_nak")).allSatisfy(f -> assertThat(f.side()).isEqualTo(JRXE))
+                .extracting(f -> f.number("count")).containsOnly(1L).hasSize((int) RNR_RUN_NAKS_BY_RXE0);
+    }
+
+    private static Map<String, Object> side(AnalysisJson a, String address) {
+        return a.connections().stream().flatMap(c -> AnalysisJson.sides(c).stream())
+                .filter(s -> address.equals(s.get("address"))).findFirst().orElseThrow();
     }
 }

@@ -42,6 +42,8 @@ class TsharkAgreementTest {
         List<Path> captures = new ArrayList<>(GoldenCaptures.allFiles());
         captures.addAll(List.of(GoldenCaptures.trixieDirectory().resolve("placement/rxe_requester_v4.pcap"),
                 GoldenCaptures.trixieDirectory().resolve("placement/jrxe_requester_ibta_icrc_v6.pcap"),
+                GoldenCaptures.faultsDirectory().resolve("netem_write_bw.pcap"),
+                GoldenCaptures.faultsDirectory().resolve("rnr_send_bw.pcap"),
                 dir.resolve("scripted-all.pcapng"), dir.resolve("random-all.pcapng")));
         Iterator<List<String>> rows = Tshark.fieldsOfAll(captures, dir, FIELDS).iterator();
         long compared = 0;

@@ -67,6 +67,15 @@ public final class GoldenCaptures {
         return directory;
     }
 
+    /** Debian 12's kernel rxe with faults (testdata/rxe-faults/README.md): not clean runs, so in none of the lists. */
+    public static Path faultsDirectory() {
+        Path directory = directory().resolveSibling("rxe-faults");
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalStateException("the captures of kernel rxe with faults are not at " + directory);
+        }
+        return directory;
+    }
+
     /** Every data-path golden capture (*.pcap): Debian 12's, 13's, then unstable's, each sorted by name; never empty. */
     public static List<Path> files() {
         return concat(concat(pcaps(directory()), pcaps(trixieDirectory())), pcaps(sidDirectory()));

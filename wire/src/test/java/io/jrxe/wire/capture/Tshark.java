@@ -53,6 +53,18 @@ public final class Tshark {
     }
 
     /**
+     * How many frames from {@code source} (an IP address as tshark prints it) carry an AETH whose syndrome is in
+     * [{@code from}, {@code to}): 0x20 to 0x40 are RNR NAKs, 0x60 to 0x80 NAKs, 0x60 the PSN sequence error.
+     */
+    public static long aethSyndromes(Path capture, String source, int from, int to) {
+        return fields(capture, "ip.src", "infiniband.aeth.syndrome").stream()
+                .filter(row -> row.get(0).equals(source) && !row.get(1).isEmpty())
+                .mapToInt(row -> Integer.decode(row.get(1)))
+                .filter(syndrome -> syndrome >= from && syndrome < to)
+                .count();
+    }
+
+    /**
      * {@link #fields} of every capture, one after another in one list, from a single tshark run over the captures
      * joined end to end by mergecap (into a pcapng, which keeps each one's link type): one tshark start instead of
      * one per file. Without mergecap, tshark runs once per capture.
