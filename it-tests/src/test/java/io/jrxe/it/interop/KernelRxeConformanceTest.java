@@ -55,6 +55,11 @@ class KernelRxeConformanceTest {
                     + "RDMA_READ_RESPONSE_LAST +2 452 bytes / RDMA_READ_RESPONSE_MIDDLE +1 1024 bytes, "
                     + "RDMA_READ_RESPONSE_LAST +2 452 bytes");
 
+    /** The cases where this lab's rxe0 answers otherwise than IBTA, each with rxe0's answer: Linux 6.1's. */
+    Map<String, String> rxeAnswers() {
+        return RXE_ANSWERS;
+    }
+
     /** Cases the exchange cannot run (a UD QP or a memory window): skipped with that reason. */
     private static final Set<String> NOT_RUN = Set.of("ACC-19", "ACC-20", "ACC-21", "ACC-23", "UD-01", "UD-02", "UD-03");
 
@@ -95,12 +100,13 @@ class KernelRxeConformanceTest {
         System.out.printf("conformance against rxe0: %.0f s%n", (System.nanoTime() - start) / 1e9);
     }
 
-    private static void assertRecordedAnswers(Job.Result tester, List<ConformanceCase> all) {
+    private void assertRecordedAnswers(Job.Result tester, List<ConformanceCase> all) {
+        Map<String, String> answers = rxeAnswers();
         String out = tester.output();
         assertThat(tester.exitCode()).as("%s", tester).isEqualTo(2);
         assertThat(out).as("%s", tester).contains("transmit: raw IPv4 socket", "forged packets from " + FORGER,
                 String.format("conformance: %d cases, %d passed, %d failed, %d skipped", all.size(),
-                        all.size() - RXE_ANSWERS.size() - NOT_RUN.size(), RXE_ANSWERS.size(), NOT_RUN.size()));
+                        all.size() - answers.size() - NOT_RUN.size(), answers.size(), NOT_RUN.size()));
         Map<String, String[]> rows = new LinkedHashMap<>();
         for (String line : out.lines().toList()) {
             Matcher m = ROW.matcher(line);
@@ -113,7 +119,7 @@ class KernelRxeConformanceTest {
         rows.forEach((id, row) -> {
             String verdict = row[0];
             String observed = row[1];
-            String want = RXE_ANSWERS.containsKey(id) ? "FAIL " + RXE_ANSWERS.get(id) : NOT_RUN.contains(id) ? "SKIP not run"
+            String want = answers.containsKey(id) ? "FAIL " + answers.get(id) : NOT_RUN.contains(id) ? "SKIP not run"
                     : "PASS";
             String got = verdict.equals("PASS") ? "PASS" : verdict + " " + observed;
             if (!want.equals(got)) {
