@@ -1,6 +1,5 @@
 package io.jrxe.it.interop;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,16 +42,9 @@ class GuestEcnMarkingTest {
     private static final int GUEST_LIMIT = 360;
     private static final Duration RUN_LIMIT = Duration.ofSeconds(GUEST_LIMIT + 45L);
 
-    static final String SLOW = "jrxe.lab.slow";
-
     @BeforeAll
     static void onlyWhenAsked() {
-        if (!Boolean.getBoolean(SLOW)) {
-            String why = "GuestEcnMarkingTest takes about ten minutes under TCG (four guest JVMs start): run it with -D"
-                    + SLOW + "=true";
-            System.out.println("interop: skipped: " + why);
-            Assumptions.abort(why);
-        }
+        SlowLabTests.skipUnlessAsked("GuestEcnMarkingTest takes about ten minutes under TCG (four guest JVMs start)");
     }
 
     @Test
