@@ -51,19 +51,11 @@ class KernelRxeCaptureAnalysisTest {
 
     @Test
     void analyzeFindsTheLossesCopiesAndResendsNetemCausedInRxesWrites(Lab lab, @TempDir Path dir) throws Exception {
-        ExternalTool.assumeInstalled(TCPDUMP, "tcpdump");
-        ExternalTool.assumeInstalled(ExternalTool.TSHARK, "tshark");
         Path capture = dir.resolve("lossy-write.pcap");
-        Files.createFile(capture);
         long sentBefore = lab.guestCounter(RXE0_SENT_PKTS);
         long netemDropped;
-        try (GuestLoss netem = GuestLoss.netem(lab, NETEM);
-             Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-B", "32768", "-U", "-n", "-w",
-                     capture.toString(), "udp port 4791")) {
-            tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
-            Pairings.bandwidth(lab, "write", Server.JRXE, 18696, Gids.IPV4, 20, "");
-            Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));
-            assertThat(stopped.output()).as("%s", stopped).contains("0 packets dropped by kernel");
+        try (GuestLoss netem = GuestLoss.netem(lab, NETEM)) {
+            recordBridge(lab, capture, () -> Pairings.bandwidth(lab, "write", Server.JRXE, 18696, Gids.IPV4, 20, ""));
             netemDropped = netem.dropped();
         }
         long rxeSent = lab.guestCounter(RXE0_SENT_PKTS) - sentBefore;
@@ -94,18 +86,9 @@ class KernelRxeCaptureAnalysisTest {
      */
     @Test
     void analyzeCountsTheRnrNaksRxe0Sent(Lab lab, @TempDir Path dir) throws Exception {
-        ExternalTool.assumeInstalled(TCPDUMP, "tcpdump");
-        ExternalTool.assumeInstalled(ExternalTool.TSHARK, "tshark");
         Path capture = dir.resolve("rnr-send.pcap");
-        Files.createFile(capture);
         long rnrBefore = lab.guestCounter(RXE0_SEND_RNR);
-        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-B", "32768", "-U", "-n", "-w",
-                capture.toString(), "udp port 4791")) {
-            tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
-            Pairings.bandwidth(lab, "send", Server.KERNEL, 18697, Gids.IPV4, 50, "-r 1");
-            Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));
-            assertThat(stopped.output()).as("%s", stopped).contains("0 packets dropped by kernel");
-        }
+        recordBridge(lab, capture, () -> Pairings.bandwidth(lab, "send", Server.KERNEL, 18697, Gids.IPV4, 50, "-r 1"));
         long rnrSent = lab.guestCounter(RXE0_SEND_RNR) - rnrBefore;
         long rnrCaptured = Tshark.aethSyndromes(capture, Lab.GUEST4, RNR_NAKS, RNR_NAKS_END);
         Map<String, Object> jrxeSide = side(analysis(capture), Lab.HOST4);
@@ -114,6 +97,28 @@ class KernelRxeCaptureAnalysisTest {
                 rnrSent, rnrCaptured, rnrAnalyzed, findings(jrxeSide, "rnr_nak"));
         assertThat(rnrCaptured).as("RNR NAKs in the capture").isPositive().isEqualTo(rnrSent);
         assertThat(rnrAnalyzed).as("RNR NAKs in analyze's episodes").isEqualTo(rnrCaptured);
+    }
+
+    /** Traffic in the lab while the bridge is recorded. */
+    private interface Traffic {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code traffic} while tcpdump records the lab's bridge (RoCE only, whole frames) into {@code capture}, and
+     * checks that tcpdump lost none of it; skips the test where tcpdump or tshark is missing.
+     */
+    private static void recordBridge(Lab lab, Path capture, Traffic traffic) throws Exception {
+        ExternalTool.assumeInstalled(TCPDUMP, "tcpdump");
+        ExternalTool.assumeInstalled(ExternalTool.TSHARK, "tshark");
+        Files.createFile(capture);
+        try (Job tcpdump = lab.inNamespace("tcpdump", "tcpdump", "-i", "jrxe-br0", "-B", "32768", "-U", "-n", "-w",
+                capture.toString(), "udp port 4791")) {
+            tcpdump.awaitOutput("listening on", Duration.ofSeconds(30));
+            traffic.run();
+            Job.Result stopped = tcpdump.stop(Duration.ofSeconds(30));
+            assertThat(stopped.output()).as("%s", stopped).contains("0 packets dropped by kernel");
+        }
     }
 
     /**
