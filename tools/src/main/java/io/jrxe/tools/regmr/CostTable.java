@@ -70,12 +70,14 @@ final class CostTable {
             return;
         }
         out.printf("  first touch of a fresh ON_DEMAND registration (ibv_advise_mr PREFETCH_WRITE, FLUSH, whole buffer), "
-                + "microseconds, median [min, max] of %d; pages in and the device's modelled fault cost%n", repeat);
+                + "microseconds, median [min, max] of %d; pages in and the device's modelled fault cost (- where the device "
+                + "does not count them)%n", repeat);
         out.printf(TOUCH_ROW, "size", "pages", "touch median", "touch min", "touch max", "pages in", "modelled us");
         for (FirstTouch t : device.touches()) {
             out.printf(TOUCH_ROW, ByteSize.unit(t.bytes()).replace(" ", ""), ByteSize.count(Math.ceilDiv(t.bytes(),
                             RegistrationTimer.PAGE)), micros(t.time().medianMicros()), micros(t.time().minMicros()),
-                    micros(t.time().maxMicros()), ByteSize.count(t.pagesIn()), micros(t.modelledNanos() / 1000.0));
+                    micros(t.time().maxMicros()), t.pagesIn() < 0 ? "-" : ByteSize.count(t.pagesIn()),
+                    t.modelledNanos() < 0 ? "-" : micros(t.modelledNanos() / 1000.0));
         }
     }
 

@@ -158,8 +158,10 @@ final class RegistrationTimer {
         return new FirstTouch(buffer.byteSize(), Spread.ofNanos(nanos), pagesIn, modelled);
     }
 
+    /** How far a counter moved, or -1 where the device has no such counter (a kernel device). */
     private static long moved(Map<String, Long> before, Map<String, Long> after, Counter counter) {
-        return after.getOrDefault(counter.label(), 0L) - before.getOrDefault(counter.label(), 0L);
+        Long now = after.get(counter.label());
+        return now == null ? -1 : now - before.getOrDefault(counter.label(), 0L);
     }
 
     private static MemorySegment allocate(Arena arena, long size) {

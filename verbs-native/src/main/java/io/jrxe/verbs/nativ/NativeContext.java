@@ -63,6 +63,8 @@ final class NativeContext implements Context, Handles {
     final MemorySegment createQpEx;
     /** The provider's query_device_ex (what ibv_query_device_ex calls), or NULL when it has none. */
     private final MemorySegment queryDeviceEx;
+    /** The provider's advise_mr (what ibv_advise_mr calls), or NULL when it has none. */
+    final MemorySegment adviseMr;
     private final AsyncEvents events;
     private final List<NativeAh> ahs = new CopyOnWriteArrayList<>();
     private final List<NativeMw> mws = new CopyOnWriteArrayList<>();
@@ -87,6 +89,7 @@ final class NativeContext implements Context, Handles {
         this.deallocMw = ctx.get(ADDRESS, ops + IbvContextOps.DEALLOC_MW);
         this.createQpEx = extendedOp(IbvContext.VERBS_CREATE_QP_EX_BEFORE);
         this.queryDeviceEx = extendedOp(IbvContext.VERBS_QUERY_DEVICE_EX_BEFORE);
+        this.adviseMr = extendedOp(IbvContext.VERBS_ADVISE_MR_BEFORE);
         this.events = new AsyncEvents(this, ctx.get(JAVA_INT, IbvContext.ASYNC_FD));
     }
 

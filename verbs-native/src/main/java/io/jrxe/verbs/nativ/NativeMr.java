@@ -6,10 +6,14 @@ import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.nativ.abi.IbvMr;
+import io.jrxe.verbs.nativ.abi.IbvSge;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A memory region of a kernel device (struct ibv_mr) over a MemorySegment. The keys are read
@@ -21,6 +25,12 @@ final class NativeMr implements Mr {
     static final int CHANGE_TRANSLATION = 1;
     static final int CHANGE_PD = 1 << 1;
     static final int CHANGE_ACCESS = 1 << 2;
+    /** enum ibv_advise_mr_advice and enum ibv_advise_mr_flags. */
+    private static final int ADVICE_PREFETCH = 0;
+    private static final int ADVICE_PREFETCH_WRITE = 1;
+    private static final int FLAG_FLUSH = 1;
+    /** struct ibv_sge's length is a uint32_t. */
+    private static final long MAX_SGE_LENGTH = 0xFFFF_FFFFL;
 
     private final NativeContext context;
     private final MemorySegment mr;
@@ -90,12 +100,30 @@ final class NativeMr implements Mr {
     }
 
     /**
-     * Refused: this provider does not bind ibv_advise_mr, which kernel rxe serves only from Linux 6.17 and only for
-     * ON_DEMAND MRs.
+     * ibv_advise_mr on one SGE over [iova, iova+length) with this MR's lkey, through the provider's advise_mr op
+     * (kernel rxe serves it from Linux 6.17, for ON_DEMAND MRs). A provider without the op answers EOPNOTSUPP, as
+     * verbs.h's inline does; what the kernel refuses comes back with its errno.
      */
     @Override
     public void advisePrefetch(long iova, long length, boolean forWrite, boolean flush) throws VerbsException {
-        throw new VerbsException(Errno.EOPNOTSUPP, "jrxe's native provider does not call ibv_advise_mr");
+        if (length < 1 || length > MAX_SGE_LENGTH) {
+            throw new VerbsException(Errno.EINVAL, "ibv_advise_mr: a length of " + Long.toUnsignedString(length)
+                    + " bytes; one SGE holds 1 to " + MAX_SGE_LENGTH);
+        }
+        if (context.adviseMr.equals(MemorySegment.NULL)) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "ibv_advise_mr: " + context.name() + "'s provider has no advise_mr");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sge = arena.allocate(IbvSge.LAYOUT);
+            sge.set(JAVA_LONG, IbvSge.ADDR, iova);
+            sge.set(JAVA_INT, IbvSge.LENGTH, (int) length);
+            sge.set(JAVA_INT, IbvSge.LKEY, lkey());
+            int rc = (int) context.lib.callPointer(context.adviseMr, OpsCalls.ADVISE_MR, mr.get(ADDRESS, IbvMr.PD),
+                    forWrite ? ADVICE_PREFETCH_WRITE : ADVICE_PREFETCH, flush ? FLAG_FLUSH : 0, sge, 1).value();
+            if (rc != 0) {
+                throw NativeVerbsException.of("ibv_advise_mr", rc);
+            }
+        }
     }
 
     /** Refused: the kernel invalidates an ON_DEMAND MR's pages itself when the memory changes; no verb asks it to. */

@@ -7,7 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** The signatures of the control verbs verbs.h defines inline over the ops table (memory windows) and
- * over struct verbs_context (create_qp_ex, query_device_ex). */
+ * over struct verbs_context (create_qp_ex, query_device_ex, advise_mr). */
 final class OpsCalls {
     /** struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type). */
     static final FunctionDescriptor ALLOC_MW = FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT);
@@ -23,6 +23,12 @@ final class OpsCalls {
      * struct ibv_device_attr_ex *, size_t attr_size): verbs_context's; 0 or an errno.
      */
     static final FunctionDescriptor QUERY_DEVICE_EX = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG);
+
+    /**
+     * int (*advise_mr)(struct ibv_pd *, enum ibv_advise_mr_advice, uint32_t flags, struct ibv_sge *, uint32_t num_sge):
+     * verbs_context's; 0 or an errno.
+     */
+    static final FunctionDescriptor ADVISE_MR = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
 
     private OpsCalls() {
     }

@@ -39,6 +39,11 @@ public final class IbvContext {
      * ABI_placeholder1, ibv_create_flow, ABI_placeholder2 and ibv_destroy_flow.
      */
     public static final long VERBS_QUERY_DEVICE_EX_BEFORE = 104;
+    /**
+     * verbs_context.advise_mr (rdma-core 22 on), counted back from the ibv_context: the members added after it
+     * (alloc_null_mr up to the newest) lie at the struct's start, so this offset is the same in every rdma-core.
+     */
+    public static final long VERBS_ADVISE_MR_BEFORE = 312;
 
     private IbvContext() {
     }

@@ -64,12 +64,12 @@ class StructLayoutTest extends GccLayouts {
                 #include <infiniband/verbs.h>
                 #define BEFORE(m) (offsetof(struct verbs_context, context) - offsetof(struct verbs_context, m))
                 int main(void) {
-                  printf("%zu %zu %zu\\n", BEFORE(sz), BEFORE(create_qp_ex), BEFORE(query_device_ex));
+                  printf("%zu %zu %zu %zu\\n", BEFORE(sz), BEFORE(create_qp_ex), BEFORE(query_device_ex), BEFORE(advise_mr));
                   return 0;
                 }
                 """);
         assertThat(out.strip()).isEqualTo(IbvContext.VERBS_SZ_BEFORE + " " + IbvContext.VERBS_CREATE_QP_EX_BEFORE + " "
-                + IbvContext.VERBS_QUERY_DEVICE_EX_BEFORE);
+                + IbvContext.VERBS_QUERY_DEVICE_EX_BEFORE + " " + IbvContext.VERBS_ADVISE_MR_BEFORE);
     }
 
     @Test
