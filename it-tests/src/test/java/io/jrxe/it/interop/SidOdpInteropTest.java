@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * Through the native provider, jrxe's own tools register rxe0's memory on demand and prefetch it with
  * ibv_advise_mr (rxe serves it from Linux 6.17): `pingpong -d rxe0 -o -P -c` pairs with ibv_rc_pingpong on the same
- * device, and `regmr-cost --odp -d rxe0` times rxe0's first touch.
+ * device, `regmr-cost --odp -d rxe0` times rxe0's first touch, and `compare --scenario odp` holds rxe0's faults,
+ * prefetch and invalidation side by side with a jrxe NIC's.
  * <p>
  * The ibv_rc_pingpong -o -P pairing with a jrxe NIC checks no data: rxe 7.2 copies each packet of a message to or from an ODP MR at
  * the start of the page instead of at the packet's place in it, so that ibv_rc_pingpong -o -c fails
@@ -95,5 +96,23 @@ class SidOdpInteropTest {
                 .doesNotContain("cannot prefetch")
                 // rxe0 has no counters of the pages a prefetch brought in: shown as "-", not as 0.
                 .containsPattern("(?m)^ +1MiB +256 .* - +-$");
+    }
+
+    /**
+     * `jrxe compare -d rxe0 --scenario odp` in the guest: every kind of first touch, a prefetch and an invalidation
+     * (the kernel's own, after madvise DONTNEED) end alike on two jrxe NICs and on two QPs of rxe0. In a network
+     * namespace of its own, as {@link NativeCompareInteropTest}.
+     */
+    @Test
+    void theOdpStepsBehaveAlikeOnJrxeAndOnRxe0(Lab lab) throws Exception {
+        Job.Result compare = lab.guestNow("cd /tmp && unshare -n sh -c 'ip link set lo up; "
+                + Lab.GUEST_JRXE + " compare -d rxe0 --scenario odp'", GUEST_LIMIT);
+        String out = compare.output();
+        assertThat(compare.exitCode()).as("%s", compare).isZero();
+        assertThat(out).as("%s", compare).contains("rxe0 (the kernel's, through libibverbs)", "Same behaviour in every step.");
+        assertThat(out.lines().filter(l -> l.startsWith("!"))).as("rows marked as differing: %s", compare).isEmpty();
+        assertThat(out).as("%s", compare).containsPattern("(?m)^7\\. ")
+                .containsPattern("(?m)^  memory +prefetched; B\\(odp\\)\\+8192: .* +prefetched; ")
+                .containsPattern("(?m)^  memory +B's word 42, A got 40 +B's word 42, A got 40$");
     }
 }

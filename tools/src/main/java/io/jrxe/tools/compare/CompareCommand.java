@@ -41,8 +41,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
             description = "demo (the steps of jrxe demo), errors (wrong rkey, out of bounds, too long, RNR, a QP that "
                     + "is gone), perf (bandwidth and latency), mistakes (those of jrxe mistakes a kernel device allows), "
-                    + "placement (IBTA 1.5 ATOMIC_WRITE and FLUSH: alone, after a write, refused), or all (demo, errors "
-                    + "and perf; not placement, which kernels before 6.2 lack; default: ${DEFAULT-VALUE})")
+                    + "placement (IBTA 1.5 ATOMIC_WRITE and FLUSH: alone, after a write, refused), odp (on-demand "
+                    + "memory: first touch by every kind of access, prefetch, invalidation), or all (demo, errors and "
+                    + "perf; not placement or odp, which kernels before 6.2 and 6.17 lack; default: ${DEFAULT-VALUE})")
     String scenario;
 
     @Option(names = "--self-test", description = "compare jrxe with jrxe: two NICs (--addr-a, --addr-b) against one "
@@ -162,6 +163,7 @@ public final class CompareCommand implements Callable<Integer> {
             case "perf" -> PerfSteps.all(size, iterations);
             case "mistakes" -> MistakeSteps.all();
             case "placement" -> PlacementSteps.all();
+            case "odp" -> OdpSteps.all();
             case "all" -> {
                 List<Step> all = new java.util.ArrayList<>(DemoSteps.all());
                 all.addAll(ErrorSteps.all());
@@ -169,7 +171,7 @@ public final class CompareCommand implements Callable<Integer> {
                 yield all;
             }
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--scenario " + scenario
-                    + ": demo, errors, perf, mistakes, placement or all");
+                    + ": demo, errors, perf, mistakes, placement, odp or all");
         };
     }
 

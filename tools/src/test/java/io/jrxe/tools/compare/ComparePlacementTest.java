@@ -5,9 +5,9 @@ import io.jrxe.tools.common.InProcess;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.jrxe.tools.compare.CompareReport.both;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,15 +23,7 @@ class ComparePlacementTest {
     static void runTheScenarioOnce() {
         run = InProcess.run("compare", "--self-test", "--scenario", "placement", "--addr-a", "127.0.8.31",
                 "--addr-b", "127.0.8.32", "--addr-c", "127.0.8.33");
-        steps = new ArrayList<>();
-        for (String l : run.lines()) {
-            if (l.matches("\\d+\\. .*")) {
-                steps.add(new ArrayList<>());
-            }
-            if (!steps.isEmpty()) {
-                steps.getLast().add(l);
-            }
-        }
+        steps = CompareReport.steps(run);
     }
 
     @Test
@@ -95,7 +87,7 @@ class ComparePlacementTest {
         InProcess help = InProcess.run("compare", "--help");
         String text = String.join(" ", help.out().lines().map(String::strip).toList());
         assertThat(text).contains("placement (IBTA 1.5 ATOMIC_WRITE and FLUSH")
-                .contains("all (demo, errors and perf; not placement, which kernels before 6.2 lack");
+                .contains("all (demo, errors and perf; not placement or odp, which kernels before 6.2 and 6.17 lack");
         BadOptionAnswer.check(InProcess.run("compare", "--scenario", "placment"), "compare", "--scenario",
                 "placement");
     }
@@ -103,10 +95,5 @@ class ComparePlacementTest {
     private static List<String> step(int number) {
         assertThat(steps).as(run.toString()).hasSizeGreaterThanOrEqualTo(number);
         return steps.get(number - 1);
-    }
-
-    /** A row with {@code label} whose two columns both match {@code value}. */
-    private static java.util.function.Predicate<String> both(String label, String value) {
-        return l -> l.matches("  " + (label.isEmpty() ? "" : label) + " +(" + value + ") +\\1");
     }
 }
