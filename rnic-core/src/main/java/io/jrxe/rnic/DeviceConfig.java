@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * port sends is ECN-capable, ECT(0) in the IP header (off unless set: kernel rxe's traffic is Not-ECT, and a peer of
  * it sees jrxe's packets as it sees rxe's), and the shortest time between two CNPs a QP sends back for packets that
  * arrived marked CE ({@link #DEFAULT_CNP_INTERVAL_NANOS} unless set), and its on-demand paging: whether it accepts
- * ON_DEMAND MRs, what its responder does when a peer's request reaches a page not brought in, and what bringing one
- * in costs ({@link OdpSettings}; {@link OdpSettings#RXE} unless set). Two devices that start their numbering alike
+ * ON_DEMAND MRs, what its responder does when a peer's request reaches a page not brought in, what bringing one
+ * in costs, and whether it has implicit ODP ({@link OdpSettings}; {@link OdpSettings#RXE} unless set). Two devices that start their numbering alike
  * give their first QPs and MRs the same numbers; a program that shows both sides (the demo) starts them apart, so
  * that a reader sees that a QPN or a key means something on one device only.
  */
@@ -154,6 +154,14 @@ public record DeviceConfig(String name, List<InetAddress> addresses, int interfa
     /** The same device with these on-demand paging settings ({@link OdpSettings#DISABLED}: it refuses ON_DEMAND MRs). */
     public DeviceConfig withOdp(OdpSettings settings) {
         return with(d -> d.odp = settings);
+    }
+
+    /**
+     * The same device with implicit on-demand paging on or off (off unless set, as kernel rxe, which has none): one
+     * ON_DEMAND MR over the whole address space, and ODP_SUPPORT_IMPLICIT in its caps. On needs ODP enabled.
+     */
+    public DeviceConfig withImplicitOdp(boolean on) {
+        return with(d -> d.odp = d.odp.withImplicit(on));
     }
 
     /** This config with {@code change} made to a copy of its components. */

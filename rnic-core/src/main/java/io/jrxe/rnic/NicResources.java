@@ -62,8 +62,9 @@ public final class NicResources {
         this.config = config;
         // On-demand paging needs both its settings on and caps that have it; a device without it says so in its caps.
         boolean odpOn = config.odp().enabled() && config.attributes().odpCapabilities().supported();
-        this.attributes = odpOn ? config.attributes()
-                : config.attributes().toBuilder().odpCapabilities(OdpCapabilities.NONE).build();
+        this.attributes = config.attributes().toBuilder().odpCapabilities(odpOn
+                ? withImplicit(config.attributes().odpCapabilities(), config.odp().implicit())
+                : OdpCapabilities.NONE).build();
         this.port = new Port(config.interfaceMtu(), config.addresses());
         this.nodeGuid = guidOf(RoceFramer.macFor(config.addresses().getFirst().getAddress()));
         OnDemandPaging odp = odpOn ? new OnDemandPaging(config.odp(), counters, pageFaults, clock) : null;
@@ -75,6 +76,13 @@ public final class NicResources {
                 config.addresses().getFirst() instanceof java.net.Inet6Address);
         // The link is up from the start, as rxe reports once its netdev is up.
         events.post(new AsyncEvent(AsyncEventType.PORT_ACTIVE, Port.NUMBER, "link up on " + config.name()));
+    }
+
+    /** The caps with ODP_SUPPORT_IMPLICIT as the settings say: set with implicit ODP on, cleared without. */
+    private static OdpCapabilities withImplicit(OdpCapabilities caps, boolean implicit) {
+        long general = caps.general() & ~OdpCapabilities.SUPPORT_IMPLICIT;
+        return new OdpCapabilities(implicit ? general | OdpCapabilities.SUPPORT_IMPLICIT : general, caps.rc(), caps.uc(),
+                caps.ud());
     }
 
     /** An EUI-64 from the MAC (ff:fe inserted, universal/local bit flipped), as rxe derives its node GUID. */

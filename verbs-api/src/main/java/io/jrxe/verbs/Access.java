@@ -23,7 +23,8 @@ public final class Access {
     /**
      * On-demand paging (ODP): nothing is pinned at registration; the device brings each page in the first time it
      * reaches it, and pages can be invalidated and prefetched ({@link Mr#invalidate}, {@link Mr#advisePrefetch}).
-     * A device configured without ODP refuses it (EOPNOTSUPP).
+     * A device configured without ODP refuses it (EOPNOTSUPP). An implicit MR, one over the whole address space,
+     * needs it too ({@link Pd#regMrImplicit}).
      */
     public static final int ON_DEMAND = 1 << 6;
     /** Peers may FLUSH the memory to global visibility. */

@@ -43,6 +43,18 @@ public interface Context extends AutoCloseable {
     /** Waits up to the timeout for an async event; null when none came. */
     AsyncEvent awaitAsyncEvent(long timeout, TimeUnit unit) throws VerbsException, InterruptedException;
 
+    /**
+     * The address space this device's implicit on-demand MRs reach ({@link Pd#regMrImplicit}): the segments the
+     * program has mapped into it. Every context of one device sees the same one.
+     *
+     * @throws VerbsException EOPNOTSUPP where the provider keeps none (a kernel device's implicit MRs reach the
+     *                        process's own address space)
+     */
+    default AddressSpace addressSpace() throws VerbsException {
+        throw new VerbsException(Errno.EOPNOTSUPP, "the device " + device().name() + " keeps no address space of "
+                + "mapped segments");
+    }
+
     /** The device's counters by name (rxe's hw_counters names, then jrxe's drop counters). */
     Map<String, Long> counters() throws VerbsException;
 

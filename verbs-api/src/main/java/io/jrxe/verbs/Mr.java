@@ -11,16 +11,19 @@ public interface Mr extends AutoCloseable {
     /** The R_Key: equal to the L_Key when the MR grants remote access, else 0 (as rxe). */
     int rkey();
 
-    /** The iova of the first byte (the memory's address, or 0 with ZERO_BASED). */
+    /** The iova of the first byte (the memory's address, or 0 with ZERO_BASED or for an implicit MR). */
     long iova();
 
-    /** The region's length in bytes. */
+    /**
+     * The region's length in bytes; -1 for an implicit MR ({@link Pd#regMrImplicit}): SIZE_MAX, 2^64 - 1, read
+     * unsigned, as libibverbs reports it.
+     */
     long length();
 
     /** The access bits ({@link Access}) the region was registered with. */
     int access();
 
-    /** The registered memory. */
+    /** The registered memory; null for an implicit MR, which reaches the segments mapped into its address space. */
     MemorySegment memory();
 
     /** ibv_rereg_mr: null arguments keep what the MR has; the keys change. */
@@ -32,8 +35,9 @@ public interface Mr extends AutoCloseable {
      * ahead of use, so that no access faults on them. With {@code flush} (IBV_ADVISE_MR_FLAG_FLUSH) the pages are in
      * when the call returns; without, it returns at once and the device brings them in later.
      *
-     * @throws VerbsException EINVAL for an MR not ON_DEMAND, a range outside the MR, or PREFETCH_WRITE on an MR without
-     *                        LOCAL_WRITE; EOPNOTSUPP where the device has no on-demand paging
+     * @throws VerbsException EINVAL for an MR not ON_DEMAND, a range outside the MR (for an implicit MR, one not inside
+     *                        a single mapped segment), or PREFETCH_WRITE on an MR without LOCAL_WRITE; EFAULT for
+     *                        freed memory; EOPNOTSUPP where the device has no on-demand paging
      */
     default void advisePrefetch(long iova, long length, boolean forWrite, boolean flush) throws VerbsException {
         throw new VerbsException(Errno.EOPNOTSUPP, "ibv_advise_mr is not supported on " + this);
@@ -44,8 +48,8 @@ public interface Mr extends AutoCloseable {
      * device drops those pages' translations, and its next access to each faults it in again. An emulated device's
      * control: no verb of libibverbs does it.
      *
-     * @throws VerbsException EINVAL for an MR not ON_DEMAND or a range outside the MR; EOPNOTSUPP where the device
-     *                        cannot be told
+     * @throws VerbsException EINVAL for an MR not ON_DEMAND or a range outside the MR (for an implicit MR, one not
+     *                        inside a single mapped segment); EOPNOTSUPP where the device cannot be told
      */
     default void invalidate(long iova, long length) throws VerbsException {
         throw new VerbsException(Errno.EOPNOTSUPP, "invalidating the pages of " + this + " is not supported");

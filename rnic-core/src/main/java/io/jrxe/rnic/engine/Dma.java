@@ -66,9 +66,17 @@ final class Dma {
         return done == length ? AccessError.NONE : AccessError.OUT_OF_RANGE;
     }
 
+    /**
+     * Whether a range of an entry checked for an earlier packet of its message may still be touched for this one
+     * ({@link MemoryTables#recheck}): what a READ's response asks before each packet it reads.
+     */
+    AccessError recheck(MptEntry entry, int key, long iova, long length) {
+        return memory.recheck(entry, key, iova, length);
+    }
+
     /** Copies between a checked MPT entry's memory at iova and a packet buffer, page by page through the MTT. */
     void copy(MptEntry entry, long iova, ByteBuffer buf, int pos, int length, boolean toMemory) {
-        MemorySegment memorySegment = entry.segment();
+        MemorySegment memorySegment = memory.segmentOf(entry, iova, length);
         long base = memorySegment.address();
         int done = 0;
         while (done < length) {
@@ -113,7 +121,8 @@ final class Dma {
         if (t != null) {
             traced(t, entry, iova, address, Long.BYTES, false);
         }
-        return entry.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address());
+        MemorySegment memorySegment = memory.segmentOf(entry, iova, Long.BYTES);
+        return memorySegment.get(ValueLayout.JAVA_LONG_UNALIGNED, address - memorySegment.address());
     }
 
     void writeLong(MptEntry entry, long iova, long value) {
@@ -122,7 +131,8 @@ final class Dma {
         if (t != null) {
             traced(t, entry, iova, address, Long.BYTES, true);
         }
-        entry.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, address - entry.segment().address(), value);
+        MemorySegment memorySegment = memory.segmentOf(entry, iova, Long.BYTES);
+        memorySegment.set(ValueLayout.JAVA_LONG_UNALIGNED, address - memorySegment.address(), value);
     }
 
     /**
@@ -131,7 +141,7 @@ final class Dma {
      */
     private long tracedAddress(TraceListener t, MptEntry entry, long iova) {
         long mttIndex = entry.mttIndex(iova);
-        long before = memory.mtt().get(mttIndex);
+        long before = memory.pageEntry(entry, mttIndex);
         if (before < MptEntry.PAGE_SIZE) {
             t.pageFault(entry.key(), entry.index(), iova, mttIndex, before != OnDemandPaging.NOT_PRESENT);
         }
@@ -141,7 +151,7 @@ final class Dma {
     /** One page's translation, to the trace listener. */
     private void traced(TraceListener t, MptEntry entry, long iova, long address, int length, boolean toMemory) {
         long mttIndex = entry.mttIndex(iova);
-        long page = memory.mtt().get(mttIndex);
+        long page = memory.pageEntry(entry, mttIndex);
         t.translation(entry.key(), entry.index(), iova, mttIndex, page, (int) (address - page), length, toMemory);
     }
 

@@ -11,10 +11,11 @@ final class PendingResponse {
     int msn;
     long atomicOriginal;
     // A READ response: where the reply starts (its first packet is FIRST or ONLY), where it ends,
-    // the bytes still to send and where they are.
+    // the bytes still to send and where they are, through which R_Key.
     int startPsn;
     int lastPsn;
     MptEntry entry;
+    int rkey;
     long va;
     long remaining;
 }

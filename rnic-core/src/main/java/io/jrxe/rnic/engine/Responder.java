@@ -290,7 +290,8 @@ final class Responder {
         }
         if (payloadLength > 0) {
             long va = resp.writeVa + (resp.writeLength - resp.writeRemaining);
-            AccessError err = op.position().starts() ? AccessError.NONE : memory.recheck(resp.writeEntry, resp.writeRkey);
+            AccessError err = op.position().starts() ? AccessError.NONE
+                    : memory.recheck(resp.writeEntry, resp.writeRkey, va, payloadLength);
             if (err != AccessError.NONE) {
                 reject(e, p, NakCode.REMOTE_ACCESS_ERROR, null, keyRefused(resp.writeRkey, err));
                 return;

@@ -2,6 +2,10 @@ package io.jrxe.rnic.engine;
 
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.device.Counters;
+import io.jrxe.rnic.memory.AccessError;
+import io.jrxe.rnic.memory.MemoryKey;
+import io.jrxe.verbs.AsyncEventType;
+import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.header.AethFlyweight;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.AtomicAckEthFlyweight;
@@ -104,6 +108,7 @@ final class ResponseSender {
         p.lastPsn = r.lastPsn;
         p.msn = e.resp.msn;
         p.entry = r.entry;
+        p.rkey = r.rkey;
         p.va = r.va + offset;
         p.remaining = r.length - offset;
         control.schedule(e);
@@ -123,6 +128,12 @@ final class ResponseSender {
                 if (!e.flow.mayRespond()) {
                     break; // congestion control wakes the QP when it may send again
                 }
+                AccessError refused = p.remaining > 0 ? dma.recheck(p.entry, p.rkey, p.va,
+                        Math.min(Requester.mtu(e.qp), p.remaining)) : AccessError.NONE;
+                if (refused != AccessError.NONE) {
+                    refuseRead(e, p, refused);
+                    break;
+                }
                 if (sendReadPacket(e, p)) {
                     queue.removeHead();
                 }
@@ -133,6 +144,25 @@ final class ResponseSender {
             sent++;
         }
         return sent;
+    }
+
+    /**
+     * The memory a READ's response reads went away between two of its packets (its key invalidated or its MR
+     * deregistered, its memory freed, an implicit MR's segment unmapped): as rxe's read_reply when its copy fails, a
+     * NAK with a remote access error in place of the packet, and the QP to the error state; the responses that waited
+     * behind it are dropped with it.
+     */
+    private void refuseRead(QpEngine e, PendingResponse p, AccessError refused) {
+        int psn = p.psn;
+        int msn = p.msn;
+        e.resp.responses.clear();
+        if (out.capturing()) {
+            out.annotateNext("NAK " + NakCode.REMOTE_ACCESS_ERROR.description() + ": R_Key " + MemoryKey.format(p.rkey)
+                    + " during a READ's response: " + refused.description());
+        }
+        write(e, Opcode.RC_ACKNOWLEDGE, psn, AethSyndrome.nak(NakCode.REMOTE_ACCESS_ERROR), msn, 0);
+        control.error(e, AsyncEventType.QP_ACCESS_ERR, "responder: " + NakCode.REMOTE_ACCESS_ERROR.description()
+                + " at PSN " + Psn.format(psn) + " during a READ's response: " + refused.description());
     }
 
     /** One packet of a READ's response; true when it was the last. */

@@ -34,7 +34,12 @@ public enum AccessError {
      * The MR's memory was freed while registered (in Java, its Arena closed). A kernel keeps such pages pinned until
      * deregistration; Java unmaps them, so the NIC refuses the access as the key check would.
      */
-    MEMORY_FREED("the MR's memory was freed (its Arena closed) while it was registered");
+    MEMORY_FREED("the MR's memory was freed (its Arena closed) while it was registered"),
+    /**
+     * An implicit MR's range is not inside one segment mapped into the device's address space ({@link MappedSegments}):
+     * the address was never mapped, was unmapped, or the range runs past its segment's end.
+     */
+    NOT_MAPPED("the range is not inside one segment mapped into the device's address space (an implicit MR)");
 
     private final String description;
 

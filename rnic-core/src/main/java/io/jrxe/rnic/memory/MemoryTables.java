@@ -7,12 +7,15 @@ import io.jrxe.verbs.Errno;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The NIC's memory translation state: the MPT (one entry per MR and memory window, reached by
- * key) and the MTT (page addresses). Registration, deregistration, re-registration, memory
- * window allocation, binding and invalidation, and the access check that every data transfer
- * goes through. Owned by the NIC thread: not thread-safe.
+ * key), the MTT (page addresses) and the address space implicit MRs reach ({@link MappedSegments}).
+ * Registration, deregistration, re-registration, memory window allocation, binding and invalidation,
+ * mapping and unmapping, and the access check that every data transfer goes through. Owned by the
+ * NIC thread: not thread-safe.
  */
 public final class MemoryTables {
     private final DeviceAttributes attributes;
@@ -30,6 +33,10 @@ public final class MemoryTables {
     private final PageFaultHook pageFaults;
     /** The device's on-demand paging, or null when it refuses ON_DEMAND registrations. */
     private final OnDemandPaging odp;
+    /** The segments a program mapped into the device's address space: what implicit MRs reach. */
+    private final MappedSegments addressSpace = new MappedSegments();
+    /** The implicit MRs registered, whose pages an unmapping invalidates. */
+    private final List<MptEntry> implicitMrs = new ArrayList<>();
 
     /** @param mttEntries the MTT's capacity, in 8-byte entries (the device configuration's) */
     /** Whether registered memory must be reachable from any thread: the NIC may run on another one. */
@@ -80,6 +87,11 @@ public final class MemoryTables {
         return odp;
     }
 
+    /** The segments mapped into the device's address space. */
+    public MappedSegments addressSpace() {
+        return addressSpace;
+    }
+
     public int mrCount() {
         return mrCount;
     }
@@ -116,6 +128,86 @@ public final class MemoryTables {
         return e;
     }
 
+    /**
+     * Registers an implicit MR (ibv_reg_mr(pd, NULL, SIZE_MAX, access | IBV_ACCESS_ON_DEMAND)): one MPT entry whose
+     * keys reach every segment mapped into the device's address space ({@link MappedSegments}), at iova 0 with
+     * length SIZE_MAX (stored as -1). It takes no MTT run and touches no memory: its pages are tracked apart, in its
+     * {@link ImplicitPageTable}, as the NIC reaches them.
+     *
+     * @param access must include Access.ON_DEMAND; ZERO_BASED means nothing for it (its iova is 0 already) and is refused
+     */
+    public MptEntry registerImplicitMr(ProtectionDomain pd, int access) throws RnicException {
+        String accessProblem = Access.checkRegistration(access);
+        if (accessProblem != null) {
+            throw RnicException.invalid("register implicit MR: " + accessProblem);
+        }
+        if ((access & Access.ON_DEMAND) == 0) {
+            throw RnicException.invalid("register implicit MR: the access must include ON_DEMAND "
+                    + "(IBV_ACCESS_ON_DEMAND): an MR over the whole address space cannot be pinned");
+        }
+        if ((access & Access.ZERO_BASED) != 0) {
+            throw RnicException.invalid("register implicit MR: ZERO_BASED does not apply: an implicit MR's iova is 0 "
+                    + "and each address is its own");
+        }
+        if (odp == null || !odp.settings().implicit()) {
+            throw new RnicException(Errno.EOPNOTSUPP, "register implicit MR: this device is configured without "
+                    + "implicit on-demand paging (its ODP caps have no ODP_SUPPORT_IMPLICIT); turn it on with "
+                    + "`jrxe0.odp_implicit = on` in a device file (jrxe0 being the device's name) or "
+                    + "DeviceConfig.withImplicitOdp(true)");
+        }
+        if (mrCount >= attributes.maxMr()) {
+            throw RnicException.exhausted("MR table is full: the device allows max_mr " + attributes.maxMr() + " MRs");
+        }
+        MptEntry e = takeEntry();
+        e.kind = KeyKind.MR;
+        e.state = MptEntry.State.VALID;
+        e.pd = pd;
+        e.access = access;
+        e.segment = null;
+        e.bufferView = null;
+        e.iova = 0;
+        e.length = -1;
+        e.mttOffset = 0;
+        e.pageCount = 0;
+        e.firstPageOffset = 0;
+        e.implicitPages = new ImplicitPageTable();
+        implicitMrs.add(e);
+        pd.holders().add(e);
+        mrCount++;
+        return e;
+    }
+
+    /**
+     * Maps a native segment into the device's address space, where implicit MRs reach it (mmap making memory visible
+     * to the MMU): it costs no MTT entry and pins nothing. A mapped segment since freed (its Arena closed) that
+     * overlaps it is unmapped first, its pages invalidated, as the freeing unmapped the memory.
+     */
+    public void mapSegment(MemorySegment segment) throws RnicException {
+        checkMemory("map", segment);
+        for (MemorySegment freed : addressSpace.map(segment)) {
+            invalidateImplicitPages(freed.address(), freed.byteSize());
+        }
+    }
+
+    /**
+     * Unmaps a segment mapped before (the same address and size): what munmap's MMU notifier does, the implicit MRs'
+     * pages in its range are invalidated and fault again if it is mapped again. Its memory is not touched: a segment
+     * whose Arena is closed unmaps too.
+     */
+    public void unmapSegment(MemorySegment segment) throws RnicException {
+        if (!addressSpace.unmap(segment.address(), segment.byteSize())) {
+            throw RnicException.invalid(String.format("unmap: no segment is mapped at 0x%x with %d bytes; unmap "
+                    + "takes a segment as it was mapped, whole", segment.address(), segment.byteSize()));
+        }
+        invalidateImplicitPages(segment.address(), segment.byteSize());
+    }
+
+    private void invalidateImplicitPages(long address, long length) {
+        for (MptEntry mr : implicitMrs) {
+            odp.invalidate(mr, address, length, mtt);
+        }
+    }
+
     /** Deregisters an MR; refused while memory windows are bound to it. Its key becomes stale. */
     public void deregisterMr(int key) throws RnicException {
         MptEntry e = lookupOwned(key, KeyKind.MR, "deregister MR");
@@ -123,7 +215,11 @@ public final class MemoryTables {
             throw RnicException.busy(String.format("cannot deregister MR 0x%08x: %d memory window(s) are bound to it",
                     key, e.boundWindows));
         }
-        mtt.release(e.mttOffset, e.pageCount);
+        if (e.isImplicit()) {
+            implicitMrs.remove(e);
+        } else {
+            mtt.release(e.mttOffset, e.pageCount);
+        }
         e.pd.holders().remove(e);
         release(e);
         mrCount--;
@@ -138,6 +234,10 @@ public final class MemoryTables {
     public MptEntry reregisterMr(int key, ProtectionDomain newPd, MemorySegment newSegment, Long newIova,
                                  Integer newAccess) throws RnicException {
         MptEntry e = lookupOwned(key, KeyKind.MR, "re-register MR");
+        if (e.isImplicit()) {
+            throw new RnicException(Errno.EOPNOTSUPP, String.format("re-register MR 0x%08x: an implicit MR cannot be "
+                    + "re-registered; deregister it and register again", key));
+        }
         if (e.boundWindows > 0) {
             throw RnicException.busy(String.format("cannot re-register MR 0x%08x: %d memory window(s) are bound to it",
                     key, e.boundWindows));
@@ -227,6 +327,10 @@ public final class MemoryTables {
             throw RnicException.invalid(String.format("bind MW 0x%08x: the window (%s), the MR (%s) and the QP must share one PD",
                     mwKey, mw.pd, mr.pd));
         }
+        if (mr.isImplicit()) {
+            throw RnicException.invalid(String.format("bind MW 0x%08x: MR 0x%08x is implicit (the whole address space); "
+                    + "bind memory windows to an MR with a range", mwKey, mrKey));
+        }
         if ((mr.access & Access.MW_BIND) == 0) {
             throw new RnicException(Errno.EACCES, String.format(
                     "bind MW 0x%08x: MR 0x%08x was not registered with MW_BIND (it has %s)", mwKey, mrKey, Access.names(mr.access)));
@@ -273,6 +377,10 @@ public final class MemoryTables {
         }
         if (e.pd != qpPd) {
             return AccessError.WRONG_PD;
+        }
+        if (e.isImplicit()) {
+            // Its range is the whole address space: a REG_MR has no range of its memory to give it.
+            return AccessError.NO_PERMISSION;
         }
         if (Access.checkRegistration(access) != null || length < 0 || length > e.segment.byteSize()) {
             return AccessError.OUT_OF_RANGE;
@@ -349,6 +457,9 @@ public final class MemoryTables {
         if ((e.access & rights) != rights) {
             return AccessError.NO_PERMISSION;
         }
+        if (e.implicitPages != null) {
+            return addressSpace.check(iova, length);
+        }
         if (!e.covers(iova, length)) {
             return AccessError.OUT_OF_RANGE;
         }
@@ -361,16 +472,20 @@ public final class MemoryTables {
     }
 
     /**
-     * Whether an entry checked for a whole message (a WRITE's first packet) still stands for a
-     * later packet: the key still reaches it, it was not invalidated or unbound, its memory was not
-     * freed. Its PD, rights and range need no second look.
+     * Whether an entry checked for a whole message (a WRITE's first packet, a READ's request) still stands for a
+     * later packet's [iova, iova+length): the key still reaches it, it was not invalidated or unbound, its memory was
+     * not freed, and for an implicit MR the range is still mapped. Its PD and rights need no second look.
+     * Allocation-free.
      */
-    public AccessError recheck(MptEntry e, int key) {
+    public AccessError recheck(MptEntry e, int key, long iova, long length) {
         if (lookup(key) != e) {
             return keyError(key);
         }
         if (e.state != MptEntry.State.VALID) {
             return e.isWindow() ? AccessError.MW_NOT_BOUND : AccessError.INVALIDATED;
+        }
+        if (e.implicitPages != null) {
+            return addressSpace.check(iova, length);
         }
         MemorySegment memory = e.segment();
         if (memory != null && !memory.scope().isAlive()) {
@@ -380,16 +495,32 @@ public final class MemoryTables {
     }
 
     /**
-     * Host address of an iova inside a checked entry, through the MTT; a page with no translation
-     * (an entry below the page size: none, or one on its way in) goes to the page-fault hook.
+     * Host address of an iova inside a checked entry, through the MTT (an implicit MR's own page table); a page
+     * with no translation (an entry below the page size: none, or one on its way in) goes to the page-fault hook.
      */
     public long address(MptEntry e, long iova) {
         long index = e.mttIndex(iova);
-        long page = mtt.get(index);
+        long page = pageEntry(e, index);
         if (page < MptEntry.PAGE_SIZE) {
             page = pageFaults.fault(e.isWindow() ? e.boundMr() : e, index, mtt);
         }
         return page + e.pageOffset(iova);
+    }
+
+    /**
+     * What the translation holds for MTT index {@code mttIndex} of a checked entry (its MTT entry, or an implicit
+     * MR's page): a page address, or below the page size none yet. Looking does not fault.
+     */
+    public long pageEntry(MptEntry e, long mttIndex) {
+        return e.implicitPages == null ? mtt.get(mttIndex) : e.implicitPages.get(mttIndex);
+    }
+
+    /**
+     * The memory a checked entry's [iova, iova+length) lies in, to copy through: the MR's segment, or for an implicit
+     * MR the mapped segment holding the range (null when none does: the caller checked that one does).
+     */
+    public MemorySegment segmentOf(MptEntry e, long iova, long length) {
+        return e.implicitPages == null ? e.segment() : addressSpace.covering(iova, length);
     }
 
     /**
@@ -416,22 +547,23 @@ public final class MemoryTables {
             throw RnicException.invalid(String.format("prefetch for write: MR 0x%08x was registered without LOCAL_WRITE",
                     key));
         }
-        if (!e.segment.scope().isAlive()) {
+        MemorySegment memory = segmentOf(e, iova, length);
+        if (!memory.scope().isAlive()) {
             throw new RnicException(Errno.EFAULT, String.format("prefetch: %s", AccessError.MEMORY_FREED.description()));
         }
         return odp.prefetch(e, iova, length, mtt, now);
     }
 
-    /** How many pages of [iova, iova+length) of an MR are present in the MTT (what an ODP MR has brought in). */
+    /**
+     * How many pages of [iova, iova+length) of an MR are present in the MTT (what an ODP MR has brought in); for an
+     * implicit MR the range must be mapped.
+     */
     public long presentPages(int key, long iova, long length) throws RnicException {
         MptEntry e = lookupOwned(key, KeyKind.MR, "count the present pages of MR");
-        if (length <= 0 || !e.covers(iova, length)) {
-            throw RnicException.invalid(String.format("range 0x%x+%d is outside MR 0x%08x (0x%x+%d)", iova, length, key,
-                    e.iova, e.length));
-        }
+        checkRange(e, key, iova, length, "count the present pages");
         long present = 0;
         for (long i = e.mttIndex(iova), last = e.mttIndex(iova + length - 1); i <= last; i++) {
-            if (mtt.get(i) >= MptEntry.PAGE_SIZE) {
+            if (pageEntry(e, i) >= MptEntry.PAGE_SIZE) {
                 present++;
             }
         }
@@ -445,11 +577,26 @@ public final class MemoryTables {
             throw RnicException.invalid(String.format("%s: MR 0x%08x was not registered ON_DEMAND (it has %s)", verb, key,
                     Access.names(e.access)));
         }
+        checkRange(e, key, iova, length, verb);
+        return e;
+    }
+
+    /**
+     * Refuses a range of no bytes, one outside an MR, and for an implicit MR one not inside a single mapped segment.
+     */
+    private void checkRange(MptEntry e, int key, long iova, long length, String verb) throws RnicException {
+        if (e.isImplicit()) {
+            if (length <= 0 || addressSpace.covering(iova, length) == null) {
+                throw RnicException.invalid(String.format("%s: range 0x%x+%d of implicit MR 0x%08x is not inside one "
+                        + "segment mapped into the device's address space (%d mapped)", verb, iova, length, key,
+                        addressSpace.count()));
+            }
+            return;
+        }
         if (length <= 0 || !e.covers(iova, length)) {
             throw RnicException.invalid(String.format("%s: range 0x%x+%d is outside MR 0x%08x (0x%x+%d)", verb, iova,
                     length, key, e.iova, e.length));
         }
-        return e;
     }
 
     /**
@@ -465,16 +612,19 @@ public final class MemoryTables {
             throw RnicException.invalid(String.format("key 0x%08x: %s", key,
                     (e.isWindow() ? AccessError.MW_NOT_BOUND : AccessError.INVALIDATED).description()));
         }
-        if (!e.covers(iova, 1)) {
-            throw RnicException.invalid(String.format("iova 0x%x is outside key 0x%08x (0x%x+%d)", iova, key, e.iova, e.length));
+        if (e.isImplicit() ? addressSpace.covering(iova, 1) == null : !e.covers(iova, 1)) {
+            throw RnicException.invalid(e.isImplicit()
+                    ? String.format("iova 0x%x of implicit MR 0x%08x is not in a segment mapped into the device's "
+                            + "address space", iova, key)
+                    : String.format("iova 0x%x is outside key 0x%08x (0x%x+%d)", iova, key, e.iova, e.length));
         }
         long mttIndex = e.mttIndex(iova);
-        if (e.onDemand() && mtt.get(mttIndex) < MptEntry.PAGE_SIZE) {
+        if (e.onDemand() && pageEntry(e, mttIndex) < MptEntry.PAGE_SIZE) {
             return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,
                     0, e.pageOffset(iova), 0);
         }
         long address = address(e, iova);
-        long page = mtt.get(mttIndex);
+        long page = pageEntry(e, mttIndex);
         return new Translation(key, e.kind, e.pd.handle(), Access.names(e.access), e.iova, e.length, iova, mttIndex,
                 page, address - page, address);
     }
@@ -529,23 +679,28 @@ public final class MemoryTables {
             throw new RnicException(Errno.EOPNOTSUPP, "register MR: this device is configured without on-demand paging "
                     + "(ON_DEMAND); register the memory pinned, or enable ODP in the device's configuration");
         }
-        if (!segment.isNative()) {
-            throw RnicException.invalid("register MR: the memory must be native (a MemorySegment from an Arena), not a heap segment");
-        }
-        if (segment.byteSize() == 0) {
-            throw RnicException.invalid("register MR: the memory is empty (0 bytes)");
-        }
-        if (!segment.scope().isAlive()) {
-            throw RnicException.invalid("register MR: the memory is freed (its Arena was closed)");
-        }
-        if (sharedMemoryOnly && !segment.isAccessibleBy(ANY_OTHER_THREAD)) {
-            throw RnicException.invalid("register MR: the memory is confined to the thread that made it "
-                    + "(Arena.ofConfined): the NIC reads and writes it from a thread of its own. Register memory of "
-                    + "Arena.ofShared(), Arena.ofAuto() or Arena.global()");
-        }
+        checkMemory("register MR", segment);
         if (attributes.maxMrSize() > 0 && Long.compareUnsigned(segment.byteSize(), attributes.maxMrSize()) > 0) {
             throw RnicException.invalid(String.format("register MR: %d bytes exceed the device's max_mr_size %d",
                     segment.byteSize(), attributes.maxMrSize()));
+        }
+    }
+
+    /** Refuses memory the NIC could not reach: heap, empty, freed, or (with a NIC thread) confined to one thread. */
+    private void checkMemory(String verb, MemorySegment segment) throws RnicException {
+        if (!segment.isNative()) {
+            throw RnicException.invalid(verb + ": the memory must be native (a MemorySegment from an Arena), not a heap segment");
+        }
+        if (segment.byteSize() == 0) {
+            throw RnicException.invalid(verb + ": the memory is empty (0 bytes)");
+        }
+        if (!segment.scope().isAlive()) {
+            throw RnicException.invalid(verb + ": the memory is freed (its Arena was closed)");
+        }
+        if (sharedMemoryOnly && !segment.isAccessibleBy(ANY_OTHER_THREAD)) {
+            throw RnicException.invalid(verb + ": the memory is confined to the thread that made it "
+                    + "(Arena.ofConfined): the NIC reads and writes it from a thread of its own. Use memory of "
+                    + "Arena.ofShared(), Arena.ofAuto() or Arena.global()");
         }
     }
 
@@ -565,6 +720,7 @@ public final class MemoryTables {
             e.bufferView = null;
         }
         e.segment = segment;
+        e.implicitPages = null;
         e.iova = (access & Access.ZERO_BASED) != 0 ? 0 : iova;
         e.length = segment.byteSize();
         e.mttOffset = mttStart;
@@ -631,6 +787,7 @@ public final class MemoryTables {
         e.segment = null;
         e.bufferView = null;
         e.boundMr = null;
+        e.implicitPages = null;
         if (freeCount == freeIndexes.length) {
             freeIndexes = java.util.Arrays.copyOf(freeIndexes, freeCount * 2);
         }

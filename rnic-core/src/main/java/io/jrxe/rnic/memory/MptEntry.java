@@ -39,6 +39,11 @@ public final class MptEntry {
     long pageCount;
     int firstPageOffset;
     int boundWindows;
+    /**
+     * An implicit MR's pages (it has no segment, no MTT run, iova 0 and length -1, SIZE_MAX read unsigned); null for
+     * every other entry.
+     */
+    ImplicitPageTable implicitPages;
     // memory window only
     MptEntry boundMr;
     /** The MR iova the window's first byte is at. */
@@ -89,6 +94,7 @@ public final class MptEntry {
         return iova;
     }
 
+    /** The range's length in bytes; -1 for an implicit MR (its length is SIZE_MAX, 2^64 - 1, read unsigned). */
     public long length() {
         return length;
     }
@@ -97,6 +103,14 @@ public final class MptEntry {
     public boolean onDemand() {
         MptEntry mr = kind == KeyKind.MR ? this : boundMr;
         return mr != null && (mr.access & Access.ON_DEMAND) != 0;
+    }
+
+    /**
+     * Whether this is an implicit MR: one ON_DEMAND MR over the whole address space (ibv_reg_mr(pd, NULL, SIZE_MAX,
+     * ...)), reaching the segments mapped into the device's address space ({@link MappedSegments}).
+     */
+    public boolean isImplicit() {
+        return implicitPages != null;
     }
 
     public boolean isWindow() {
@@ -112,7 +126,7 @@ public final class MptEntry {
         return kind == KeyKind.MR ? segment : boundMr == null ? null : boundMr.segment;
     }
 
-    /** The memory as a ByteBuffer, or null when it is 2 GiB or larger. */
+    /** The memory as a ByteBuffer, or null when it is 2 GiB or larger, or an implicit MR's (it has no segment). */
     public java.nio.ByteBuffer bufferView() {
         MptEntry mr = kind == KeyKind.MR ? this : boundMr;
         if (mr == null || mr.segment == null || mr.segment.byteSize() > Integer.MAX_VALUE) {
@@ -158,12 +172,26 @@ public final class MptEntry {
         return (firstPageOffset + (va - iova)) & (PAGE_SIZE - 1);
     }
 
-    /** MTT index of the page holding this iova (for an MR). */
+    /**
+     * MTT index of the page holding this iova (for an MR). An implicit MR has no MTT run: its iova is 0 and its
+     * pages are the address space's, so the index is the page's number, the key of its {@link ImplicitPageTable}.
+     */
     public long mttIndex(long va) {
         if (kind != KeyKind.MR) {
             return boundMr.mttIndex(mrIova + (va - iova));
         }
         return mttOffset + ((firstPageOffset + (va - iova)) >>> PAGE_SHIFT);
+    }
+
+    /**
+     * The host address of the page at MTT index {@code mttIndex} of this MR: a page of its memory, or for an implicit
+     * MR the address space's page of that number.
+     */
+    long pageAddress(long mttIndex) {
+        if (implicitPages != null) {
+            return mttIndex << PAGE_SHIFT;
+        }
+        return (segment.address() & ~(PAGE_SIZE - 1)) + (mttIndex - mttOffset) * PAGE_SIZE;
     }
 
     @Override
@@ -172,7 +200,7 @@ public final class MptEntry {
             return "free MPT entry " + index;
         }
         String what = switch (kind) {
-            case MR -> "MR";
+            case MR -> implicitPages != null ? "implicit MR" : "MR";
             case MW_TYPE_1 -> "MW type 1";
             case MW_TYPE_2 -> "MW type 2";
         };

@@ -14,7 +14,8 @@ import io.jrxe.wire.time.NicTime;
  * asked for by a peer's request answered with an RNR NAK, or by a prefetch that does not wait: it arrives after the
  * fault cost), or present
  * (the page's address, a multiple of the page size). Anything below the page size is not present, so the data
- * path's test for a translated page stays one comparison. NIC thread only.
+ * path's test for a translated page stays one comparison. An implicit MR keeps the same three states per page in
+ * its {@link ImplicitPageTable} instead of an MTT run, and everything here works on either. NIC thread only.
  */
 public final class OnDemandPaging implements PageFaultHook {
     /** An MTT entry with no page. */
@@ -53,10 +54,11 @@ public final class OnDemandPaging implements PageFaultHook {
         if (!region.onDemand()) {
             return pinned.fault(region, mttIndex, mtt);
         }
-        if (mtt.get(mttIndex) == NOT_PRESENT) {
+        PageEntries pages = pagesOf(region, mtt);
+        if (pages.get(mttIndex) == NOT_PRESENT) {
             counters.increment(Counter.ODP_PAGE_FAULTS);
         }
-        return bringIn(region, mttIndex, mtt);
+        return bringIn(region, mttIndex, pages);
     }
 
     /** Whether every page of [iova, iova+length) of a checked entry is present. */
@@ -64,8 +66,9 @@ public final class OnDemandPaging implements PageFaultHook {
         if (length <= 0) {
             return true;
         }
+        PageEntries pages = pagesOf(e, mtt);
         for (long i = e.mttIndex(iova), last = e.mttIndex(iova + length - 1); i <= last; i++) {
-            if (mtt.get(i) < MptEntry.PAGE_SIZE) {
+            if (pages.get(i) < MptEntry.PAGE_SIZE) {
                 return false;
             }
         }
@@ -90,19 +93,20 @@ public final class OnDemandPaging implements PageFaultHook {
     public long prefetch(MptEntry mr, long iova, long length, TranslationTable mtt, boolean now) {
         long first = mr.mttIndex(iova);
         long last = mr.mttIndex(iova + length - 1);
-        long pages = 0;
+        long brought = 0;
         if (now) {
+            PageEntries pages = pagesOf(mr, mtt);
             for (long i = first; i <= last; i++) {
-                if (mtt.get(i) < MptEntry.PAGE_SIZE) {
-                    bringIn(mr, i, mtt);
-                    pages++;
+                if (pages.get(i) < MptEntry.PAGE_SIZE) {
+                    bringIn(mr, i, pages);
+                    brought++;
                 }
             }
         } else {
-            pages = askFor(mr, first, last, mtt);
+            brought = askFor(mr, first, last, mtt);
         }
-        counters.add(Counter.ODP_PREFETCHED_PAGES, pages);
-        return pages;
+        counters.add(Counter.ODP_PREFETCHED_PAGES, brought);
+        return brought;
     }
 
     /**
@@ -112,10 +116,11 @@ public final class OnDemandPaging implements PageFaultHook {
      * @return how many were marked (none when all were present or on their way already)
      */
     private long askFor(MptEntry mr, long first, long last, TranslationTable mtt) {
+        PageEntries pages = pagesOf(mr, mtt);
         long asked = 0;
         for (long i = first; i <= last; i++) {
-            if (mtt.get(i) == NOT_PRESENT) {
-                mtt.set(i, BRINGING_IN);
+            if (pages.get(i) == NOT_PRESENT) {
+                pages.set(i, BRINGING_IN);
                 asked++;
             }
         }
@@ -133,13 +138,19 @@ public final class OnDemandPaging implements PageFaultHook {
      * @return the pages that were present
      */
     public long invalidate(MptEntry mr, long iova, long length, TranslationTable mtt) {
+        long first = mr.mttIndex(iova);
+        long last = mr.mttIndex(iova + length - 1);
         long dropped = 0;
-        for (long i = mr.mttIndex(iova), last = mr.mttIndex(iova + length - 1); i <= last; i++) {
-            long page = mtt.get(i);
-            if (page != NOT_PRESENT) {
-                mtt.set(i, NOT_PRESENT);
-                if (page >= MptEntry.PAGE_SIZE) {
-                    dropped++;
+        if (mr.isImplicit()) {
+            dropped = mr.implicitPages.removeRange(first, last);
+        } else {
+            for (long i = first; i <= last; i++) {
+                long page = mtt.get(i);
+                if (page != NOT_PRESENT) {
+                    mtt.set(i, NOT_PRESENT);
+                    if (page >= MptEntry.PAGE_SIZE) {
+                        dropped++;
+                    }
                 }
             }
         }
@@ -152,31 +163,39 @@ public final class OnDemandPaging implements PageFaultHook {
         counters.increment(Counter.ODP_RNR_NAKS);
     }
 
-    /** Stores the page's address in the MTT, charging the fault cost. */
-    private long bringIn(MptEntry mr, long mttIndex, TranslationTable mtt) {
-        long firstPage = mr.segment().address() & ~(MptEntry.PAGE_SIZE - 1);
-        long page = firstPage + (mttIndex - mr.mttOffset()) * MptEntry.PAGE_SIZE;
-        mtt.set(mttIndex, page);
+    /** Stores the page's address in the MR's page entries, charging the fault cost. */
+    private long bringIn(MptEntry mr, long mttIndex, PageEntries pages) {
+        long page = mr.pageAddress(mttIndex);
+        pages.set(mttIndex, page);
         counters.add(Counter.ODP_FAULT_NANOS, settings.faultCostNanos());
         return page;
+    }
+
+    /** Where an entry's pages are: its MR's run of the MTT, or an implicit MR's own table. */
+    private static PageEntries pagesOf(MptEntry e, TranslationTable mtt) {
+        MptEntry mr = e.isWindow() ? e.boundMr() : e;
+        return mr.isImplicit() ? mr.implicitPages : mtt;
     }
 
     /**
      * Pages asked for arrive: the entries still on their way get their pages, if the MR is still the registration
      * they were asked for (a deregistration or re-registration changed its key and its MTT run is someone else's
      * now). When its memory was freed meanwhile they go back to not present, and an access is refused by the check.
+     * An implicit MR's pages on their way leave when their segment is unmapped; those of a segment freed but still
+     * mapped arrive, and the check refuses every access to them.
      */
     private void arrive(MptEntry mr, int key, long first, long last, TranslationTable mtt) {
         if (mr.kind() != KeyKind.MR || mr.key() != key) {
             return;
         }
-        boolean alive = mr.segment().scope().isAlive();
+        boolean alive = mr.isImplicit() || mr.segment().scope().isAlive();
+        PageEntries pages = pagesOf(mr, mtt);
         for (long i = first; i <= last; i++) {
-            if (mtt.get(i) == BRINGING_IN) {
+            if (pages.get(i) == BRINGING_IN) {
                 if (alive) {
-                    bringIn(mr, i, mtt);
+                    bringIn(mr, i, pages);
                 } else {
-                    mtt.set(i, NOT_PRESENT);
+                    pages.set(i, NOT_PRESENT);
                 }
             }
         }

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * memory for it); a registration takes a contiguous run of entries, so the table can also
  * fragment, and the error says so. Storage is allocated in chunks as entries are first used.
  */
-public final class TranslationTable {
+public final class TranslationTable implements PageEntries {
     public static final int ENTRY_BYTES = 8;
     private static final int CHUNK_SHIFT = 16;
     private static final int CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
@@ -92,11 +92,13 @@ public final class TranslationTable {
         freeEntries += n;
     }
 
+    @Override
     public long get(long entry) {
         long[] chunk = chunks[(int) (entry >>> CHUNK_SHIFT)];
         return chunk == null ? 0 : chunk[(int) (entry & CHUNK_MASK)];
     }
 
+    @Override
     public void set(long entry, long pageAddress) {
         int c = (int) (entry >>> CHUNK_SHIFT);
         long[] chunk = chunks[c];

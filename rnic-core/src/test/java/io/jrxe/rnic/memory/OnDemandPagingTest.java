@@ -6,15 +6,12 @@ import io.jrxe.rnic.device.Counters;
 import io.jrxe.verbs.Access;
 import io.jrxe.verbs.DeviceAttributes;
 import io.jrxe.verbs.Errno;
-import io.jrxe.wire.time.NicTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,37 +25,9 @@ class OnDemandPagingTest {
     private static final long COST = 7_000;
     private static final int ODP_RW = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.ON_DEMAND;
 
-    /** A stand-in clock: timers wait until the test fires them. */
-    private static final class Timers implements NicTime {
-        final List<Runnable> due = new ArrayList<>();
-        final List<Long> delays = new ArrayList<>();
-
-        @Override
-        public long nanoTime() {
-            return 0;
-        }
-
-        @Override
-        public void schedule(long delayNanos, Runnable task) {
-            delays.add(delayNanos);
-            due.add(task);
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            schedule(0, task);
-        }
-
-        void fire() {
-            List<Runnable> now = new ArrayList<>(due);
-            due.clear();
-            now.forEach(Runnable::run);
-        }
-    }
-
     private final Arena arena = Arena.ofConfined();
     private final Counters counters = new Counters();
-    private final Timers timers = new Timers();
+    private final HeldTimers timers = new HeldTimers();
     private final MemoryTables tables = tables(new OdpSettings(true, RemoteFaultPolicy.RNR_NAK, COST));
     private final ProtectionDomain pd = new ProtectionDomain(1);
 

@@ -93,6 +93,15 @@ public final class DeviceOptions {
                     + "an RNR NAK, and the requester's retry finds the page); docs/odp.md (default: in_line)")
     String odpFaults;
 
+    @Option(names = "--odp-implicit",
+            description = "a jrxe NIC with implicit on-demand paging: one ON_DEMAND MR may cover the whole address "
+                    + "space (the segments a program maps into it), and its ODP caps say ODP_SUPPORT_IMPLICIT; off by "
+                    + "default, as kernel rxe has none (docs/odp.md)")
+    boolean odpImplicit;
+
+    /** A command that registers an implicit MR (pingpong -O) has its jrxe NIC made with implicit ODP, unasked. */
+    private boolean implicitOdpForCommand;
+
     @Option(names = "--counters",
             description = "print the device's counters that are not zero when the command ends (rxe's hw_counters names)")
     boolean counters;
@@ -184,6 +193,11 @@ public final class DeviceOptions {
             throw new BadOption("--odp-faults applies to jrxe NICs only: the kernel's " + name + " resolves its page "
                     + "faults its own way");
         }
+        if (odpImplicit) {
+            throw new BadOption("--odp-implicit applies to jrxe NICs only: whether the kernel's " + name + " has implicit "
+                    + "on-demand paging is its driver's (jrxe devinfo -v -d " + name + " lists ODP_SUPPORT_IMPLICIT "
+                    + "when it has)");
+        }
         if (capture != null) {
             throw new BadOption("--capture cannot capture " + name + ": the kernel sends its packets, jrxe never sees them; "
                     + "run tcpdump -i IFACE -w FILE udp port 4791 beside the command (packets between two QPs of "
@@ -273,15 +287,25 @@ public final class DeviceOptions {
         }
     }
 
-    /** A jrxe NIC's on-demand paging: rxe's unless --odp-faults picks the other remote fault policy. */
+    /**
+     * A jrxe NIC's on-demand paging: rxe's unless --odp-faults picks the other remote fault policy, with implicit ODP
+     * when --odp-implicit or the command asks for it.
+     */
     public OdpSettings odp() {
+        OdpSettings settings;
         if (odpFaults == null || odpFaults.equals("in_line")) {
-            return OdpSettings.RXE;
+            settings = OdpSettings.RXE;
+        } else if (odpFaults.equals("rnr_nak")) {
+            settings = OdpSettings.RXE.withRemoteFaults(RemoteFaultPolicy.RNR_NAK);
+        } else {
+            throw new BadOption("--odp-faults " + odpFaults + ": in_line or rnr_nak");
         }
-        if (odpFaults.equals("rnr_nak")) {
-            return OdpSettings.RXE.withRemoteFaults(RemoteFaultPolicy.RNR_NAK);
-        }
-        throw new BadOption("--odp-faults " + odpFaults + ": in_line or rnr_nak");
+        return settings.withImplicit(odpImplicit || implicitOdpForCommand);
+    }
+
+    /** The command registers an implicit MR: a jrxe NIC it makes has implicit ODP on (a kernel device is asked as it is). */
+    public void implicitOdpForCommand() {
+        implicitOdpForCommand = true;
     }
 
     public long captureMaxPackets() {

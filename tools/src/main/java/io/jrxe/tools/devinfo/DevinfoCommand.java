@@ -82,7 +82,8 @@ public final class DevinfoCommand implements Callable<Integer> {
             device.checkNative(kernel.name());
             return printNative(out, kernel.device());
         }
-        DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address()).withInterfaceMtu(device.interfaceMtu());
+        DeviceConfig config = DeviceConfig.of(device.deviceName(), device.address()).withInterfaceMtu(device.interfaceMtu())
+                .withOdp(device.odp());
         EmulatedDevice dev;
         try {
             dev = Verbs.emulated().create(config, NicExecutor.INLINE);

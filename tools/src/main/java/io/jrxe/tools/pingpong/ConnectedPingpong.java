@@ -90,7 +90,7 @@ abstract class ConnectedPingpong extends PingpongBase {
         ConnectedSession(LocalDevice dev, int timeoutMillis) {
             // The CQ takes every receive and each QP's one send, as the rdma-core programs size it.
             super(new SessionResources(dev, size, Access.LOCAL_WRITE | (onDemand() ? Access.ON_DEMAND : 0),
-                            rxDepth + qpCount(), events, timeoutMillis), type(),
+                            implicitOnDemand(), rxDepth + qpCount(), events, timeoutMillis), type(),
                     rxDepth, new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(ibPort.number()).accessFlags(0),
                     qpCount(), sharedReceiveQueue());
             if (prefetch()) {

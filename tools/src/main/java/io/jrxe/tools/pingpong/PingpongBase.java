@@ -105,8 +105,19 @@ abstract class PingpongBase implements Callable<Integer> {
     /** Makes the CQ, the QP and its memory and moves the QP to INIT; returns the session that runs the loop. */
     abstract Session open(LocalDevice dev, int timeoutMillis);
 
-    /** True when the buffer is registered ON_DEMAND (ibv_rc_pingpong's -o); the ODP counters then follow the results. */
+    /**
+     * True when the buffer is registered ON_DEMAND (ibv_rc_pingpong's -o, or -O's implicit MR); the ODP counters then
+     * follow the results.
+     */
     boolean onDemand() {
+        return false;
+    }
+
+    /**
+     * True when the buffer is reached through an implicit ON_DEMAND MR, one MR over the whole address space
+     * (ibv_rc_pingpong's -O): a jrxe NIC is made with implicit ODP on.
+     */
+    boolean implicitOnDemand() {
         return false;
     }
 
@@ -271,6 +282,9 @@ abstract class PingpongBase implements Callable<Integer> {
         int acceptTimeout = device.acceptTimeoutMillis();
         device.defaultProgress(Progress.INVOKER); // one busy thread per side: see docs/benchmarks.md
         device.jitWarmupMillis(warmupMillis);
+        if (implicitOnDemand()) {
+            device.implicitOdpForCommand();
+        }
         try (LocalDevice dev = device.open(spec.commandLine().getErr())) {
             try {
                 return exchange(dev, out, timeout, acceptTimeout);

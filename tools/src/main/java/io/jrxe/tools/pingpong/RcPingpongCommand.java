@@ -15,12 +15,14 @@ public final class RcPingpongCommand extends ConnectedPingpong {
             + "the results (docs/odp.md)")
     boolean odp;
 
-    @Option(names = {"-O", "--iodp"}, description = "use implicit on-demand paging, one MR for the whole address space "
-            + "(refused: jrxe does not model it; use -o)")
+    @Option(names = {"-O", "--iodp"}, description = "use implicit on-demand paging: one ON_DEMAND MR for the whole address "
+            + "space (ibv_reg_mr(pd, NULL, SIZE_MAX, ...)), and the buffer's address with its L_Key; a jrxe NIC is made "
+            + "with implicit ODP and the buffer mapped into its address space; the ODP counters follow the results "
+            + "as with -o (docs/odp.md)")
     boolean implicitOdp;
 
-    @Option(names = {"-P", "--prefetch"}, description = "with -o: prefetch the whole buffer for writing (ibv_advise_mr "
-            + "PREFETCH_WRITE, FLUSH: the pages are in when it returns) before the first exchange")
+    @Option(names = {"-P", "--prefetch"}, description = "with -o or -O: prefetch the whole buffer for writing "
+            + "(ibv_advise_mr PREFETCH_WRITE, FLUSH: the pages are in when it returns) before the first exchange")
     boolean prefetch;
 
     @Option(names = {"-t", "--ts"}, description = "get CQEs with timestamps (jrxe has none: refused)")
@@ -42,7 +44,12 @@ public final class RcPingpongCommand extends ConnectedPingpong {
 
     @Override
     boolean onDemand() {
-        return odp;
+        return odp || implicitOdp;
+    }
+
+    @Override
+    boolean implicitOnDemand() {
+        return implicitOdp;
     }
 
     @Override
@@ -56,12 +63,11 @@ public final class RcPingpongCommand extends ConnectedPingpong {
         if (odp && deviceMemory) {
             throw bad("-j/--dm with -o/--odp: DM memory region can't be on demand");
         }
-        if (implicitOdp) {
-            throw bad("-O/--iodp: jrxe does not model implicit on-demand paging (one MR for the whole address space): "
-                    + "a registration covers a MemorySegment, which always has a size; use -o/--odp");
+        if (implicitOdp && deviceMemory) {
+            throw bad("-j/--dm with -O/--iodp: DM memory region can't be on demand");
         }
-        if (prefetch && !odp) {
-            throw bad("-P/--prefetch: prefetch is valid only with on-demand memory region (-o/--odp)");
+        if (prefetch && !onDemand()) {
+            throw bad("-P/--prefetch: prefetch is valid only with on-demand memory region (-o/--odp or -O/--iodp)");
         }
         if (timestamps) {
             throw bad("-t/--ts: The device isn't completion timestamp capable: jrxe's completions carry no timestamp");

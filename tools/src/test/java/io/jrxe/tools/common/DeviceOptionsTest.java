@@ -59,6 +59,20 @@ class DeviceOptionsTest {
     }
 
     @Test
+    void implicitOdpIsOffUnlessTheOptionOrTheCommandAsksForIt() {
+        assertThat(parse().odp().implicit()).as("as kernel rxe").isFalse();
+        assertThat(parse("--odp-implicit", "--odp-faults", "rnr_nak").odp())
+                .isEqualTo(OdpSettings.RXE.withRemoteFaults(RemoteFaultPolicy.RNR_NAK).withImplicit(true));
+        DeviceOptions forPingpong = parse();
+        forPingpong.implicitOdpForCommand();
+        assertThat(forPingpong.odp()).isEqualTo(OdpSettings.RXE.withImplicit(true));
+        forPingpong.checkNative("rxe0"); // a command's own need is no option the kernel's device refuses
+        assertThatThrownBy(() -> parse("-d", "rxe0", "--odp-implicit").checkNative("rxe0"))
+                .isInstanceOf(UserError.class)
+                .hasMessageStartingWith("--odp-implicit applies to jrxe NICs only");
+    }
+
+    @Test
     void faultsAreParsedBeforeAnythingOpensAndABadSpecIsOneLine() {
         assertThat(parse().faults().none()).isTrue();
         assertThat(parse("--faults", "loss=0.1,seed=4;drop,nth=2").faults().rules()).hasSize(1);

@@ -69,6 +69,25 @@ class DevinfoCommandTest {
     }
 
     @Test
+    void implicitOdpAddsItsGeneralCapAndNothingElse() {
+        InProcess r = InProcess.run("devinfo", "-v", "--addr", "127.0.1.83", "-d", "jrxe9", "--odp-implicit");
+        assertThat(r.status()).as(r.toString()).isZero();
+        List<String> lines = r.lines();
+        int general = lines.indexOf("\tgeneral_odp_caps:");
+        assertThat(lines.subList(general, general + 5)).containsExactly("\tgeneral_odp_caps:", "\t\t\t\t\tODP_SUPPORT",
+                "\t\t\t\t\tODP_SUPPORT_IMPLICIT", "\trc_odp_caps:", "\t\t\t\t\tSUPPORT_SEND");
+        InProcess without = InProcess.run("devinfo", "-v", "--addr", "127.0.1.83", "-d", "jrxe9");
+        List<String> rest = new java.util.ArrayList<>(lines);
+        rest.remove("\t\t\t\t\tODP_SUPPORT_IMPLICIT");
+        assertThat(capabilities(rest)).as("every other line as without it").isEqualTo(capabilities(without.lines()));
+    }
+
+    /** The lines before the port's: the device's attributes and caps (the port's counters and GIDs can differ). */
+    private static List<String> capabilities(List<String> lines) {
+        return lines.subList(0, lines.indexOf("\t\tport:\t1"));
+    }
+
+    @Test
     void withoutTheRawSocketDevinfoWarnsThatKernelPeersWillDropThePackets() {
         System.setProperty(RawSocketOpener.PROPERTY, "udp");
         try {

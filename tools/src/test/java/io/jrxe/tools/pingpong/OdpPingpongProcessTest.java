@@ -14,6 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * `jrxe pingpong -o` between two JVMs: the server (a child JVM on 127.0.72.1) registers its two-page buffer
  * ON_DEMAND and faults each page in at the first message it receives; the client (this JVM, 127.0.72.2) adds -P
  * and has both pages prefetched before it sends, so it faults none. Each prints its ODP counters after the results.
+ * With -O the same through one implicit MR on each side (127.0.72.6 and .7): the buffer is mapped into the device's
+ * address space and reached through the implicit MR's L_Key, with the same faults and prefetches.
  */
 class OdpPingpongProcessTest {
     private static final Pattern ODP = Pattern.compile("ODP on (\\S+): page_faults=(\\d+) prefetched_pages=(\\d+) rnr_naks=(\\d+)");
@@ -30,15 +32,25 @@ class OdpPingpongProcessTest {
 
     @Test
     void pagesFaultInOnTheFirstExchangeUnlessPrefetched() throws Exception {
-        List<String> common = List.of("-p", "19720", "-n", String.valueOf(ITERS), "-s", String.valueOf(SIZE), "-c",
-                "--warmup", "0", "-o");
-        List<String> serverArgs = new java.util.ArrayList<>(List.of("pingpong", "--addr", "127.0.72.1", "-d", "jrxe-odp-srv"));
+        runPair("-o", 19720, "127.0.72.1", "127.0.72.2");
+    }
+
+    @Test
+    void anImplicitMrFaultsAndPrefetchesAsAnOnDemandMrDoes() throws Exception {
+        runPair("-O", 19724, "127.0.72.6", "127.0.72.7");
+    }
+
+    /** The server with {@code odpOption}, the client with it and -P, checking bytes both ways (-c). */
+    private static void runPair(String odpOption, int port, String serverAddress, String clientAddress) throws Exception {
+        List<String> common = List.of("-p", String.valueOf(port), "-n", String.valueOf(ITERS), "-s", String.valueOf(SIZE),
+                "-c", "--warmup", "0", odpOption);
+        List<String> serverArgs = new java.util.ArrayList<>(List.of("pingpong", "--addr", serverAddress, "-d", "jrxe-odp-srv"));
         serverArgs.addAll(common);
         try (ChildJrxe server = ChildJrxe.start(serverArgs.toArray(String[]::new))) {
             server.awaitLine(l -> l.startsWith("  local address:"), CHILD_SECONDS);
-            List<String> clientArgs = new java.util.ArrayList<>(List.of("pingpong", "--addr", "127.0.72.2", "-d", "jrxe-odp-cli", "-P"));
+            List<String> clientArgs = new java.util.ArrayList<>(List.of("pingpong", "--addr", clientAddress, "-d", "jrxe-odp-cli", "-P"));
             clientArgs.addAll(common);
-            clientArgs.add("127.0.72.1");
+            clientArgs.add(serverAddress);
             InProcess client = InProcess.run(clientArgs.toArray(String[]::new));
             assertThat(client.status()).as(client.toString()).isZero();
             assertThat(client.err()).isEmpty();

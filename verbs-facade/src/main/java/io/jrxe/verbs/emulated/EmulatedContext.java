@@ -2,6 +2,7 @@ package io.jrxe.verbs.emulated;
 
 import io.jrxe.rnic.NicResources;
 import io.jrxe.rnic.device.Port;
+import io.jrxe.verbs.AddressSpace;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
@@ -25,11 +26,14 @@ final class EmulatedContext implements Context {
     private final NicResources rnic;
     /** The PDs, CQs and completion channels made from this context. */
     private final OwnedObjects children = new OwnedObjects();
+    /** The device's address space: the mapped segments are the NIC's, shared by every context of the device. */
+    private final EmulatedAddressSpace addressSpace;
     private volatile boolean closed;
 
     EmulatedContext(EmulatedDevice device) {
         this.device = device;
         this.rnic = device.rnic();
+        this.addressSpace = new EmulatedAddressSpace(device);
     }
 
     @Override
@@ -109,6 +113,12 @@ final class EmulatedContext implements Context {
     @Override
     public AsyncEvent awaitAsyncEvent(long timeout, TimeUnit unit) throws InterruptedException {
         return rnic.events().await(timeout, unit);
+    }
+
+    @Override
+    public AddressSpace addressSpace() throws VerbsException {
+        requireOpen();
+        return addressSpace;
     }
 
     @Override

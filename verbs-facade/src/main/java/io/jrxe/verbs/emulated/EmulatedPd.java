@@ -42,6 +42,11 @@ final class EmulatedPd implements Pd, OwnedByContext {
     }
 
     @Override
+    public Mr regMrImplicit(int access) throws VerbsException {
+        return adopt(new EmulatedMr(device, Commands.call(rnic, () -> rnic.memory().registerImplicitMr(pd, access))));
+    }
+
+    @Override
     public Mw allocMw(int type) throws VerbsException {
         return adopt(new EmulatedMw(device, Commands.call(rnic, () -> rnic.memory().allocateMw(pd, type))));
     }

@@ -34,6 +34,7 @@ import java.util.Map;
  *                                    #   dcqcn:profile=connectx,ai=10M (docs/congestion.md)
  * jrxe0.odp = rnr_nak           # on-demand paging: in_line (rxe's, the default), rnr_nak or off (docs/odp.md)
  * jrxe0.odp_fault_cost_ns = 5000  # what bringing one page of an ON_DEMAND MR in costs the NIC
+ * jrxe0.odp_implicit = on       # implicit ODP, one ON_DEMAND MR over the whole address space: on or off (the default)
  * </pre>
  * The limits are the device's attributes (what ibv_query_device reports), but for mtt_entries, the size of its
  * memory translation table, which is the emulated device's own configuration ({@link DeviceConfig#mttEntries()}).
@@ -96,6 +97,7 @@ public final class DeviceConfigFile {
         long cnpIntervalNanos = DeviceConfig.DEFAULT_CNP_INTERVAL_NANOS;
         String congestionControl = "none";
         OdpSettings odp = OdpSettings.RXE;
+        boolean odpImplicit = false;
         DeviceAttributes.Builder a = DeviceAttributes.builder();
         for (Map.Entry<String, String> kv : keys.entrySet()) {
             String key = kv.getKey();
@@ -140,10 +142,15 @@ public final class DeviceConfigFile {
                         }
                         odp = odp.withFaultCost(nanos);
                     }
+                    case "odp_implicit" -> odpImplicit = switch (value) {
+                        case "on" -> true;
+                        case "off" -> false;
+                        default -> throw new IllegalArgumentException(where + ": on or off, not " + value);
+                    };
                     default -> throw new IllegalArgumentException(where + ": unknown key (addr, mtu, max_qp, max_qp_wr, "
                             + "max_sge, max_mr, max_cq, max_cqe, max_pd, max_srq, max_mw, max_ah, mtt_entries, max_mcast_grp, "
                             + "max_mcast_qp_attach, max_total_mcast_qp_attach, faults, ecn_capable, cnp_interval_us, "
-                            + "congestion_control, odp, odp_fault_cost_ns)");
+                            + "congestion_control, odp, odp_fault_cost_ns, odp_implicit)");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": not a number: " + value);
@@ -154,6 +161,11 @@ public final class DeviceConfigFile {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException(file + ": device " + name + " has no " + name + ".addr");
         }
+        if (odpImplicit && !odp.enabled()) {
+            throw new IllegalArgumentException(file + ":" + lineOf.get(name + ".odp_implicit") + ": " + name
+                    + ".odp_implicit: on needs on-demand paging, but " + name + ".odp is off");
+        }
+        odp = odp.withImplicit(odpImplicit);
         return new ConfiguredDevice(new DeviceConfig(name, addresses, mtu, a.build()).withMttEntries(mttEntries)
                 .withFaults(faults).withEcnCapable(ecnCapable).withCnpInterval(cnpIntervalNanos).withOdp(odp),
                 congestionControl);

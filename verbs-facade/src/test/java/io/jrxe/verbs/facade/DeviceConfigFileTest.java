@@ -37,10 +37,13 @@ class DeviceConfigFileTest {
                 jrxe1.ecn_capable = true
                 jrxe1.cnp_interval_us = 4
                 jrxe1.odp_fault_cost_ns = 20000
+                jrxe1.odp_implicit = on
                 jrxe1.odp = rnr_nak
+                jrxe2.addr = 127.0.0.3
+                jrxe2.odp_implicit = off
                 """);
         List<DeviceConfig> configs = DeviceConfigFile.load(f);
-        assertThat(configs).extracting(DeviceConfig::name).containsExactly("jrxe0", "jrxe1");
+        assertThat(configs).extracting(DeviceConfig::name).containsExactly("jrxe0", "jrxe1", "jrxe2");
         assertThat(configs.get(0).interfaceMtu()).isEqualTo(4200);
         assertThat(configs.get(0).attributes().maxQp()).isEqualTo(4);
         assertThat(configs.get(1).addresses()).hasSize(2);
@@ -55,7 +58,10 @@ class DeviceConfigFileTest {
         assertThat(configs.get(0).cnpIntervalNanos()).isEqualTo(50_000);
         assertThat(configs.get(1).cnpIntervalNanos()).isEqualTo(4_000);
         assertThat(configs.get(0).odp()).as("rxe's unless set").isEqualTo(OdpSettings.RXE);
-        assertThat(configs.get(1).odp()).isEqualTo(new OdpSettings(true, RemoteFaultPolicy.RNR_NAK, 20_000));
+        assertThat(configs.get(1).odp()).as("implicit kept whatever the order of the keys")
+                .isEqualTo(new OdpSettings(true, RemoteFaultPolicy.RNR_NAK, 20_000, true));
+        assertThat(configs.get(2).odp()).isEqualTo(OdpSettings.RXE);
+        assertThat(configs.get(0).odp().implicit()).as("off unless set, as kernel rxe").isFalse();
     }
 
     @Test
@@ -102,6 +108,11 @@ class DeviceConfigFileTest {
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.odp: in_line, rnr_nak or off, not sometimes");
         Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.odp_fault_cost_ns = -1\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.odp_fault_cost_ns: a cost of 0 ns or more, not -1");
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.odp_implicit = yes\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.odp_implicit: on or off, not yes");
+        Files.writeString(f, "jrxe0.addr = 127.0.0.1\njrxe0.odp_implicit = on\njrxe0.odp = off\n");
+        assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessage(f + ":2: jrxe0.odp_implicit: on needs on-demand "
+                + "paging, but jrxe0.odp is off");
         Files.writeString(f, "jrxe0.colour = blue\n");
         assertThatThrownBy(() -> DeviceConfigFile.load(f)).hasMessageStartingWith(f + ":1: jrxe0.colour: unknown key");
         Files.writeString(f, "jrxe0.mtu = 1500\n");

@@ -1,5 +1,6 @@
 package io.jrxe.verbs.nativ;
 
+import io.jrxe.verbs.AddressSpace;
 import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.CompChannel;
 import io.jrxe.verbs.Context;
@@ -211,6 +212,12 @@ final class NativeContext implements Context, Handles {
     @Override
     public AsyncEvent awaitAsyncEvent(long timeout, TimeUnit unit) throws VerbsException, InterruptedException {
         return events.await(unit.toMillis(timeout));
+    }
+
+    /** The process's own: see {@link NativeAddressSpace}. */
+    @Override
+    public AddressSpace addressSpace() {
+        return NativeAddressSpace.PROCESS;
     }
 
     /** The port's hw_counters from sysfs (rxe's names), as `rdma statistic` shows them. */

@@ -16,8 +16,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * A memory region of a kernel device (struct ibv_mr) over a MemorySegment. The keys are read
- * from the struct, which ibv_rereg_mr updates in place.
+ * A memory region of a kernel device (struct ibv_mr) over a MemorySegment, or over the whole address space for an
+ * implicit MR (no segment). The keys are read from the struct, which ibv_rereg_mr updates in place.
  */
 final class NativeMr implements Mr {
     private final CloseOnce closing = new CloseOnce();
@@ -29,6 +29,8 @@ final class NativeMr implements Mr {
     private static final int ADVICE_PREFETCH = 0;
     private static final int ADVICE_PREFETCH_WRITE = 1;
     private static final int FLAG_FLUSH = 1;
+    /** An implicit MR's length, SIZE_MAX, as a signed long. */
+    static final long IMPLICIT_LENGTH = -1;
     /** struct ibv_sge's length is a uint32_t. */
     private static final long MAX_SGE_LENGTH = 0xFFFF_FFFFL;
 
@@ -67,9 +69,11 @@ final class NativeMr implements Mr {
         return (access & Access.ZERO_BASED) != 0 ? 0 : iova;
     }
 
+    /** The memory's size, or for an implicit MR (no memory of its own) SIZE_MAX read signed. */
     @Override
     public long length() {
-        return memory.byteSize();
+        MemorySegment m = memory;
+        return m == null ? IMPLICIT_LENGTH : m.byteSize();
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.jrxe.verbs.nativ;
 
+import io.jrxe.verbs.Access;
 import io.jrxe.verbs.AddressVector;
 import io.jrxe.verbs.Ah;
 import io.jrxe.verbs.Errno;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
@@ -56,6 +58,24 @@ final class NativePd implements Pd {
         }
         MemorySegment mr = context.lib.create("ibv_reg_mr_iova2", pd, memory, memory.byteSize(), iova, access);
         return new NativeMr(context, mr, memory, iova, access);
+    }
+
+    /**
+     * ibv_reg_mr(pd, NULL, SIZE_MAX, access): refused before the kernel is asked, as ibv_rc_pingpong -O does, when the
+     * device's ODP caps have no IBV_ODP_SUPPORT_IMPLICIT (rxe has none).
+     */
+    @Override
+    public Mr regMrImplicit(int access) throws VerbsException {
+        if ((access & Access.ON_DEMAND) == 0) {
+            throw new VerbsException(Errno.EINVAL, "an implicit MR needs ON_DEMAND (IBV_ACCESS_ON_DEMAND) in its access");
+        }
+        if ((context.queryDevice().odpCapabilities().general() & OdpCapabilities.SUPPORT_IMPLICIT) == 0) {
+            throw new VerbsException(Errno.EOPNOTSUPP, context.name() + "'s ODP caps have no ODP_SUPPORT_IMPLICIT: it "
+                    + "registers no MR over the whole address space");
+        }
+        MemorySegment mr = context.lib.create("ibv_reg_mr_iova2", pd, MemorySegment.NULL, NativeMr.IMPLICIT_LENGTH, 0L,
+                access);
+        return new NativeMr(context, mr, null, 0, access);
     }
 
     /** The provider's alloc_mw, through the ops table as verbs.h's inline ibv_alloc_mw calls it. */

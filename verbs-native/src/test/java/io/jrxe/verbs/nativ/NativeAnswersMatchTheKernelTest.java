@@ -14,6 +14,7 @@ import io.jrxe.verbs.GidType;
 import io.jrxe.verbs.MulticastGid;
 import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Mw;
+import io.jrxe.verbs.OdpCapabilities;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.Qp;
@@ -177,6 +178,19 @@ class NativeAnswersMatchTheKernelTest {
                 assertThat(atIova.length()).isEqualTo(4096);
             }
         });
+        p.put("io.jrxe.verbs.Pd.regMrImplicit(int)", l -> {
+            if ((l.ctx.queryDevice().odpCapabilities().general() & OdpCapabilities.SUPPORT_IMPLICIT) == 0) {
+                refused(() -> l.pd.regMrImplicit(Access.LOCAL_WRITE | Access.ON_DEMAND));
+                return;
+            }
+            try (Mr implicit = l.pd.regMrImplicit(Access.LOCAL_WRITE | Access.ON_DEMAND)) {
+                assertThat(implicit.iova()).isZero();
+                assertThat(implicit.length()).as("SIZE_MAX").isEqualTo(-1);
+            }
+        });
+        p.put("io.jrxe.verbs.Context.addressSpace()", l -> assertThat(l.ctx.addressSpace()).isNotNull());
+        p.put("io.jrxe.verbs.AddressSpace.map(MemorySegment)", l -> l.ctx.addressSpace().map(l.memory));
+        p.put("io.jrxe.verbs.AddressSpace.unmap(MemorySegment)", l -> l.ctx.addressSpace().unmap(l.memory));
         p.put("io.jrxe.verbs.Mr.lkey()", l -> assertThat(l.mr.lkey()).isNotZero());
         p.put("io.jrxe.verbs.Mr.rkey()", l -> assertThat(l.mr.rkey()).isNotZero());
         p.put("io.jrxe.verbs.Mr.iova()", l -> assertThat(l.mr.iova()).isEqualTo(l.memory.address()));
