@@ -20,7 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * asks rxe0 for its PortCountersExtended over the wire, and the answer holds rxe0's own counters (its sysfs
  * hw_counters, read right after): the packets exactly but for the answer itself, which rxe0 counts after it made
  * it, and the data in units of 4 bytes. rxe0 answers with a blank MAD header (docs/perfmgmt.md), which perfquery
- * takes and says so.
+ * takes and says so. The other way, rdma-core 65 has no tool that sends a PerfMgmt MAD to another RoCE port
+ * (infiniband-diags' perfquery finds a port by LID or GUID, which RoCE has no subnet administrator to resolve), so a
+ * program on rxe0 does: `jrxe perfquery -d rxe0` in the guest sends from a UD QP of rxe0 with the GSI Q_Key, and a
+ * jrxe port answers that QP.
  */
 @ExtendWith(LabExtension.class)
 @OnLabRelease(LabRelease.SID)
@@ -57,5 +60,23 @@ class SidPerfMgmtInteropTest {
         assertThat(sentPkts - printed.get("PortXmitPkts")).as("sent after the answer was made: the answer").isEqualTo(1);
         assertThat(sentBytes - printed.get("PortXmitData") * 4).as("bytes sent after the answer was made")
                 .isBetween(MAD_PACKET_BYTES, MAD_PACKET_BYTES + 3);
+    }
+
+    /** From the guest, through the native provider: rxe0 carries the Gets, and a jrxe port's PMA answers rxe0's QP. */
+    @Test
+    void aUdQpOfRxe0AsksAJrxePort(Lab lab) throws Exception {
+        try (Job target = lab.jrxe("jrxe pingpong as the target", "pingpong", "--addr", Lab.HOST4, "-p", "18766",
+                "--timeout", "200", "--accept-timeout", "200")) {
+            target.awaitOutput("local address", Duration.ofSeconds(60));
+            Job.Result query = lab.guestNow("cd /tmp && " + Lab.GUEST_JRXE + " perfquery -d rxe0 --ext --timeout 30 "
+                    + Lab.HOST4, 150);
+            assertThat(query.exitCode()).as("%s", query).isZero();
+            assertThat(query.output()).as("%s", query)
+                    .contains("# Port extended counters: " + Lab.HOST4 + " port 1 (CapMask: 0x0200)")
+                    .doesNotContain("blank MAD header");
+            Matcher rcvd = Pattern.compile("(?m)^PortRcvPkts:\\.+(\\d+)$").matcher(query.output());
+            assertThat(rcvd.find()).as("%s", query).isTrue();
+            assertThat(Long.parseLong(rcvd.group(1))).as("the Gets the jrxe port received: %s", query).isGreaterThanOrEqualTo(2);
+        }
     }
 }

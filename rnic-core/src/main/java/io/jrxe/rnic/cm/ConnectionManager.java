@@ -68,7 +68,7 @@ public final class ConnectionManager implements MadAgent {
         this.random = new SplittableRandom(rnic.nodeGuid());
         this.nextTransaction = random.nextLong() & 0xFFFF_FFFFL;
         this.receiver = new CmReceiver(this);
-        this.inbox = new MadInbox(INBOX_MADS, time, (mad, from, pkey) -> receiver.mad(mad, from));
+        this.inbox = new MadInbox(INBOX_MADS, time, (mad, from, pkey, sourceQp) -> receiver.mad(mad, from));
         gsi.register(MadHeaderFlyweight.MGMT_CLASS_CM, this);
     }
 

@@ -121,7 +121,8 @@ public final class GsiQp {
     }
 
     private void deliver(MadAgent agent, RxPacket p) {
-        if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey)) {
+        int sourceQp = deth.wrap(p.buffer, p.at(ExtensionHeader.DETH)).srcQpn();
+        if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey, sourceQp)) {
             counters.countDropped(MadDropReason.AGENT_BUSY);
             return;
         }
@@ -149,8 +150,17 @@ public final class GsiQp {
 
     /** Sends the 256-byte MAD at mad[0, 256) to the GSI of the node at {@code to}. */
     public void send(ByteBuffer mad, PeerAddress to) {
+        send(mad, to, MadHeaderFlyweight.GSI_QPN);
+    }
+
+    /**
+     * Sends the 256-byte MAD at mad[0, 256) to QP {@code destQp} of the node at {@code to}: a response goes to the QP
+     * its request came from (the request's DETH source QP), which is QP1 for a kernel's agents and a UD QP of its own
+     * for a program that sends GMPs itself.
+     */
+    public void send(ByteBuffer mad, PeerAddress to, int destQp) {
         ByteBuffer t = tx;
-        txBth.wrap(t, 0).set(OPCODE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, MadHeaderFlyweight.GSI_QPN, true, psn); // AckReq set, as rxe sends its MADs
+        txBth.wrap(t, 0).set(OPCODE.code(), false, 0, BthFlyweight.DEFAULT_PKEY, destQp, true, psn); // AckReq set, as rxe sends its MADs
         psn = Psn.next(psn);
         deth.wrap(t, OPCODE.offsetOf(ExtensionHeader.DETH)).set(MadHeaderFlyweight.GSI_QKEY, MadHeaderFlyweight.GSI_QPN);
         t.put(MAD_OFFSET, mad, 0, MadHeaderFlyweight.MAD_LENGTH);

@@ -14,15 +14,19 @@ import java.nio.ByteBuffer;
  * that is full refuses the MAD (QP1 counts it). NIC thread only.
  */
 public final class MadInbox {
-    /** Handles one MAD: its 256 bytes from index 0 of {@code mad}, valid until the call returns. */
+    /**
+     * Handles one MAD: its 256 bytes from index 0 of {@code mad}, valid until the call returns, from the QP
+     * {@code sourceQp} (the DETH's: where a response goes) of the node at {@code from}.
+     */
     @FunctionalInterface
     public interface Handler {
-        void mad(ByteBuffer mad, PeerAddress from, int pkey);
+        void mad(ByteBuffer mad, PeerAddress from, int pkey, int sourceQp);
     }
 
     private final ByteBuffer[] slots;
     private final PeerAddress[] senders;
     private final int[] pkeys;
+    private final int[] sourceQps;
     private final NicTime time;
     private final Runnable drain;
     private int head;
@@ -33,6 +37,7 @@ public final class MadInbox {
         slots = new ByteBuffer[capacity];
         senders = new PeerAddress[capacity];
         pkeys = new int[capacity];
+        sourceQps = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             slots[i] = ByteBuffer.allocate(MadHeaderFlyweight.MAD_LENGTH);
         }
@@ -41,7 +46,7 @@ public final class MadInbox {
     }
 
     /** Copies the MAD at mad[offset, offset + 256) in and schedules the agent; false when the inbox is full. */
-    boolean offer(ByteBuffer mad, int offset, PeerAddress from, int pkey) {
+    boolean offer(ByteBuffer mad, int offset, PeerAddress from, int pkey, int sourceQp) {
         if (size == slots.length) {
             return false;
         }
@@ -49,6 +54,7 @@ public final class MadInbox {
         slots[i].put(0, mad, offset, MadHeaderFlyweight.MAD_LENGTH);
         senders[i] = from;
         pkeys[i] = pkey;
+        sourceQps[i] = sourceQp;
         size++;
         if (!scheduled) {
             scheduled = true;
@@ -65,7 +71,7 @@ public final class MadInbox {
             size--;
             PeerAddress from = senders[i];
             senders[i] = null;
-            handler.mad(slots[i], from, pkeys[i]);
+            handler.mad(slots[i], from, pkeys[i], sourceQps[i]);
         }
     }
 }

@@ -67,7 +67,7 @@ public final class PerformanceAgent implements MadAgent {
         this.gsi = gsi;
         this.device = device;
         this.random = new SplittableRandom(nodeGuid ^ PerfMgmt.MGMT_CLASS);
-        this.inbox = new MadInbox(INBOX_MADS, time, (mad, from, pkey) -> mad(mad, from));
+        this.inbox = new MadInbox(INBOX_MADS, time, (mad, from, pkey, sourceQp) -> mad(mad, from, sourceQp));
         registry.register("jrxe_pma_answered", answered);
         registry.register("jrxe_pma_unsupported", unsupported);
         registry.register("jrxe_pma_dropped", dropped);
@@ -141,7 +141,7 @@ public final class PerformanceAgent implements MadAgent {
         return asked;
     }
 
-    private void mad(ByteBuffer mad, PeerAddress from) {
+    private void mad(ByteBuffer mad, PeerAddress from, int sourceQp) {
         in.wrap(mad, 0);
         if (in.isBlank()) {
             blankAnswer(mad, from);
@@ -158,9 +158,9 @@ public final class PerformanceAgent implements MadAgent {
             return;
         }
         if (method == MadHeaderFlyweight.METHOD_GET) {
-            get(mad, from);
+            get(mad, from, sourceQp);
         } else if (method == MadHeaderFlyweight.METHOD_SET) {
-            answer(mad, PerfMgmt.STATUS_UNSUPPORTED_METHOD, from);
+            answer(mad, PerfMgmt.STATUS_UNSUPPORTED_METHOD, from, sourceQp);
         } else {
             // Trap, Send and the like ask no response of a PMA.
             dropped.increment();
@@ -185,10 +185,10 @@ public final class PerformanceAgent implements MadAgent {
         answered(only).answer().accept(mad);
     }
 
-    private void get(ByteBuffer mad, PeerAddress from) {
+    private void get(ByteBuffer mad, PeerAddress from, int sourceQp) {
         PmaAttribute attribute = PmaAttribute.of(in.attributeId());
         if (attribute == null) {
-            answer(mad, PerfMgmt.STATUS_UNSUPPORTED_METHOD_ATTRIBUTE, from);
+            answer(mad, PerfMgmt.STATUS_UNSUPPORTED_METHOD_ATTRIBUTE, from, sourceQp);
             return;
         }
         startAnswer(mad, 0);
@@ -199,7 +199,7 @@ public final class PerformanceAgent implements MadAgent {
             case PORT_COUNTERS_EXTENDED -> fillExtended(mad);
         }
         answered.increment();
-        gsi.send(out, from);
+        gsi.send(out, from, sourceQp);
     }
 
     /** PortCounters: link downed, and the traffic counters in their 32 bits, stopping at all ones. */
@@ -232,12 +232,12 @@ public final class PerformanceAgent implements MadAgent {
     }
 
     /** A GetResp carrying only a status: the request's header and data echoed, as IBTA asks of an error response. */
-    private void answer(ByteBuffer request, int status, PeerAddress from) {
+    private void answer(ByteBuffer request, int status, PeerAddress from, int sourceQp) {
         startAnswer(request, status);
         out.put(MadHeaderFlyweight.LENGTH, request, MadHeaderFlyweight.LENGTH,
                 MadHeaderFlyweight.MAD_LENGTH - MadHeaderFlyweight.LENGTH);
         unsupported.increment();
-        gsi.send(out, from);
+        gsi.send(out, from, sourceQp);
     }
 
     /** The request's header, turned into a GetResp with {@code status}; the rest zero. */

@@ -6,9 +6,9 @@ import io.jrxe.tools.common.DeviceOptions;
 import io.jrxe.tools.common.Gids;
 import io.jrxe.tools.common.IbPortOption;
 import io.jrxe.tools.common.IpAddressOption;
+import io.jrxe.tools.common.FamilyGid;
 import io.jrxe.tools.common.LocalDevice;
 import io.jrxe.verbs.GidEntry;
-import io.jrxe.verbs.GidType;
 import io.jrxe.verbs.MulticastGid;
 import io.jrxe.verbs.PortInfo;
 import io.jrxe.verbs.VerbsException;
@@ -98,7 +98,7 @@ public final class McastCommand implements Callable<Integer> {
             if (size > mtu) {
                 throw new BadOption("-s/--size " + size + ": larger than the port's active MTU (" + mtu + ")");
             }
-            GidEntry gid = chooseGid(dev, groupAddress);
+            GidEntry gid = FamilyGid.choose(dev, ibPort.number(), gidIndex, groupAddress instanceof Inet6Address, "GROUP " + group);
             byte[] groupGid = MulticastGid.of(groupAddress);
             try (McastEndpoint ep = new McastEndpoint(dev, mtu, qkeyValue, groupGid);
                  IpGroupMembership member = recv > 0 && kernel && !noIpJoin
@@ -171,46 +171,5 @@ public final class McastCommand implements Callable<Integer> {
         if (intervalMillis < 0 || intervalMillis > 60_000) {
             throw new BadOption("--interval " + intervalMillis + ": from 0 to 60000 milliseconds");
         }
-    }
-
-    /**
-     * The GID given with -g, which must be of the group's family; else the device's default GID if it is, else its
-     * first RoCE v2 GID of that family that is not link-local (a kernel device lists IPv4 and IPv6 GIDs).
-     */
-    private GidEntry chooseGid(LocalDevice dev, InetAddress groupAddress) {
-        boolean ipv6 = groupAddress instanceof Inet6Address;
-        if (gidIndex >= 0) {
-            GidEntry g = dev.gid(gidIndex);
-            if (GidEntry.isIpv4Mapped(g.gid()) == ipv6) {
-                throw new BadOption("-g " + gidIndex + ": GID " + Gids.ntop(g.gid()) + " is " + (ipv6 ? "IPv4" : "IPv6")
-                        + ", GROUP " + group + " is " + (ipv6 ? "IPv6" : "IPv4") + ": give a GID of the group's family");
-            }
-            return g;
-        }
-        GidEntry def = dev.gid(dev.defaultGidIndex());
-        if (GidEntry.isIpv4Mapped(def.gid()) != ipv6) {
-            return def;
-        }
-        GidEntry linkLocal = null;
-        try {
-            for (GidEntry e : dev.context().gidTable(ibPort.number())) {
-                if (e.type() != GidType.ROCE_V2 || GidEntry.isIpv4Mapped(e.gid()) == ipv6 || !Gids.hasInterfaceId(e.gid())) {
-                    continue;
-                }
-                if ((e.gid()[0] & 0xFF) == 0xFE && (e.gid()[1] & 0xC0) == 0x80) {
-                    linkLocal = linkLocal == null ? e : linkLocal;
-                    continue;
-                }
-                return e;
-            }
-        } catch (VerbsException e) {
-            throw new UserError("cannot read the GID table of " + dev.name() + ": " + e.getMessage(), e);
-        }
-        if (linkLocal != null) {
-            return linkLocal;
-        }
-        throw new BadOption("GROUP " + group + " is " + (ipv6 ? "IPv6" : "IPv4") + " but " + dev.name() + " has no RoCE v2 GID "
-                + "of that family" + ("emulated".equals(dev.provider()) ? ": give --addr an " + (ipv6 ? "IPv6" : "IPv4")
-                + " address" : " (jrxe devinfo -v -d " + dev.name() + " lists its GIDs)"));
     }
 }

@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * `jrxe perfquery` against another jrxe process's port (a pingpong server waiting for its client): it prints the
  * target's PortCounters as perfquery does, and PortCountersExtended as JSON; the capture of the query and the
- * answer decodes, in jrxe's dissector and in tshark, as PerfMgmt with the values printed; a target with no agent
- * gives a one-line error within the timeout.
+ * answer decodes, in jrxe's dissector and in tshark, as PerfMgmt with the values printed; with --ud-qp the Gets
+ * leave from a UD QP of the command's own and the agent answers that QP; a target with no agent gives a one-line
+ * error within the timeout.
  */
 class PerfqueryProcessTest {
     private static final long CHILD_SECONDS = 90;
@@ -98,6 +99,38 @@ class PerfqueryProcessTest {
         }
     }
 
+    /** What a program on a kernel device does: its own UD QP with the GSI Q_Key, to QP 1; the answers come back to it. */
+    @Test
+    void fromAUdQpOfItsOwnTheAnswersComeBackToThatQp() throws Exception {
+        Path capture = dir.resolve("ud-qp.pcapng");
+        try (ChildJrxe server = ChildJrxe.start("pingpong", "--addr", "127.0.74.11", "-p", "19746")) {
+            server.awaitLine(l -> l.startsWith("  local address:"), CHILD_SECONDS);
+            InProcess query = InProcess.run("perfquery", "--ud-qp", "--addr", "127.0.74.12", "-d", "jrxe-pq-ud", "--capture",
+                    capture.toString(), "--ext", "127.0.74.11");
+            assertThat(query.status()).as(query.toString()).isZero();
+            assertThat(query.lines().getFirst()).isEqualTo("# Port extended counters: 127.0.74.11 port 1 (CapMask: 0x0200)");
+            assertThat(query.out()).containsPattern("(?m)^PortRcvPkts:\\.+[1-9]\\d*$");
+        }
+        List<DissectedPacket> packets = CaptureReader.readAll(capture).stream()
+                .map(f -> new Dissector().dissect(f.frameNumber(), f.timestampNanos(), f.data(), f.linkType())).toList();
+        assertThat(packets).as("ClassPortInfo and PortCountersExtended, each asked and answered").hasSize(4);
+        int udQp = packets.getFirst().extension(io.jrxe.wire.dissect.HeaderFields.Deth.class).srcQpn();
+        assertThat(udQp).as("the Gets' source QP").isGreaterThan(1);
+        for (int i = 0; i < 4; i++) {
+            DissectedPacket p = packets.get(i);
+            assertThat(p.icrcOk()).isTrue();
+            assertThat(p.extension(io.jrxe.wire.dissect.HeaderFields.Deth.class).qkey()).isEqualTo(0x8001_0000);
+            if (i % 2 == 0) {
+                assertThat(p.bth().destQpn()).as("a Get goes to QP 1").isEqualTo(1);
+                assertThat(PacketSummary.of(p)).contains("PerfMgmt Get ");
+            } else {
+                assertThat(p.bth().destQpn()).as("an answer goes to the QP its Get came from").isEqualTo(udQp);
+                // Like Wireshark, the dissector reads a payload as a MAD only on its way to QP 1.
+                assertThat(PacketSummary.of(p)).contains("UD SEND_ONLY", "src_qp=0x000001", "payload=256");
+            }
+        }
+    }
+
     @Test
     void aTargetWithoutAnAgentIsAOneLineErrorAfterTheTimeout() {
         InProcess query = InProcess.run("perfquery", "--addr", "127.0.74.7", "-d", "jrxe-pq-none", "--timeout", "1",
@@ -107,13 +140,16 @@ class PerfqueryProcessTest {
     }
 
     @Test
-    void aBadTargetOrAKernelDeviceIsRefusedInOneLine() {
+    void aBadTargetAMissingKernelDeviceOrAGidIndexWithoutAUdQpIsRefusedInOneLine() {
         InProcess bad = InProcess.run("perfquery", "--addr", "127.0.74.7", "not-an-address");
         assertThat(bad.status()).isNotZero();
         assertThat(bad.err()).contains("GID_OR_IP not-an-address: not an IP address or GID");
         InProcess kernel = InProcess.run("perfquery", "-d", "rxe0", "127.0.74.5");
         assertThat(kernel.status()).isNotZero();
-        // Refused as a kernel device: for want of one here, or because perfquery sends from a jrxe NIC only.
-        assertThat(kernel.err().strip()).doesNotContain("\n").containsAnyOf("perfquery sends from a jrxe NIC", "rxe0");
+        // Refused for want of a kernel device here.
+        assertThat(kernel.err().strip()).doesNotContain("\n").contains("rxe0");
+        InProcess gid = InProcess.run("perfquery", "--addr", "127.0.74.7", "-g", "1", "127.0.74.5");
+        assertThat(gid.status()).isNotZero();
+        assertThat(gid.err().strip()).doesNotContain("\n").contains("-g/--gid-idx 1: only with --ud-qp or a kernel device");
     }
 }
