@@ -16,11 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * `jrxe mcast -d rxe0` in the guest (the native provider: ibv_attach_mcast, a UD SEND to QP 0xFFFFFF) and
  * `jrxe mcast` on a jrxe NIC in the namespace, each printing every datagram with its sender. Kernel rxe attaches
  * its QP without joining the IP group, so the guest's command joins it through a UDP socket; without that join
- * (--no-ip-join) rxe0 receives nothing, which the last test keeps in view.
+ * (--no-ip-join) rxe0 receives nothing, which the last test keeps in view. Run against a lab release by a subclass
+ * per release.
  */
 @ExtendWith(LabExtension.class)
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
-class NativeMulticastInteropTest {
+abstract class KernelRxeMulticast {
     /** A JVM starting under TCG takes a minute or two before it attaches and waits. */
     private static final int GUEST_LIMIT = 300;
     private static final Duration RUN_LIMIT = Duration.ofSeconds(330);

@@ -23,7 +23,7 @@ import java.util.List;
 
 /**
  * ibv_attach_mcast's and ibv_detach_mcast's answers, one line each ("attach an RC QP: EINVAL"), on one device: the
- * kernel's rxe0 in the lab's guest, or a jrxe NIC made here. {@link NativeMulticastInteropTest} runs it on both and
+ * kernel's rxe0 in the lab's guest, or a jrxe NIC made here. {@link KernelRxeMulticast} runs it on both and
  * expects the same lines, but for the steps where rxe0 stays busy (differences.md). Run as
  * {@code java ... io.jrxe.it.interop.MulticastRules rxe0} (or {@code jrxe 127.0.9.1} for a jrxe NIC at that address).
  */
