@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * Through the native provider, jrxe's own tools register rxe0's memory on demand and prefetch it with
  * ibv_advise_mr (rxe serves it from Linux 6.17): `pingpong -d rxe0 -o -P -c` pairs with ibv_rc_pingpong on the same
- * device, `regmr-cost --odp -d rxe0` times rxe0's first touch, and `compare --scenario odp` holds rxe0's faults,
+ * device, `write-bw -d rxe0 --odp` pairs with ib_write_bw --odp, `regmr-cost --odp -d rxe0` times rxe0's first touch, and `compare --scenario odp` holds rxe0's faults,
  * prefetch and invalidation side by side with a jrxe NIC's.
  * <p>
  * The ibv_rc_pingpong -o -P pairing with a jrxe NIC checks no data: rxe 7.2 copies each packet of a message to or from an ODP MR at
@@ -114,5 +114,21 @@ class SidOdpInteropTest {
         assertThat(out).as("%s", compare).containsPattern("(?m)^7\\. ")
                 .containsPattern("(?m)^  memory +prefetched; B\\(odp\\)\\+8192: .* +prefetched; ")
                 .containsPattern("(?m)^  memory +B's word 42, A got 40 +B's word 42, A got 40$");
+    }
+
+    /** perftest's --odp through the native provider: jrxe's write-bw on rxe0 pairs with ib_write_bw --odp on rxe0. */
+    @Test
+    void nativeWriteBwWithOdpPairsWithPerftests(Lab lab) throws Exception {
+        int port = 18768;
+        String common = " -d rxe0 -x 1 --odp -n 200 -s 65536 -p " + port;
+        Job.Result both = lab.guestNow("cd /tmp && (ib_write_bw" + common + " > /tmp/odp-bw-server.out 2>&1; "
+                + "echo \"server exit $?\" >> /tmp/odp-bw-server.out) & "
+                + "for i in $(seq 60); do ss -ltn | grep -q ':" + port + " ' && break; sleep 1; done; "
+                + Lab.GUEST_JRXE + " write-bw" + common + " 127.0.0.1; echo \"client exit $?\"; wait; "
+                + "cat /tmp/odp-bw-server.out", GUEST_LIMIT);
+        String out = both.output();
+        assertThat(both.exitCode()).as("%s", both).isZero();
+        assertThat(out).as("%s", both).contains("client exit 0", "server exit 0").doesNotContain("Exception");
+        assertThat(out.lines().filter(l -> l.matches(" *65536 +200 .*"))).as("both sides' result rows: %s", both).hasSize(2);
     }
 }
