@@ -59,15 +59,6 @@ class ImplicitOdpTransfersTest {
         return p;
     }
 
-    private static long faults(SimPair p, SimPair.Side s) {
-        return p.counter(s, Counter.ODP_PAGE_FAULTS);
-    }
-
-    private static WorkCompletion onlyCompletion(SimPair p, SimPair.Side s) {
-        assertThat(p.sendCompletions(s)).hasSize(1);
-        return p.sendCompletions(s).removeFirst();
-    }
-
     private static void noEngineErrors(SimPair p) {
         assertThat(p.counter(p.a, Counter.ENGINE_ERROR) + p.counter(p.b, Counter.ENGINE_ERROR)).isZero();
     }
@@ -82,17 +73,17 @@ class ImplicitOdpTransfersTest {
             fill(p.a.memory, 0, 3 * PAGE, 21);
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 3 * PAGE, p.b, PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.b.memory, PAGE, p.a.memory, 0, 3 * PAGE);
-            assertThat(faults(p, p.a)).as("the gather of A's pages 0..2").isEqualTo(3);
-            assertThat(faults(p, p.b)).as("the WRITE into B's pages 1..3, four packets a page").isEqualTo(3);
+            assertThat(p.odpFaults(p.a)).as("the gather of A's pages 0..2").isEqualTo(3);
+            assertThat(p.odpFaults(p.b)).as("the WRITE into B's pages 1..3, four packets a page").isEqualTo(3);
 
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 16 * PAGE, 3 * PAGE, p.b, PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.a.memory, 16 * PAGE, p.a.memory, 0, 3 * PAGE);
-            assertThat(faults(p, p.b)).as("B's pages were in already").isEqualTo(3);
-            assertThat(faults(p, p.a)).as("the READ's scatter into A's pages 16..18").isEqualTo(6);
+            assertThat(p.odpFaults(p.b)).as("B's pages were in already").isEqualTo(3);
+            assertThat(p.odpFaults(p.a)).as("the READ's scatter into A's pages 16..18").isEqualTo(6);
 
             fill(p.a.memory, 32 * PAGE, 5000, 22);
             p.b.qp.postRecv(recv(p.b, 40 * PAGE, 2 * PAGE, 7));
@@ -101,20 +92,20 @@ class ImplicitOdpTransfersTest {
             assertThat(p.recvCompletions(p.b).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(5000);
             assertSameBytes(p.b.memory, 40 * PAGE, p.a.memory, 32 * PAGE, 5000);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
-            assertThat(faults(p, p.a)).as("the SEND's gather from A's pages 32 and 33").isEqualTo(8);
-            assertThat(faults(p, p.b)).as("the receive's scatter into B's pages 40 and 41").isEqualTo(5);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.odpFaults(p.a)).as("the SEND's gather from A's pages 32 and 33").isEqualTo(8);
+            assertThat(p.odpFaults(p.b)).as("the receive's scatter into B's pages 40 and 41").isEqualTo(5);
 
             p.b.memory.set(ValueLayout.JAVA_LONG, 50 * PAGE, 40);
             SendWr add = rdma(p.a, WrOpcode.ATOMIC_FETCH_AND_ADD, 48 * PAGE, 8, p.b, 50 * PAGE);
             add.compareAdd = 2;
             p.a.qp.postSend(add);
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG, 50 * PAGE)).isEqualTo(42);
             assertThat(p.a.memory.get(ValueLayout.JAVA_LONG, 48 * PAGE)).as("the original value").isEqualTo(40);
-            assertThat(faults(p, p.a)).as("the original's scatter into A's page 48").isEqualTo(9);
-            assertThat(faults(p, p.b)).as("the atomic on B's page 50").isEqualTo(6);
+            assertThat(p.odpFaults(p.a)).as("the original's scatter into A's page 48").isEqualTo(9);
+            assertThat(p.odpFaults(p.b)).as("the atomic on B's page 50").isEqualTo(6);
             assertThat(p.counter(p.b, Counter.ODP_FAULT_NANOS)).isEqualTo(6 * OdpSettings.DEFAULT_FAULT_COST_NANOS);
             noEngineErrors(p);
         }
@@ -143,8 +134,8 @@ class ImplicitOdpTransfersTest {
 
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
-            assertThat(faults(p, p.b)).isZero();
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            assertThat(p.odpFaults(p.b)).isZero();
             AsyncEvent event = p.b.ctx.pollAsyncEvent();
             assertThat(event.type()).isEqualTo(AsyncEventType.QP_ACCESS_ERR);
             assertThat(event.reason()).contains("not inside one segment mapped");
@@ -153,7 +144,7 @@ class ImplicitOdpTransfersTest {
             p.a.ctx.addressSpace().unmap(p.a.memory);
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            WorkCompletion c = onlyCompletion(p, p.a);
+            WorkCompletion c = p.onlyCompletion(p.a);
             assertThat(c.status()).isEqualTo(WcStatus.LOC_PROT_ERR);
             assertThat(c.vendorErr()).as("not mapped").isEqualTo(10);
             noEngineErrors(p);
@@ -174,7 +165,7 @@ class ImplicitOdpTransfersTest {
             send.sgl.add(freed.address(), 100, p.a.mr.lkey());
             p.a.qp.postSend(send);
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            WorkCompletion local = onlyCompletion(p, p.a);
+            WorkCompletion local = p.onlyCompletion(p.a);
             assertThat(local.status()).isEqualTo(WcStatus.LOC_PROT_ERR);
             assertThat(local.vendorErr()).as("memory freed").isEqualTo(9);
         }
@@ -188,7 +179,7 @@ class ImplicitOdpTransfersTest {
             write.rkey = p.b.mr.rkey();
             p.a.qp.postSend(write);
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
             assertThat(p.b.ctx.pollAsyncEvent().reason()).contains("freed");
             p.b.ctx.addressSpace().unmap(freed);
             noEngineErrors(p);
@@ -201,13 +192,13 @@ class ImplicitOdpTransfersTest {
             int pages = 128;
             fill(p.b.memory, 0, (long) pages * PAGE, 23);
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 0, pages * PAGE, p.b, 0));
-            assertThat(p.runUntil(() -> faults(p, p.b) >= 2, 100 * MS)).as("the response under way").isTrue();
-            assertThat(faults(p, p.b)).as("and not all of it sent").isLessThan(pages);
+            assertThat(p.runUntil(() -> p.odpFaults(p.b) >= 2, 100 * MS)).as("the response under way").isTrue();
+            assertThat(p.odpFaults(p.b)).as("and not all of it sent").isLessThan(pages);
 
             p.b.ctx.addressSpace().unmap(p.b.memory);
 
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
             assertThat(p.b.ctx.pollAsyncEvent().reason()).contains("during a READ's response");
             assertThat(p.counter(p.b, Counter.ODP_INVALIDATIONS)).isEqualTo(1);
             noEngineErrors(p);
@@ -224,11 +215,11 @@ class ImplicitOdpTransfersTest {
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 4 * PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
 
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.b.memory, 4 * PAGE, p.a.memory, 0, 2 * PAGE);
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isEqualTo(1);
             assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(1);
-            assertThat(faults(p, p.b)).isEqualTo(2);
+            assertThat(p.odpFaults(p.b)).isEqualTo(2);
         }
     }
 
@@ -241,15 +232,15 @@ class ImplicitOdpTransfersTest {
             fill(p.a.memory, 0, 2 * PAGE, 25);
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 0));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
-            assertThat(faults(p, p.a) + faults(p, p.b)).isZero();
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.odpFaults(p.a) + p.odpFaults(p.b)).isZero();
             assertThat(p.counter(p.b, Counter.ODP_PREFETCHED_PAGES)).isEqualTo(2);
 
             p.b.mr.invalidate(b0 + PAGE, 1);
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 0));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
-            assertThat(faults(p, p.b)).as("only the invalidated page").isEqualTo(1);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.odpFaults(p.b)).as("only the invalidated page").isEqualTo(1);
 
             long end = b0 + p.b.memory.byteSize();
             assertRefused(() -> p.b.mr.advisePrefetch(end - PAGE, 2 * PAGE, false, true), Errno.EINVAL,
@@ -267,12 +258,12 @@ class ImplicitOdpTransfersTest {
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 0));
             p.awaitOn(p.a, 1, 0, 100 * MS);
 
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(onA.firstMttIndex).as("an implicit MR's MTT index is the page's number")
                     .isEqualTo(p.a.memory.address() >>> 12);
             assertThat(onA.pages).startsWith("fault 0", "dma 0").contains("arriving 1").doesNotContain("fault 1");
             assertThat(onA.pages.indexOf("arriving 1")).isEqualTo(onA.pages.indexOf("dma 1") - 1);
-            assertThat(faults(p, p.a)).isEqualTo(1);
+            assertThat(p.odpFaults(p.a)).isEqualTo(1);
         }
     }
 

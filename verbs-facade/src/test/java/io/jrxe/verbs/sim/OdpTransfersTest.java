@@ -11,7 +11,6 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
-import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import org.junit.jupiter.api.Test;
 
@@ -48,40 +47,31 @@ class OdpTransfersTest {
                 .withFaultCost(faultCostNanos)));
     }
 
-    private static long faults(SimPair p, SimPair.Side s) {
-        return p.counter(s, Counter.ODP_PAGE_FAULTS);
-    }
-
-    private static WorkCompletion onlyCompletion(SimPair p, SimPair.Side s) {
-        assertThat(p.sendCompletions(s)).hasSize(1);
-        return p.sendCompletions(s).removeFirst();
-    }
-
     /** A WRITE of A's first {@code length} bytes (seeded) into B at remoteOff: it succeeds and lands byte for byte. */
     private static void writeLands(SimPair p, int length, long remoteOff, long seed) throws VerbsException {
         fill(p.a.memory, 0, length, seed);
         p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, length, p.b, remoteOff));
         p.awaitOn(p.a, 1, 0, 100 * MS);
-        assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+        assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
         assertSameBytes(p.b.memory, remoteOff, p.a.memory, 0, length);
     }
 
     @Test
     void writeAndReadMoveTheRightBytesAndFaultEachPageTheyTouchOnce() throws Exception {
         try (SimPair p = new SimPair(1, odp())) {
-            assertThat(faults(p, p.a) + faults(p, p.b)).as("registration brings nothing in").isZero();
+            assertThat(p.odpFaults(p.a) + p.odpFaults(p.b)).as("registration brings nothing in").isZero();
             writeLands(p, 3 * PAGE, PAGE, 11);
 
-            assertThat(faults(p, p.a)).as("the gather of A's pages 0..2").isEqualTo(3);
-            assertThat(faults(p, p.b)).as("the WRITE into B's pages 1..3, 1 KiB packets four to a page").isEqualTo(3);
+            assertThat(p.odpFaults(p.a)).as("the gather of A's pages 0..2").isEqualTo(3);
+            assertThat(p.odpFaults(p.b)).as("the WRITE into B's pages 1..3, 1 KiB packets four to a page").isEqualTo(3);
 
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 16 * PAGE, 3 * PAGE, p.b, PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
 
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.a.memory, 16 * PAGE, p.a.memory, 0, 3 * PAGE);
-            assertThat(faults(p, p.b)).as("B's pages were in already").isEqualTo(3);
-            assertThat(faults(p, p.a)).as("the READ's scatter into A's pages 16..18").isEqualTo(6);
+            assertThat(p.odpFaults(p.b)).as("B's pages were in already").isEqualTo(3);
+            assertThat(p.odpFaults(p.a)).as("the READ's scatter into A's pages 16..18").isEqualTo(6);
             assertThat(p.counter(p.b, Counter.ODP_FAULT_NANOS)).isEqualTo(3 * OdpSettings.DEFAULT_FAULT_COST_NANOS);
         }
     }
@@ -97,8 +87,8 @@ class OdpTransfersTest {
             assertThat(p.recvCompletions(p.b).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(5000);
             assertSameBytes(p.b.memory, 2 * PAGE, p.a.memory, 0, 5000);
-            assertThat(faults(p, p.a)).isEqualTo(2);
-            assertThat(faults(p, p.b)).isEqualTo(2);
+            assertThat(p.odpFaults(p.a)).isEqualTo(2);
+            assertThat(p.odpFaults(p.b)).isEqualTo(2);
         }
     }
 
@@ -106,13 +96,13 @@ class OdpTransfersTest {
     void anInvalidatedPageFaultsAgainOnTheNextTransfer() throws Exception {
         try (SimPair p = new SimPair(3, odp())) {
             writeLands(p, 2 * PAGE, 0, 13);
-            assertThat(faults(p, p.b)).isEqualTo(2);
+            assertThat(p.odpFaults(p.b)).isEqualTo(2);
 
             p.b.mr.invalidate(p.b.memory.address() + PAGE, PAGE);
             writeLands(p, 2 * PAGE, 0, 14);
 
             assertThat(p.counter(p.b, Counter.ODP_INVALIDATIONS)).isEqualTo(1);
-            assertThat(faults(p, p.b)).as("only the invalidated page").isEqualTo(3);
+            assertThat(p.odpFaults(p.b)).as("only the invalidated page").isEqualTo(3);
         }
     }
 
@@ -124,7 +114,7 @@ class OdpTransfersTest {
 
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isEqualTo(1);
             assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(1);
-            assertThat(faults(p, p.b)).isEqualTo(2);
+            assertThat(p.odpFaults(p.b)).isEqualTo(2);
 
             p.b.memory.set(ValueLayout.JAVA_LONG, 9 * PAGE, 40);
             SendWr add = rdma(p.a, WrOpcode.ATOMIC_FETCH_AND_ADD, 8 * PAGE, 8, p.b, 9 * PAGE);
@@ -132,14 +122,14 @@ class OdpTransfersTest {
             p.a.qp.postSend(add);
             p.awaitOn(p.a, 1, 0, 100 * MS);
 
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG, 9 * PAGE)).as("executed once").isEqualTo(42);
             assertThat(p.a.memory.get(ValueLayout.JAVA_LONG, 8 * PAGE)).isEqualTo(40);
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isEqualTo(2);
 
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 12 * PAGE, PAGE, p.b, 4 * PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.a.memory, 12 * PAGE, p.a.memory, 0, PAGE);
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).as("the READ's page was in").isEqualTo(2);
         }
@@ -152,7 +142,7 @@ class OdpTransfersTest {
 
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isGreaterThan(1);
             assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(p.counter(p.b, Counter.ODP_RNR_NAKS));
-            assertThat(faults(p, p.b)).isEqualTo(3);
+            assertThat(p.odpFaults(p.b)).isEqualTo(3);
         }
     }
 
@@ -168,7 +158,7 @@ class OdpTransfersTest {
 
             assertThat(p.counter(p.b, Counter.ODP_PREFETCHED_PAGES)).isEqualTo(4);
             assertThat(p.counter(p.a, Counter.ODP_PREFETCHED_PAGES)).isEqualTo(4);
-            assertThat(faults(p, p.a) + faults(p, p.b)).isZero();
+            assertThat(p.odpFaults(p.a) + p.odpFaults(p.b)).isZero();
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isZero();
         }
     }
@@ -188,7 +178,7 @@ class OdpTransfersTest {
             freed.close();
 
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
             mr.close();
         }
         try (SimPair p = new SimPair(8, rnrNaking(MS))) {
@@ -198,7 +188,7 @@ class OdpTransfersTest {
             p.b.mr.close();
 
             p.awaitOn(p.a, 1, 0, 100 * MS);
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
         }
     }
 
@@ -217,8 +207,8 @@ class OdpTransfersTest {
             p.a.qp.postSend(send);
             p.awaitOn(p.a, 1, 0, 100 * MS);
 
-            assertThat(onlyCompletion(p, p.a).status()).isEqualTo(WcStatus.LOC_PROT_ERR);
-            assertThat(faults(p, p.a)).isZero();
+            assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.LOC_PROT_ERR);
+            assertThat(p.odpFaults(p.a)).isZero();
         }
     }
 

@@ -317,6 +317,17 @@ public final class SimPair implements AutoCloseable {
         return s.sendDone;
     }
 
+    /** The one send completion {@code s} has collected, taken out (a failed assertion when there are more or none). */
+    public WorkCompletion onlyCompletion(Side s) {
+        org.assertj.core.api.Assertions.assertThat(s.sendDone).hasSize(1);
+        return s.sendDone.removeFirst();
+    }
+
+    /** The on-demand page faults {@code s}'s device has counted. */
+    public long odpFaults(Side s) {
+        return counter(s, Counter.ODP_PAGE_FAULTS);
+    }
+
     public List<WorkCompletion> recvCompletions(Side s) {
         return s.recvDone;
     }
