@@ -89,7 +89,8 @@ public final class GsiQp {
             reject(MadDropReason.BAD_PKEY, DropReason.BAD_PKEY, p);
             return;
         }
-        if (deth.wrap(p.buffer, p.at(ExtensionHeader.DETH)).qkey() != MadHeaderFlyweight.GSI_QKEY) {
+        DethFlyweight d = deth.wrap(p.buffer, p.at(ExtensionHeader.DETH));
+        if (d.qkey() != MadHeaderFlyweight.GSI_QKEY) {
             reject(MadDropReason.BAD_QKEY, DropReason.BAD_QKEY, p);
             return;
         }
@@ -102,7 +103,7 @@ public final class GsiQp {
         MadHeaderFlyweight h = header.wrap(p.buffer, p.payloadOffset);
         if (h.baseVersion() != MadHeaderFlyweight.BASE_VERSION) {
             if (blankHeaders != null && h.isBlank()) {
-                deliver(blankHeaders, p);
+                deliver(blankHeaders, p, d.srcQpn());
             } else {
                 counters.countDropped(MadDropReason.BAD_BASE_VERSION);
             }
@@ -117,11 +118,11 @@ public final class GsiQp {
             counters.countDropped(MadDropReason.BAD_CLASS_VERSION);
             return;
         }
-        deliver(agent, p);
+        deliver(agent, p, d.srcQpn());
     }
 
-    private void deliver(MadAgent agent, RxPacket p) {
-        int sourceQp = deth.wrap(p.buffer, p.at(ExtensionHeader.DETH)).srcQpn();
+    /** Hands the MAD to the agent, with the QP it came from (where a response goes). */
+    private void deliver(MadAgent agent, RxPacket p, int sourceQp) {
         if (!agent.inbox().offer(p.buffer, p.payloadOffset, p.info.source, p.pkey, sourceQp)) {
             counters.countDropped(MadDropReason.AGENT_BUSY);
             return;
