@@ -1,5 +1,7 @@
 package io.jrxe.it.interop;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,6 +24,10 @@ final class GuestBottleneck implements AutoCloseable {
     static final String RECEIVER_ADDR = "10.78.0.2";
     private static final String LINK = "jrxe-ecn";
     private static final int GUEST_LIMIT = 30;
+    private static final String SAMPLES = "/tmp/jrxe-ecn-queue.txt";
+    /** Ten minutes of samples at most (each takes longer than its tenth of a second under TCG). */
+    private static final int MAX_SAMPLES = 6000;
+    private static final Pattern SAMPLE = Pattern.compile("([\\d.]+) (\\d+)b (\\d+),?");
 
     private final Lab lab;
 
@@ -63,6 +69,36 @@ final class GuestBottleneck implements AutoCloseable {
     /** `COMMAND` in the sender's or the receiver's namespace, as a guest command line. */
     static String inNamespace(String netns, String command) {
         return "ip netns exec " + netns + " " + command;
+    }
+
+    /**
+     * A guest command line that runs {@code command} while a loop in the sender's namespace reads RED's backlog and
+     * drops every tenth of a second into a file of the guest ({@link #samples}). The loop is bounded in count and
+     * stops when the command ends.
+     */
+    static String whileSampling(String command) {
+        String sample = inNamespace(SENDER_NETNS, "tc -s qdisc show dev " + LINK + "-s")
+                + " | awk -v t=$(date +%s.%N) '/qdisc red/{r=1} r&&/dropped/{d=$7} r&&/backlog/{print t, $2, d; exit}'";
+        return "rm -f " + SAMPLES + "; ( for i in $(seq " + MAX_SAMPLES + "); do " + sample + "; sleep 0.1; done ) > " + SAMPLES
+                + " 2>&1 & sampler=$!; " + command + "; status=$?; kill $sampler 2>/dev/null; exit $status";
+    }
+
+    /** What the sampling loop of {@link #whileSampling} recorded, in its order. */
+    List<QueueSample> samples() throws InterruptedException {
+        Job.Result cat = lab.guestNow("cat " + SAMPLES, GUEST_LIMIT);
+        assertThat(cat.exitCode()).as("%s", cat).isZero();
+        List<QueueSample> samples = new ArrayList<>();
+        for (String line : cat.output().lines().toList()) {
+            Matcher m = SAMPLE.matcher(line);
+            if (m.matches()) {
+                samples.add(new QueueSample(Double.parseDouble(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))));
+            }
+        }
+        return samples;
+    }
+
+    /** RED's backlog in bytes and its drops so far, at a time in seconds of the guest's clock. */
+    record QueueSample(double seconds, long backlogBytes, long dropped) {
     }
 
     /** What RED on the sender's egress counted so far, from {@code tc -s qdisc}. */

@@ -47,6 +47,16 @@ public interface CongestionControl {
         boolean mayTransmit();
 
         /**
+         * Whether the QP may resend one more packet (go-back-N) now; false parks the QP as {@link #mayTransmit}
+         * does. A window has counted these packets already and lets them go; DCQCN's rate holds them as it holds
+         * new ones, as a NIC's rate limiter holds everything its QP sends: a rewind of a whole window sent at once
+         * is the burst that overflows the congested queue again.
+         */
+        default boolean mayResend() {
+            return true;
+        }
+
+        /**
          * Whether the QP may send one more packet of a READ's response now; false parks the QP as
          * {@link #mayTransmit} does. A rate may hold responses back; a window of unacknowledged
          * requests must not: responses are never acknowledged, and the room they would wait for can
@@ -72,9 +82,13 @@ public interface CongestionControl {
 
         /**
          * A new packet the QP was allowed went on the wire, this many bytes from its BTH to its
-         * payload's padding: what a rate is charged. Resent packets are not reported.
+         * payload's padding: what a rate is charged.
          */
         default void transmitted(int bytes) {
+        }
+
+        /** A resent packet the QP was allowed went on the wire, this many bytes as {@link #transmitted} counts them. */
+        default void resent(int bytes) {
         }
 
         /**

@@ -81,7 +81,7 @@ public final class DcqcnRate implements PacedRate {
         return lastStep;
     }
 
-    /** True while the QP sends below the line rate: it is paced and its rate is rising. */
+    /** True while the QP sends below the line rate: its rate is rising (counted in jrxe_cc_rate_limited_qps). */
     public boolean limited() {
         return currentRate < p.lineRateBitsPerSecond();
     }
@@ -127,19 +127,34 @@ public final class DcqcnRate implements PacedRate {
     public void roundTrip(long nanos) {
     }
 
-    /** Whether the pacer lets a packet go now; if not, the QP is woken when it may. */
+    /**
+     * Whether the pacer lets a packet go now; if not, the QP is woken when it may. A QP at the line rate is paced at
+     * it: the line rate is a NIC port's, and a jrxe NIC's UDP socket has no rate of its own to hold the QP to it.
+     */
     @Override
     public boolean mayTransmit() {
-        return !limited() || pacer.mayTransmit();
+        return pacer.mayTransmit();
     }
 
-    /** A packet of this many bytes went: the pacer's next slot, and the byte counter's share. */
+    /** Held as a new packet is: a NIC's rate limiter holds everything its QP sends. */
+    @Override
+    public boolean mayResend() {
+        return mayTransmit();
+    }
+
+    /** Charged as a new packet is. */
+    @Override
+    public void resent(int bytes) {
+        transmitted(bytes);
+    }
+
+    /** A packet of this many bytes went: the pacer's next slot, and, below the line rate, the byte counter's share. */
     @Override
     public void transmitted(int bytes) {
+        pacer.transmitted(bytes, currentRate);
         if (!limited()) {
             return;
         }
-        pacer.transmitted(bytes, currentRate);
         bytesTowardStep += bytes;
         while (bytesTowardStep >= p.byteCounterBytes() && limited()) {
             bytesTowardStep -= p.byteCounterBytes();

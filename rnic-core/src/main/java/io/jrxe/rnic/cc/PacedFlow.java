@@ -28,6 +28,15 @@ final class PacedFlow implements CongestionControl.Flow {
     }
 
     @Override
+    public boolean mayResend() {
+        if (!rate.mayResend()) {
+            counters.paced.increment();
+            return false;
+        }
+        return true;
+    }
+
+    @Override
     public boolean mayRespond() {
         return windowFlow.mayRespond();
     }
@@ -49,6 +58,11 @@ final class PacedFlow implements CongestionControl.Flow {
     @Override
     public void transmitted(int bytes) {
         rate.transmitted(bytes);
+    }
+
+    @Override
+    public void resent(int bytes) {
+        rate.resent(bytes);
     }
 
     @Override

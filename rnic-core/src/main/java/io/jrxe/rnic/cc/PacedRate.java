@@ -11,6 +11,18 @@ interface PacedRate {
     /** A new packet of this many bytes went on the wire. */
     void transmitted(int bytes);
 
+    /**
+     * Whether the QP may resend a packet now (go-back-N); if not, the rate wakes the QP when it may. A rate that
+     * leaves resends alone says yes.
+     */
+    default boolean mayResend() {
+        return true;
+    }
+
+    /** A resent packet of this many bytes went on the wire. */
+    default void resent(int bytes) {
+    }
+
     /** A CNP came for the QP: true when the rate acted on it; false leaves it to the window. */
     boolean actOnCnp();
 

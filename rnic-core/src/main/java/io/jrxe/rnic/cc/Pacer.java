@@ -6,7 +6,7 @@ import io.jrxe.wire.time.NicTime;
  * Holds one QP to a rate: packets are spaced by their size at the rate, a packet may go once the
  * previous one's time has passed. Time a QP leaves unused is not saved up, so no burst exceeds one
  * packet. A refused QP is woken by a timer on the NIC's clock when its slot comes (at most one
- * pending). Whether the QP is paced at all (a QP at the line rate is not) is its rate's business.
+ * pending). Whether a QP at the line rate is paced is its rate's business (under DCQCN it is, under TIMELY not).
  * Runs on the NIC thread; allocates nothing after it is made.
  */
 final class Pacer {

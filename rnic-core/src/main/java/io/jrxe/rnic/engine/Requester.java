@@ -130,8 +130,8 @@ final class Requester {
             if (rc && Psn.distance(comp.compPsn, req.psn) >= MAX_UNACKED_PSNS) {
                 break;
             }
-            if (rc && !Psn.before(req.psn, req.sentHighWater) && !e.flow.mayTransmit()) {
-                break; // congestion control wakes the QP when it may send again; a resend is counted already
+            if (rc && !(Psn.before(req.psn, req.sentHighWater) ? e.flow.mayResend() : e.flow.mayTransmit())) {
+                break; // congestion control wakes the QP when it may send again
             }
             if (!sendPacket(e, w, sent + 1 >= budget)) {
                 break; // a send-side error: the completer fails the WQE and the QP
@@ -297,10 +297,14 @@ final class Requester {
         }
         out.send(to, e.srcPort, at);
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
-        if (qp.type() == QpType.RC && !Psn.before(req.psn, req.sentHighWater)) {
-            e.flow.transmitted(at); // the packet congestion control allowed (a resend was never asked)
-            if (ackRequest && e.rtt.idle()) {
-                e.rtt.start(req.psn, time.nanoTime()); // one clock read per timed packet, none while one is timed
+        if (qp.type() == QpType.RC) {
+            if (Psn.before(req.psn, req.sentHighWater)) {
+                e.flow.resent(at);
+            } else {
+                e.flow.transmitted(at);
+                if (ackRequest && e.rtt.idle()) {
+                    e.rtt.start(req.psn, time.nanoTime()); // one clock read per timed packet, none while one is timed
+                }
             }
         }
 

@@ -138,7 +138,10 @@ class DcqcnRateTest {
         assertThat(r.limited()).as("back at the line rate").isFalse();
         assertThat(r.currentRate()).isEqualTo(LINE);
         assertThat(counters.rateLimitedQps()).as("no longer limited").isZero();
-        assertThat(r.mayTransmit()).isTrue();
+        clock.step();
+        assertThat(r.mayTransmit()).as("a packet's time at the line rate passed").isTrue();
+        r.transmitted(1_000);
+        assertThat(r.mayTransmit()).as("paced at the line rate: the next packet waits its 1,000 bytes' time").isFalse();
     }
 
     @Test

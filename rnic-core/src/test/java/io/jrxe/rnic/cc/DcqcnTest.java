@@ -45,12 +45,42 @@ class DcqcnTest {
     }
 
     @Test
+    void resentPacketsArePacedAsNewOnesAndTakeTheirSlots() {
+        CongestionControl cc = Dcqcn.of(DcqcnParameters.DEFAULTS).create(clock, counters);
+        int[] wakes = {0};
+        CongestionControl.Flow flow = cc.attach(0x11, () -> wakes[0]++);
+        flow.congestionNotified(); // 5 Gbit/s
+
+        assertThat(flow.mayResend()).isTrue();
+        flow.resent(4096);
+        assertThat(flow.mayResend()).as("the next resend waits for its slot at 5 Gbit/s").isFalse();
+        assertThat(flow.mayTransmit()).as("a new packet waits for the slot the resend took").isFalse();
+        assertThat(counters.get("jrxe_cc_paced")).isEqualTo(2);
+
+        clock.runFor(7_000); // 4096 bytes at 5 Gbit/s take 6.6 us
+        assertThat(wakes[0]).as("the pacer woke the QP").isEqualTo(1);
+        assertThat(flow.mayResend()).isTrue();
+    }
+
+    @Test
+    void aWindowLetsResentPacketsGo() {
+        CongestionControl cc = new DeviceWindow(1, clock, counters);
+        CongestionControl.Flow flow = cc.attach(0x11, () -> { });
+        assertThat(flow.mayTransmit()).isTrue();
+        flow.transmitted(64);
+        flow.inFlight(1);
+        assertThat(flow.mayTransmit()).as("a window of one packet is full").isFalse();
+        assertThat(flow.mayResend()).as("the packet resent is counted in the window already").isTrue();
+    }
+
+    @Test
     void theDeviceWindowStillBoundsWhatIsInFlight() {
         CongestionControl cc = new Dcqcn(DcqcnParameters.DEFAULTS, 1, clock, counters);
         CongestionControl.Flow flow = cc.attach(0x11, () -> { });
         assertThat(flow.mayTransmit()).isTrue();
         flow.transmitted(64);
         flow.inFlight(1);
+        clock.runFor(1_000); // 64 bytes at the line rate take 52 ns: the pacer has nothing against the next packet
         assertThat(flow.mayTransmit()).as("a window of one packet is full, the rate is the line rate").isFalse();
         assertThat(counters.get("jrxe_cc_paced")).isZero();
     }
