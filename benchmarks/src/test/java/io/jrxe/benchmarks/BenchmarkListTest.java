@@ -21,7 +21,8 @@ import org.openjdk.jmh.runner.BenchmarkListEntry;
  */
 class BenchmarkListTest {
     private static final List<Class<?>> BENCHMARK_CLASSES = List.of(
-            IcrcBenchmark.class, HeaderCodecBenchmark.class, RegMrBenchmark.class, TranslationBenchmark.class);
+            IcrcBenchmark.class, HeaderCodecBenchmark.class, RegMrBenchmark.class, TranslationBenchmark.class,
+            FabricBenchmark.class, CongestionHooksBenchmark.class);
 
     @Test
     void jmhListsEveryBenchmarkMethod() throws IOException {
