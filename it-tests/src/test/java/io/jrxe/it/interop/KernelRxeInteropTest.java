@@ -39,6 +39,20 @@ class KernelRxeInteropTest extends KernelRxeCorePairings {
     }
 
     /**
+     * A jrxe NIC with ECN and DCQCN on pairs with rxe0 as any other does: rxe0 sends Not-ECT packets and never a CNP, so
+     * jrxe's rate is never cut and perftest's WRITE bandwidth test completes as it does with {@code none}
+     * (docs/differences.md, "ECN and CNPs").
+     */
+    @Test
+    void dcqcnAgainstRxeNeverSlows(Lab lab) throws Exception {
+        Pair p = Pairings.bandwidth(lab, "write", Server.KERNEL, 18675, Gids.IPV6, 200, "-t 16",
+                "-t", "16", "--ecn", "--cc", "dcqcn", "--counters");
+        String counters = p.jrxe().output().lines().filter(l -> l.startsWith("counters of ")).findFirst().orElse("none printed");
+        assertThat(counters).as("jrxe's counters: %s", p.jrxe()).contains(" rcvd_pkts=")
+                .doesNotContain("jrxe_rcvd_cnp=").doesNotContain("jrxe_cc_rate_decreased=");
+    }
+
+    /**
      * UD over IPv4 with jrxe's capture checked: every packet in it, the ones rxe sent (with the
      * identification jrxe solved for) and the ones jrxe sent (with the one it chose), has a
      * valid ICRC, and rxe0 completed the exchange, so it accepted jrxe's.
