@@ -24,9 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The bottleneck is scaled to what jrxe sends in a guest under TCG: 1 Mbit/s, RED marking from 3,000 bytes queued,
  * always from 9,000, a 12,000-byte buffer (about 100 ms of the link); DCQCN's line rate twice the bottleneck's for
  * each of two QPs (a 4-to-1 overload even for a guest slowed by a busy host), its floor 50 kbit/s, and its timers
- * 20 ms instead of 55 µs, as the round trip here is tens of
- * milliseconds instead of microseconds (docs/congestion.md, "On real sockets"). {@code none} keeps its device window,
- * whose floor of 16 packets is more than the buffer holds. Asserted: both runs move the data, RED marks, the receiver
+ * 20 ms instead of 55 µs, as the round trip here is tens of milliseconds instead of microseconds (docs/congestion.md,
+ * "On real sockets"). {@code none} keeps its device window, whose floor of 16 packets is more than the buffer holds. Asserted: both runs move the data, RED marks, the receiver
  * counts CE marks and sends CNPs, the sender receives them, DCQCN acts on them where {@code none} ignores them, and
  * RED drops fewer packets and holds a shorter mean backlog with DCQCN than with {@code none}. The queue over time of
  * both runs is drawn to {@code target/ecn-real-queue.png}.
@@ -41,7 +40,7 @@ class GuestEcnMarkingTest {
     private static final int RED_MAX_BYTES = 9_000;
     private static final int RED_LIMIT_BYTES = 12_000;
     /** DCQCN at the bottleneck's scale: each QP's line rate twice the bottleneck, the timers those of 20 ms round trips. */
-    static final String DCQCN = "dcqcn:line_rate=2M,min_rate=50K,increase_timer=20ms,alpha_timer=20ms,ai=50K,hai=200K";
+    private static final String DCQCN = "dcqcn:line_rate=2M,min_rate=50K,increase_timer=20ms,alpha_timer=20ms,ai=50K,hai=200K";
     private static final String TRANSFER = "-q 2 -n 8";
     private static final int PORT = 18700;
     /** A JVM in the guest under TCG takes up to two minutes to start (two of them at once). */
