@@ -59,13 +59,19 @@ public final class BackoffIdle implements IdleStrategy {
         if (waited < YIELD_NANOS) {
             Thread.yield();
         } else {
-            // Parks grow from 20 to 80 µs: a long wait then costs a few wake-ups instead of tens of thousands, and
-            // leaves the CPU to the NIC threads that end it.
-            long nanos = PARK_NANOS << Math.min((waited - YIELD_NANOS) / PARK_DOUBLING_NANOS, MAX_PARK_DOUBLINGS);
+            long nanos = parkNanos(waited);
             if (!parker.park(nanos)) {
                 LockSupport.parkNanos(nanos);
             }
         }
         return waited > timeoutNanos;
+    }
+
+    /**
+     * How long a wait that has lasted {@code waited} ns (at least {@link #YIELD_NANOS}) parks: from 20 to 80 µs, so that
+     * a long wait costs a few wake-ups instead of tens of thousands, and leaves the CPU to the NIC threads that end it.
+     */
+    static long parkNanos(long waited) {
+        return PARK_NANOS << Math.min((waited - YIELD_NANOS) / PARK_DOUBLING_NANOS, MAX_PARK_DOUBLINGS);
     }
 }

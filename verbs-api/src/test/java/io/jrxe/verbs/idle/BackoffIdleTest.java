@@ -25,21 +25,22 @@ class BackoffIdleTest {
         BackoffIdle idle = new BackoffIdle(sleeper);
         idle.idle(1, System.nanoTime() - 10 * BackoffIdle.YIELD_NANOS, Long.MAX_VALUE);
         assertThat(sleeper.sleeps).as("its first looks spin, however long it waited").isEmpty();
-        idle.idle(1_000, System.nanoTime() - 100_000, Long.MAX_VALUE);
-        assertThat(sleeper.sleeps).as("a wait of 100 us yields").isEmpty();
+        // A start a second ahead: no stall of this thread between here and the clock's read reaches the yielding time.
+        idle.idle(1_000, System.nanoTime() + 1_000_000_000L, Long.MAX_VALUE);
+        assertThat(sleeper.sleeps).as("a wait shorter than the yielding time yields").isEmpty();
         idle.idle(1_000, System.nanoTime() - 2 * BackoffIdle.YIELD_NANOS, Long.MAX_VALUE);
         assertThat(sleeper.sleeps).as("a wait twice the yielding time sleeps, by the sleeper").hasSize(1);
     }
 
+    /** On the wait's length as a number: through idle(), the clock moves between the call and its read. */
     @Test
     void itsParksGrowAsTheWaitGoesOnUpToFourTimesTheFirst() {
-        CountingSleeper sleeper = new CountingSleeper();
-        BackoffIdle idle = new BackoffIdle(sleeper);
-        long now = System.nanoTime();
-        idle.idle(1_000, now - BackoffIdle.YIELD_NANOS - 1_000, Long.MAX_VALUE);
-        idle.idle(1_000, now - BackoffIdle.YIELD_NANOS - 200_000, Long.MAX_VALUE);
-        idle.idle(1_000, now - BackoffIdle.YIELD_NANOS - 10_000_000, Long.MAX_VALUE);
-        assertThat(sleeper.sleeps).containsExactly(20_000L, 40_000L, 80_000L);
+        long yielded = BackoffIdle.YIELD_NANOS;
+        assertThat(BackoffIdle.parkNanos(yielded)).isEqualTo(20_000L);
+        assertThat(BackoffIdle.parkNanos(yielded + 159_999)).isEqualTo(20_000L);
+        assertThat(BackoffIdle.parkNanos(yielded + 160_000)).isEqualTo(40_000L);
+        assertThat(BackoffIdle.parkNanos(yielded + 320_000)).isEqualTo(80_000L);
+        assertThat(BackoffIdle.parkNanos(yielded + 10_000_000_000L)).isEqualTo(80_000L);
     }
 
     @Test
