@@ -292,13 +292,14 @@ final class Requester {
         for (int i = 0; i < pad; i++) {
             tx.put(at++, (byte) 0);
         }
+        boolean resend = Psn.before(req.psn, req.sentHighWater);
         if (out.capturing()) {
-            annotate(e, Psn.before(req.psn, req.sentHighWater) ? retransmissionNote(e) : null);
+            annotate(e, resend ? retransmissionNote(e) : null);
         }
         out.send(to, e.srcPort, at);
         tracer.trace(TraceEvent.PACKET_SENT, qp.qpn(), w.wrId, req.psn, op.code(), payload);
         if (qp.type() == QpType.RC) {
-            if (Psn.before(req.psn, req.sentHighWater)) {
+            if (resend) {
                 e.flow.resent(at);
             } else {
                 e.flow.transmitted(at);
