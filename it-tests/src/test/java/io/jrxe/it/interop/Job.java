@@ -98,6 +98,11 @@ final class Job implements AutoCloseable {
         return await(limit);
     }
 
+    /** Whether the job ends within {@code limit}; one still running is left running. */
+    boolean endsWithin(Duration limit) throws InterruptedException {
+        return process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Waits for the end; a job still running after {@code limit} is killed and reported. */
     Result await(Duration limit) throws InterruptedException {
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -25,9 +25,19 @@ class KernelRxeMckeyTest {
     private static final String RDMA_UDP_QKEY = "0x01234567";
     private static final int MCKEY_LIMIT = 120;
     private static final Duration RUN_LIMIT = Duration.ofSeconds(MCKEY_LIMIT + 45L);
+    /**
+     * How many times mckey sends its three datagrams at most: rxe on kernel 7.2 in a TCG guest now and then puts
+     * only the first of the three on the wire (a capture on the bridge shows one) although all three complete
+     * successfully, so a run that left jrxe short is followed by another.
+     */
+    private static final int MCKEY_SEND_RUNS = 3;
+    /** How long the datagrams of a finished mckey run take at most to reach jrxe, which then exits. */
+    private static final Duration ARRIVAL_LIMIT = Duration.ofSeconds(10);
     /** A received line: the sender's QP and the immediate data mckey sends with each datagram (its QPN). */
     private static final Pattern FROM_MCKEY = Pattern.compile(
             "received \\d/3: 64 bytes from " + Pattern.quote(Lab.GUEST4) + " QP 0x(\\p{XDigit}{6}): .* \\(immediate 0x00(\\p{XDigit}{6})\\)");
+    /** The NIC's count of datagrams handed to the attached QP. */
+    private static final Pattern MCAST_COPIES = Pattern.compile("jrxe_mcast_copies=(\\d+)");
 
     @Test
     void mckeyReceivesWhatJrxeSends(Lab lab) throws Exception {
@@ -55,11 +65,16 @@ class KernelRxeMckeyTest {
         try (Job jrxe = lab.jrxe("jrxe mcast receiver", "mcast", group, "--recv", "3", "--qkey", RDMA_UDP_QKEY,
                 "--timeout", String.valueOf(MCKEY_LIMIT), "--addr", Lab.HOST4, "--counters")) {
             jrxe.awaitOutput("waiting for 3 datagrams", Duration.ofSeconds(60));
-            Job.Result mckey = lab.guestNow("stdbuf -oL mckey -m " + group + " -b " + Lab.GUEST4 + " -s -C 3 -S 64", MCKEY_LIMIT);
+            for (int run = 1; run <= MCKEY_SEND_RUNS; run++) {
+                Job.Result mckey = lab.guestNow("stdbuf -oL mckey -m " + group + " -b " + Lab.GUEST4 + " -s -C 3 -S 64", MCKEY_LIMIT);
+                assertThat(mckey.exitCode()).as("%s", mckey).isZero();
+                assertThat(mckey.output()).as("%s", mckey)
+                        .contains("mckey: joined dgid: ::ffff:" + group, "initiating data transfers", "return status 0");
+                if (jrxe.endsWithin(ARRIVAL_LIMIT)) {
+                    break;
+                }
+            }
             Job.Result received = jrxe.await(RUN_LIMIT);
-            assertThat(mckey.exitCode()).as("%s", mckey).isZero();
-            assertThat(mckey.output()).as("%s", mckey)
-                    .contains("mckey: joined dgid: ::ffff:" + group, "initiating data transfers", "return status 0");
             assertThat(received.exitCode()).as("%s", received).isZero();
             List<String> lines = received.output().lines().filter(l -> l.startsWith("received ")).toList();
             assertThat(lines).as("%s", received).hasSize(3).allSatisfy(line -> {
@@ -67,7 +82,11 @@ class KernelRxeMckeyTest {
                 assertThat(m.matches()).as("a datagram from mckey's QP with its QPN as immediate data: %s", line).isTrue();
                 assertThat(m.group(2)).as(line).isEqualTo(m.group(1));
             });
-            assertThat(received.output()).as("%s", received).contains("mcast: sent 0, received 3", "jrxe_mcast_copies=3");
+            assertThat(received.output()).as("%s", received).contains("mcast: sent 0, received 3");
+            Matcher copies = MCAST_COPIES.matcher(received.output());
+            assertThat(copies.find()).as("%s", received).isTrue();
+            assertThat(Integer.parseInt(copies.group(1))).as("datagrams the NIC handed to the QP (a second mckey run's may"
+                    + " come in before jrxe ends): %s", received).isGreaterThanOrEqualTo(3);
         }
     }
 }
