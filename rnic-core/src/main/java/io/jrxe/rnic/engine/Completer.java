@@ -11,6 +11,7 @@ import io.jrxe.rnic.queue.WrOpcodeInfo;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.verbs.QpState;
 import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.WcOpcode;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
@@ -565,9 +566,10 @@ final class Completer {
             if (w.readAtomicCounted) {
                 e.comp.readsAtomicsRetired++;
             }
+            long wrId = w.wrId;
+            WcOpcode opcode = w.opcode.completion();
             sq.remove();
-            completions.complete(qp.sendCq(), w.wrId, WcStatus.WR_FLUSH_ERR, w.opcode.completion(), 0, 0, 0, qp.qpn(), 0, 0,
-                    false);
+            completions.complete(qp.sendCq(), wrId, WcStatus.WR_FLUSH_ERR, opcode, 0, 0, 0, qp.qpn(), 0, 0, false);
         }
         e.comp.retransmitDeadline = Long.MAX_VALUE;
         e.comp.compPsn = e.req.psn;

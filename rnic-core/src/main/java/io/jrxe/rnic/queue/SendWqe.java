@@ -8,7 +8,7 @@ import io.jrxe.verbs.WrOpcode;
 /**
  * A send work queue entry (what post_send writes for one ibv_send_wr): the operation, its flags,
  * the local scatter/gather list or inline bytes, and the remote side (address and R_Key, atomic
- * operands, or for UD the address handle, QPN and Q_Key). Preallocated per slot and rewritten
+ * operands, or for UD the address handle, QPN and Q_Key). Made once, when its queue first needs it, and rewritten
  * for every work request; the requester reads it in place.
  */
 public final class SendWqe {

@@ -5,10 +5,17 @@ import java.lang.invoke.VarHandle;
 import java.util.function.IntFunction;
 
 /**
- * A ring of preallocated work queue entries shared by the application (which posts) and the
- * NIC thread (which consumes), like a hardware send or receive queue. The two sides meet only
- * at the producer and consumer counters (release/acquire); posters serialise among themselves
- * on a producer lock that the NIC thread never takes. No allocation per work request.
+ * A ring of work queue entries shared by the application (which posts) and the NIC thread (which
+ * consumes), like a hardware send or receive queue. The two sides meet only at the producer and
+ * consumer counters (release/acquire); posters serialise among themselves on a producer lock that
+ * the NIC thread never takes.
+ * <p>
+ * An entry object is made the first time its slot is claimed, and a slot claimed into an empty
+ * queue takes the previous slot's object instead, since the consumer is done with every entry
+ * then. A QP that posts one work request at a time so keeps one entry object, not a ring of them,
+ * and a queue never holds more than its capacity: no allocation per work request once a queue has
+ * made what its traffic needs. The consumer must not read an entry after {@link #remove()} gave
+ * its slot back.
  */
 public final class WorkQueue<E> {
     private static final VarHandle PRODUCED;
@@ -26,6 +33,7 @@ public final class WorkQueue<E> {
 
     private final E[] slots;
     private final int capacity;
+    private final IntFunction<E> factory;
     private final Object producerLock = new Object();
     @SuppressWarnings("unused") // through PRODUCED
     private volatile long produced;
@@ -40,9 +48,7 @@ public final class WorkQueue<E> {
         }
         this.capacity = capacity;
         this.slots = (E[]) new Object[capacity];
-        for (int i = 0; i < capacity; i++) {
-            slots[i] = factory.apply(i);
-        }
+        this.factory = factory;
     }
 
     public int capacity() {
@@ -69,11 +75,40 @@ public final class WorkQueue<E> {
      */
     public E claim() {
         long next = claimed;
-        if (next - (long) CONSUMED.getAcquire(this) >= capacity) {
+        long consumed = (long) CONSUMED.getAcquire(this);
+        if (next - consumed >= capacity) {
             return null;
         }
         claimed = next + 1;
-        return slots[(int) (next % capacity)];
+        int slot = (int) (next % capacity);
+        E entry = slots[slot];
+        if (entry == null) {
+            entry = next == consumed && next > 0 ? takeFromPrevious(slot) : null;
+            if (entry == null) {
+                entry = factory.apply(slot);
+            }
+            slots[slot] = entry;   // published by publish()'s release, as the entry's contents are
+        }
+        return entry;
+    }
+
+    /** The previous slot's entry, moved out of it: the queue is empty, so the consumer is done with it. */
+    private E takeFromPrevious(int slot) {
+        int previous = slot == 0 ? capacity - 1 : slot - 1;
+        E entry = slots[previous];
+        slots[previous] = null;
+        return entry;
+    }
+
+    /** Entry objects the queue has made and holds (at most its capacity). */
+    public int entriesMade() {
+        int made = 0;
+        for (E slot : slots) {
+            if (slot != null) {
+                made++;
+            }
+        }
+        return made;
     }
 
     /** Producer side: makes every claimed entry visible to the consumer. */

@@ -96,6 +96,39 @@ class WorkQueueTest {
     }
 
     @Test
+    void oneWorkRequestAtATimeKeepsOneEntryObject() {
+        Slot first = null;
+        for (int i = 0; i < 10; i++) {
+            Slot s = queue.claim();
+            if (first == null) {
+                first = s;
+            }
+            assertThat(s).as("claim %d into an empty queue", i).isSameAs(first);
+            s.value = i;
+            queue.publish();
+            assertThat(queue.peek().value).isEqualTo(i);
+            queue.remove();
+        }
+        assertThat(queue.entriesMade()).isEqualTo(1);
+    }
+
+    @Test
+    void entriesAreMadeAsOutstandingWorkNeedsThemAndNeverBeyondTheCapacity() {
+        assertThat(queue.entriesMade()).as("before any claim").isZero();
+        queue.claim();
+        queue.claim();
+        queue.publish();
+        assertThat(queue.entriesMade()).isEqualTo(2);
+        for (int i = 0; i < 20; i++) {
+            Slot s = queue.claim();
+            s.value = i;
+            queue.publish();
+            queue.remove();
+        }
+        assertThat(queue.entriesMade()).as("two or three outstanding at a time").isEqualTo(4);
+    }
+
+    @Test
     void aQueueNeedsAtLeastOneEntry() {
         assertThatThrownBy(() -> new WorkQueue<>(0, Slot::new))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -143,6 +176,7 @@ class WorkQueueTest {
                 }
             }
             assertThat(ring.depth()).as(at).isEqualTo(published.size());
+            assertThat(ring.entriesMade()).as(at).isLessThanOrEqualTo(3);
         }
     }
 }
