@@ -15,6 +15,7 @@ import io.jrxe.wire.port.raw.TransmitPath;
 import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.stats.SingleWriterCounter;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -49,8 +50,12 @@ public abstract class RoceUdpPort extends AttachedPort {
     protected int sendTos;
     /** Received datagrams whose IP header said congestion experienced (ECN CE). */
     protected final SingleWriterCounter ceReceived = new SingleWriterCounter();
-    /** Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. */
-    private final Map<InetSocketAddress, PeerAddress> sources = new HashMap<>();
+    /**
+     * Senders are few (one per peer device): keep their PeerAddress instead of making one per packet. By IP address,
+     * not by socket address: each of a peer's QPs sends from a UDP source port of its own, and 10,000 QPs would
+     * overflow a map of socket addresses and make one per packet again.
+     */
+    private final Map<InetAddress, PeerAddress> sources = new HashMap<>();
     /** The UDP port packets go to: RoCEv2's 4791, or another for devices that share one address ({@link #peersOnPort}). */
     private int peerPort = PeerAddress.ROCE_PORT;
     /** Per peer, its address on {@link #peerPort} (when that is not 4791): made once, not per packet. */
@@ -290,13 +295,14 @@ public abstract class RoceUdpPort extends AttachedPort {
     }
 
     private PeerAddress sourceOf(InetSocketAddress sender) {
-        PeerAddress p = sources.get(sender);
+        InetAddress address = sender.getAddress();
+        PeerAddress p = sources.get(address);
         if (p == null) {
-            p = PeerAddress.of(sender.getAddress());
+            p = PeerAddress.of(address);
             if (sources.size() > 4096) {
                 sources.clear();
             }
-            sources.put(sender, p);
+            sources.put(address, p);
         }
         return p;
     }

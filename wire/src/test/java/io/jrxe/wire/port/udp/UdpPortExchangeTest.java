@@ -132,6 +132,38 @@ class UdpPortExchangeTest {
     }
 
     /**
+     * A peer's QPs send from source ports of their own; the packets of all of them name one source, the same
+     * PeerAddress object, which the port keeps per peer address rather than per socket address.
+     */
+    @Test
+    void packetsFromSeveralSourcePortsOfOnePeerNameOneSource() throws Exception {
+        Recorder recorder = bindBoth(3);
+        int[] sourcePorts = {52_021, 52_022, 52_023};
+        for (int sourcePort : sourcePorts) {
+            loopA.next().submit(() -> portA.prepareSource(B, sourcePort)).sync();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int sourcePort : sourcePorts) {
+            while (!loopA.next().submit(() -> portA.sourceBound(sourcePort)).get(10, TimeUnit.SECONDS)) {
+                assertThat(System.nanoTime()).as("source port %d is bound within 10 s", sourcePort).isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+        }
+        loopA.next().submit(() -> {
+            for (int i = 0; i < sourcePorts.length; i++) {
+                portA.send(packet(i, 120), 0, 120, B, sourcePorts[i]);
+            }
+            portA.flush();
+        }).sync();
+        assertThat(recorder.done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(recorder.drops).isEmpty();
+        assertThat(recorder.sourcePorts).containsExactlyInAnyOrder(52_021, 52_022, 52_023);
+        PeerAddress first = recorder.sources.getFirst();
+        assertThat(first).isEqualTo(A);
+        assertThat(recorder.sources).hasSize(3).allSatisfy(source -> assertThat(source).isSameAs(first));
+    }
+
+    /**
      * Two ports on one address, as on a host whose loopback has only 127.0.0.1: each bound to its own UDP port and
      * sending to the other's. A peer's address comes from its GID, which names no port (4791's PeerAddress); packets
      * still reach the other port, ICRC right, both ways.
@@ -231,6 +263,7 @@ class UdpPortExchangeTest {
         final List<String> received = Collections.synchronizedList(new ArrayList<>());
         final List<DropReason> drops = Collections.synchronizedList(new ArrayList<>());
         final List<Integer> sourcePorts = Collections.synchronizedList(new ArrayList<>());
+        final List<PeerAddress> sources = Collections.synchronizedList(new ArrayList<>());
         final List<Integer> trafficClasses = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch done;
 
@@ -242,6 +275,7 @@ class UdpPortExchangeTest {
         public void packet(ByteBuffer buffer, int offset, int length, PacketInfo info) {
             received.add(describe(buffer, offset, length));
             sourcePorts.add(info.sourcePort);
+            sources.add(info.source);
             trafficClasses.add(info.trafficClass);
             done.countDown();
         }
