@@ -6,6 +6,7 @@ import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.Nic;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
@@ -28,11 +29,14 @@ import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,11 +45,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * Two emulated NICs on a simulated network with one connected QP pair and a registered buffer
  * on each side: the fixture of the data-path tests. Everything runs on the test's thread in
  * virtual time.
+ * <p>
+ * With {@code -Djrxe.sim.wire=shm} (verbs-facade's {@code engine-tests-on-shm} run) the two NICs are
+ * on the shared-memory wire instead, rings in a directory of their own, in real time: the waits
+ * poll both sides' CQs, which runs their NICs, until what they wait for came or their time (at
+ * least {@link #SHM_LEAST_WAIT_NANOS}) is up. {@link #network} is then there but carries nothing.
  */
 public final class SimPair implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
+    /** Whether the pairs of this JVM are on the shared-memory wire. */
+    static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
+    /** A wait on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
+    private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
 
     public final SimulatedNetwork network;
+    /** The rings' directory on the shared-memory wire, else null. */
+    private final Path rings;
     public final Side a;
     public final Side b;
     private final Arena arena = Arena.ofShared();
@@ -80,6 +95,7 @@ public final class SimPair implements AutoCloseable {
     public SimPair(long seed, Config config) throws Exception {
         this.config = config;
         network = new SimulatedNetwork(seed);
+        rings = ON_SHM ? Files.createTempDirectory("jrxe-simpair-rings") : null;
         a = side("10.0.0.1", config, false);
         b = side("10.0.0.2", config, config.srqOnB);
         connect(a, b, config);
@@ -140,8 +156,10 @@ public final class SimPair implements AutoCloseable {
 
     private Side side(String address, Config c, boolean withSrq) throws Exception {
         Side s = new Side();
-        s.device = Verbs.emulated().createSimulated(c.device.apply(
-                DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200)), network);
+        DeviceConfig device = c.device.apply(
+                DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200));
+        s.device = rings != null ? Verbs.emulated().createShm(new NicContext(device), new ShmDirectory(rings))
+                : Verbs.emulated().createSimulated(device, network);
         s.ctx = s.device.open();
         AsyncEvent up = s.ctx.pollAsyncEvent();
         if (up == null || up.type() != AsyncEventType.PORT_ACTIVE) {
@@ -224,6 +242,18 @@ public final class SimPair implements AutoCloseable {
         return t;
     }
 
+    /**
+     * Whether every packet either side sent has arrived: the simulated network has nothing in flight, or on the
+     * shared-memory wire each side received as many packets as the other sent.
+     */
+    public boolean delivered() {
+        if (rings == null) {
+            return network.time().idle();
+        }
+        return counter(a, Counter.SENT_PKTS) == counter(b, Counter.RCVD_PKTS)
+                && counter(b, Counter.SENT_PKTS) == counter(a, Counter.RCVD_PKTS);
+    }
+
     /** A counter of a side's device, by rxe's (or jrxe's) name. */
     public long counter(Side s, Counter c) {
         return s.device.nic().resources().counters().get(c);
@@ -251,7 +281,7 @@ public final class SimPair implements AutoCloseable {
 
     /** Runs virtual time until both sides have at least this many completions, or fails after the virtual deadline. */
     public void awaitCompletions(int sendCompletions, int recvCompletions, long virtualNanos) {
-        boolean ok = network.time().runUntil(() -> {
+        boolean ok = runUntil(() -> {
             drain(a);
             drain(b);
             return a.sendDone.size() + b.sendDone.size() >= sendCompletions
@@ -260,26 +290,26 @@ public final class SimPair implements AutoCloseable {
         if (!ok) {
             throw new AssertionError("completions did not arrive: send " + (a.sendDone.size() + b.sendDone.size()) + "/"
                     + sendCompletions + ", recv " + (a.recvDone.size() + b.recvDone.size()) + "/" + recvCompletions
-                    + " after " + network.time().nanoTime() + " ns virtual; " + network);
+                    + " after " + waited() + "; " + network);
         }
     }
 
     /** Runs virtual time until one side has at least this many send and receive completions. */
     public void awaitOn(Side s, int sendCompletions, int recvCompletions, long virtualNanos) {
-        boolean ok = network.time().runUntil(() -> {
-            drain(a);
-            drain(b);
-            return s.sendDone.size() >= sendCompletions && s.recvDone.size() >= recvCompletions;
-        }, virtualNanos);
+        boolean ok = runUntil(() -> s.sendDone.size() >= sendCompletions && s.recvDone.size() >= recvCompletions,
+                virtualNanos);
         if (!ok) {
             throw new AssertionError("completions did not arrive on " + s.device + ": send " + s.sendDone.size() + "/"
                     + sendCompletions + " " + s.sendDone + ", recv " + s.recvDone.size() + "/" + recvCompletions + " "
-                    + s.recvDone + " after " + network.time().nanoTime() + " ns virtual; " + network);
+                    + s.recvDone + " after " + waited() + "; " + network);
         }
     }
 
     /** Runs virtual time until the condition holds (completions are collected on the way); false after the deadline. */
     public boolean runUntil(java.util.function.BooleanSupplier done, long virtualNanos) {
+        if (rings != null) {
+            return pollUntil(done, Math.max(virtualNanos, SHM_LEAST_WAIT_NANOS));
+        }
         return network.time().runUntil(() -> {
             drain(a);
             drain(b);
@@ -289,9 +319,31 @@ public final class SimPair implements AutoCloseable {
 
     /** Runs virtual time for a while (to let things settle), collecting completions. */
     public void run(long virtualNanos) {
+        if (rings != null) {
+            pollUntil(() -> false, virtualNanos);
+            return;
+        }
         network.time().runFor(virtualNanos);
         drain(a);
         drain(b);
+    }
+
+    /** On the shared-memory wire: polls both sides (running their NICs) until {@code done} or {@code nanos} passed. */
+    private boolean pollUntil(java.util.function.BooleanSupplier done, long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        do {
+            drain(a);
+            drain(b);
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - deadline < 0);
+        return false;
+    }
+
+    private String waited() {
+        return rings != null ? "the wait on the shared-memory wire" : network.time().nanoTime() + " ns virtual";
     }
 
     private static void drain(Side s) {
@@ -337,5 +389,15 @@ public final class SimPair implements AutoCloseable {
         Verbs.emulated().remove(a.device);
         Verbs.emulated().remove(b.device);
         arena.close();
+        if (rings != null) {
+            try (var files = Files.list(rings)) {
+                for (Path f : files.toList()) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(rings);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot remove the rings' directory " + rings, e);
+            }
+        }
     }
 }
