@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** 1,000 RC QP pairs between two devices on real UDP, every one moving data; prints the memory per QP after that. */
 class ThousandQpsTest {
-    private static final int QPS = 1000;
+    /** 1,000 unless -Djrxe.test.qps says otherwise (docs/reliability.md quotes a run with 10,000). */
+    private static final int QPS = Integer.getInteger("jrxe.test.qps", 1000);
     private static final int SIZE = 4096;
 
     @Test
