@@ -83,7 +83,7 @@ public final class WorkQueue<E> {
         int slot = (int) (next % capacity);
         E entry = slots[slot];
         if (entry == null) {
-            entry = next == consumed && next > 0 ? takeFromPrevious(slot) : null;
+            entry = next == consumed ? takeFromPrevious(slot) : null;
             if (entry == null) {
                 entry = factory.apply(slot);
             }

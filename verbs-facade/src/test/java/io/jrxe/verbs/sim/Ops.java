@@ -81,8 +81,18 @@ final class Ops {
 
     /** Asserts two ranges hold the same bytes, naming the first difference. */
     static void assertSameBytes(MemorySegment actual, long actualOff, MemorySegment expected, long expectedOff, long len) {
-        long at = actual.asSlice(actualOff, len).mismatch(expected.asSlice(expectedOff, len));
-        assertThat(at).as("first differing byte of %d", len).isEqualTo(-1L);
+        assertThat(firstDifference(actual, actualOff, expected, expectedOff, len)).as("first differing byte of %d", len)
+                .isEqualTo(-1L);
+    }
+
+    /** Whether two ranges hold the same bytes. */
+    static boolean sameBytes(MemorySegment actual, long actualOff, MemorySegment expected, long expectedOff, long len) {
+        return firstDifference(actual, actualOff, expected, expectedOff, len) < 0;
+    }
+
+    private static long firstDifference(MemorySegment actual, long actualOff, MemorySegment expected, long expectedOff,
+                                        long len) {
+        return actual.asSlice(actualOff, len).mismatch(expected.asSlice(expectedOff, len));
     }
 
     static byte[] bytes(MemorySegment m, long off, int len) {
