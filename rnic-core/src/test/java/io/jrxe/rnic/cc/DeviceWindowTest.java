@@ -112,11 +112,12 @@ class DeviceWindowTest {
         qps.get(0).acknowledge(DeviceWindow.START_PACKETS);
 
         assertThat(qps.get(1).wakes).isEqualTo(1);
-        assertThat(qps.get(2).wakes).as("32 free packets: a turn of 16 for each waiting QP").isEqualTo(1);
+        assertThat(qps.get(2).wakes).as("the first woken holds all the free packets as its turn").isZero();
         assertThat(qps.get(1).flow.mayTransmit()).isTrue();
         qps.get(1).flow.inFlight(++qps.get(1).inFlight);
         assertThat(qps.get(1).flow.refusesNext()).as("turn packets are left: no ACK needed yet").isFalse();
-        qps.get(1).flow.turnEnded(); // it had one packet to send: the other 15 are free again
+        qps.get(1).flow.turnEnded(); // it had one packet to send: the others are free again
+        assertThat(qps.get(2).wakes).as("what the turn left wakes the next").isEqualTo(1);
         assertThat(qps.get(2).sendAll()).isEqualTo(DeviceWindow.START_PACKETS - 1);
     }
 
