@@ -83,6 +83,7 @@ public final class UdpPort extends RoceUdpPort {
         this.receiver = receiver;
         this.raw = raw;
         this.transmitPath = transmitPath;
+        this.staging = new TransmitStaging(receiver.alloc());
     }
 
     /**
@@ -288,42 +289,29 @@ public final class UdpPort extends RoceUdpPort {
     private PeerAddress batchTo;
     private int batchSegment;
     private int batchCount;
-    private ByteBuf batchBuf;
+    private final TransmitStaging staging;
 
     private void batch(Channel ch, PeerAddress to, ByteBuffer packet, int offset, int length) {
         boolean gso = transport == UdpTransport.EPOLL;
-        if (batchBuf != null && (!gso || ch != batchChannel || to != batchTo || length != batchSegment
+        if (batchCount > 0 && (!gso || ch != batchChannel || to != batchTo || length != batchSegment
                 || (batchCount + 1) * length > GSO_MAX_BYTES)) {
             emitBatch();
         }
-        if (batchBuf == null) {
+        if (batchCount == 0) {
             batchChannel = ch;
             batchTo = to;
             batchSegment = length;
-            batchBuf = ch.alloc().directBuffer(gso ? Math.max(length, GSO_MAX_BYTES / length * length) : length);
+            staging.start(gso ? Math.max(length, GSO_MAX_BYTES / length * length) : length);
         }
-        copy(packet, offset, length, batchBuf);
+        staging.append(packet, offset, length);
         batchCount++;
     }
 
-    /** Appends packet[offset, offset+length) to buf without a duplicate() per packet: the buffer is the NIC thread's own. */
-    private static void copy(ByteBuffer packet, int offset, int length, ByteBuf buf) {
-        int position = packet.position();
-        int limit = packet.limit();
-        try {
-            packet.limit(offset + length).position(offset);
-            buf.writeBytes(packet);
-        } finally {
-            packet.limit(limit).position(position);
-        }
-    }
-
     private void emitBatch() {
-        ByteBuf buf = batchBuf;
-        batchBuf = null;
-        if (buf == null) {
+        if (batchCount == 0) {
             return;
         }
+        ByteBuf buf = staging.take();
         Channel ch = batchChannel;
         if (batchCount == 1) {
             ch.write(new DatagramPacket(buf, destination(batchTo)), ch.voidPromise());
@@ -522,6 +510,7 @@ public final class UdpPort extends RoceUdpPort {
         if (raw != null) {
             closeOnNicThread(raw);
         }
+        onNicThread(this::dropStaged);
         EpollTosReading reading = tosReading;
         if (reading != null) {
             onNicThread(reading::close);
@@ -536,6 +525,12 @@ public final class UdpPort extends RoceUdpPort {
                 ch.close().syncUninterruptibly();
             }
         }
+    }
+
+    /** The batch not yet handed to a socket goes with the port: the staging buffer is let go on the NIC thread, which writes it. */
+    private void dropStaged() {
+        batchCount = 0;
+        staging.release();
     }
 
     /** The raw sender's native memory may only go when no send on the NIC thread can be using it. */
