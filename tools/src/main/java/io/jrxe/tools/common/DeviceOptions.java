@@ -123,7 +123,9 @@ public final class DeviceOptions {
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "how long to wait for the peer to connect (as a client), to answer on the TCP connection, "
-                    + "and for the next completion of a test (default: ${DEFAULT-VALUE})")
+                    + "and for the next completion of a test; a bandwidth client adds the time its QPs' first "
+                    + "cq_mod messages take at 32 MiB/s, since every QP sends those before any completes "
+                    + "(default: ${DEFAULT-VALUE})")
     double timeoutSeconds;
 
     @Option(names = "--accept-timeout", paramLabel = "SECONDS", defaultValue = "0",

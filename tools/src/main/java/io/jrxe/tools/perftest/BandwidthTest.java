@@ -139,7 +139,8 @@ final class BandwidthTest extends MeasuringTest {
     /** perftest's run_iter_bw: keep tx_depth work requests in flight on every QP, a completion every cq_mod. */
     private BwReport clientBandwidth(long size) throws VerbsException {
         SendSide sends = new SendSide(s, res, size);
-        CompletionWaiter waiter = new CompletionWaiter(res.sendCq, res.sendChannel, s.timeoutMillis, "the completion of a "
+        CompletionWaiter waiter = new CompletionWaiter(res.sendCq, res.sendChannel,
+                FirstCompletionWait.millis(s.timeoutMillis, s.qps, s.cqMod, size), "the completion of a "
                 + s.verb.title() + " (is the server still running?)");
         boolean duration = s.durationSeconds > 0;
         long start = System.nanoTime();
