@@ -285,6 +285,8 @@ public final class UdpPort extends RoceUdpPort {
     // send call and the kernel cuts them into datagrams, which is what bulk transfers need to
     // get past the cost of a system call per packet.
     private static final int GSO_MAX_BYTES = 65_000;
+    /** Sockets written to before they are flushed without waiting for the turn's end. */
+    private static final int FLUSH_SOCKETS = 32;
     private Channel batchChannel;
     private PeerAddress batchTo;
     private int batchSegment;
@@ -296,6 +298,12 @@ public final class UdpPort extends RoceUdpPort {
         if (batchCount > 0 && (!gso || ch != batchChannel || to != batchTo || length != batchSegment
                 || (batchCount + 1) * length > GSO_MAX_BYTES)) {
             emitBatch();
+            if (ch != batchChannel && written.size() >= FLUSH_SOCKETS) {
+                // Many QPs' sockets written this turn: theirs leave now, in the send calls the turn's end would make
+                // for them, so a turn of a thousand QPs keeps a few hundred datagrams queued in Netty, not
+                // thousands (whose entries and slices its recyclers would stop pooling and allocate anew).
+                flushWritten();
+            }
         }
         if (batchCount == 0) {
             batchChannel = ch;
@@ -331,6 +339,10 @@ public final class UdpPort extends RoceUdpPort {
             raw.flush(); // both paths may have packets: loopback peers keep the UDP sockets
         }
         emitBatch();
+        flushWritten();
+    }
+
+    private void flushWritten() {
         for (int i = 0; i < written.size(); i++) {
             Channel ch = written.get(i);
             if (ch.isActive()) {
