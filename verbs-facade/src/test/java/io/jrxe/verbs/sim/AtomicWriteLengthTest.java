@@ -31,7 +31,7 @@ class AtomicWriteLengthTest {
                     .set(p.b.memory.address() + 64, p.b.mr.rkey(), 8);
             long sent = p.counter(p.b, Counter.SENT_PKTS);
             Forge.inject(p, p.a, p.b, b);
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, Counter.SENT_PKTS) > sent);
             assertThat(p.counter(p.b, Counter.ENGINE_ERROR)).as("engine errors").isZero();
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG_UNALIGNED, 64)).as("registered memory").isZero();
             assertThat(p.counter(p.b, Counter.SENT_PKTS)).as("a NAK answers it").isEqualTo(sent + 1);

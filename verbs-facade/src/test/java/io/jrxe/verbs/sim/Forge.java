@@ -10,7 +10,7 @@ import io.jrxe.wire.opcode.Opcode;
 
 import java.nio.ByteBuffer;
 
-/** Packets made by hand, to put on the wire with SimulatedNetwork.inject (which computes the ICRC). */
+/** Packets made by hand, to put on the pair's wire with SimPair.inject (which computes the ICRC). */
 final class Forge {
     static final int SRC_PORT = 0xC123;
 
@@ -53,6 +53,6 @@ final class Forge {
 
     /** Puts a packet on the wire as if {@code from} had sent it to {@code to}. */
     static void inject(SimPair p, SimPair.Side from, SimPair.Side to, byte[] roce) {
-        p.network.inject(from.address, to.address, roce, SRC_PORT);
+        p.inject(from.address, to.address, roce, SRC_PORT);
     }
 }

@@ -90,7 +90,7 @@ class ImplicitAckTest {
             }
             p.awaitOn(p.a, 3, 0, 100 * MS);
             assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
-            assertThat(wire.packets).filteredOn(Wire.fromSide(p.a)).hasSize(3).allMatch(Wire.Packet::ackRequest);
+            assertThat(wire.packets()).filteredOn(Wire.fromSide(p.a)).hasSize(3).allMatch(Wire.Packet::ackRequest);
             assertThat(wire.count(Wire.opcode(Opcode.RC_ACKNOWLEDGE))).isEqualTo(3);
         }
     }
@@ -107,7 +107,7 @@ class ImplicitAckTest {
                     id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), 2), id(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 100, p.b, 0), 3)));
             p.awaitOn(p.a, 3, 0, 100 * MS);
             assertThat(p.sendCompletions(p.a)).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
-            assertThat(wire.packets).filteredOn(Wire.fromSide(p.a)).extracting(Wire.Packet::ackRequest)
+            assertThat(wire.packets()).filteredOn(Wire.fromSide(p.a)).extracting(Wire.Packet::ackRequest)
                     .containsExactly(false, false, true);
             assertThat(wire.count(Wire.opcode(Opcode.RC_ACKNOWLEDGE))).isEqualTo(1);
         }

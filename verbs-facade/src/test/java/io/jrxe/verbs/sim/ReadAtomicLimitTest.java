@@ -39,7 +39,7 @@ class ReadAtomicLimitTest {
 
             Set<Integer> outstanding = new HashSet<>();
             int most = 0;
-            for (Wire.Packet pk : wire.packets) {
+            for (Wire.Packet pk : wire.packets()) {
                 if (pk.from(p.a) && (pk.is(Opcode.RC_RDMA_READ_REQUEST) || pk.is(Opcode.RC_FETCH_ADD))) {
                     outstanding.add(pk.psn());
                     most = Math.max(most, outstanding.size());

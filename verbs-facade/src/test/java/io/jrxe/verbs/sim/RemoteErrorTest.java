@@ -68,7 +68,7 @@ class RemoteErrorTest {
             p.b.qp.postRecv(recv(p.b, 0, 4096, 50));
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 1024));
             p.awaitCompletions(1, 1, 10 * MS);
-            assertThat(wire.packets.getFirst().is(Opcode.RC_SEND_ONLY)).isTrue();
+            assertThat(wire.packets().getFirst().is(Opcode.RC_SEND_ONLY)).isTrue();
             Wire.Packet nak = wire.matching(Wire.fromSide(p.b)).getFirst();
             assertThat(nak.syndrome()).isEqualTo(AethSyndrome.nak(NakCode.INVALID_REQUEST));
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.REM_INV_REQ_ERR);

@@ -71,8 +71,8 @@ class ResponderFuzzTest {
             mr = p.b.pd.regMr(region.inside(), p.config.mrAccess);
             va = region.inside().address();
             PeerAddress third = PeerAddress.of(InetAddress.getByName("10.0.0.3"));
-            p.network.attach(third);
-            p.network.filter(this::followResponses);
+            p.attach(third);
+            p.filter(this::followResponses);
             restart();
             int packets = 0;
             int thirdParty = 0;
@@ -88,7 +88,7 @@ class ResponderFuzzTest {
                         long dropped = p.counter(p.b, Counter.DROP_WRONG_ADDRESS);
                         byte[] valid = request(random).getFirst();
                         sent.add("third " + HexFormat.of().formatHex(valid));
-                        p.network.inject(third, p.b.address, valid, Forge.SRC_PORT);
+                        p.inject(third, p.b.address, valid, Forge.SRC_PORT);
                         p.run(5 * US);
                         assertThat(p.counter(p.b, Counter.DROP_WRONG_ADDRESS)).as("dropped from a third address")
                                 .isEqualTo(dropped + 1);

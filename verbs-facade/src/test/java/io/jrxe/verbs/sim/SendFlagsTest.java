@@ -117,7 +117,7 @@ class SendFlagsTest {
             solicited.flags |= SendWr.SOLICITED;
             p.a.qp.postSend(solicited);
             p.awaitOn(p.b, 0, 2, 10 * MS);
-            assertThat(p.b.recvChannel.awaitEvent(0, TimeUnit.SECONDS)).isSameAs(p.b.recvCq);
+            assertThat(p.b.recvChannel.awaitEvent(10, TimeUnit.SECONDS)).isSameAs(p.b.recvCq);
 
             assertThat(wire.matching(Wire.fromSide(p.a))).extracting(Wire.Packet::solicited)
                     .containsExactly(false, false, false, false, false, true);

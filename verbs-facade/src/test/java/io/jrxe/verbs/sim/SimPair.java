@@ -30,6 +30,10 @@ import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.shm.ShmDirectory;
+import io.jrxe.rnic.transport.InvokedTransport;
+import io.jrxe.wire.port.shm.ShmPort;
+import io.jrxe.wire.port.udp.PortInUseException;
+import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
@@ -49,7 +53,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * With {@code -Djrxe.sim.wire=shm} (verbs-facade's {@code engine-tests-on-shm} run) the two NICs are
  * on the shared-memory wire instead, rings in a directory of their own, in real time: the waits
  * poll both sides' CQs, which runs their NICs, until what they wait for came or their time (at
- * least {@link #SHM_LEAST_WAIT_NANOS}) is up. {@link #network} is then there but carries nothing.
+ * least {@link #SHM_LEAST_WAIT_NANOS}) is up. {@link #network} is then there but carries nothing; a test's
+ * {@link #filter} sits on both devices' ports and {@link #inject} sends from ports of its own.
  */
 public final class SimPair implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
@@ -64,6 +69,10 @@ public final class SimPair implements AutoCloseable {
     public final Side a;
     public final Side b;
     private final Arena arena = Arena.ofShared();
+    /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
+    private static final int FORGE_PORT = 4792;
+    /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
+    private final java.util.Map<PeerAddress, ShmPort> forgers = new java.util.HashMap<>();
 
     /** One NIC, its QP, CQs and memory. */
     public static final class Side {
@@ -274,6 +283,57 @@ public final class SimPair implements AutoCloseable {
         throw new IllegalStateException("no AH of " + s.device + " holds " + ah.av());
     }
 
+    /** Installs the test's packet filter on the pair's wire: the simulated network, or both devices' shared-memory ports. */
+    void filter(PacketFilter f) {
+        if (rings == null) {
+            network.filter(f);
+            return;
+        }
+        shmPort(a).filter(f);
+        shmPort(b).filter(f);
+    }
+
+    private static ShmPort shmPort(Side s) {
+        return (ShmPort) ((InvokedTransport) s.device.nic().transport()).wirePort();
+    }
+
+    /** The pair's clock: the simulated network's virtual time, or on the shared-memory wire the JVM's. */
+    long nanoTime() {
+        return rings == null ? network.time().nanoTime() : System.nanoTime();
+    }
+
+    /**
+     * Makes {@code third} an address packets can be {@link #inject}ed from: attached to the simulated network; on the
+     * shared-memory wire nothing is needed.
+     */
+    void attach(PeerAddress third) {
+        if (rings == null) {
+            network.attach(third);
+        }
+    }
+
+    /**
+     * Puts a packet made by hand on the wire as if {@code from} had sent it from UDP port {@code srcPort}, its ICRC
+     * computed. On the shared-memory wire it leaves a port of its own at {@code from}'s address (UDP port
+     * {@link #FORGE_PORT}), as a third program on that host would send it, and goes straight into {@code to}'s ring.
+     */
+    void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
+        if (rings == null) {
+            network.inject(from, to, roce, srcPort);
+            return;
+        }
+        try {
+            ShmPort forger = forgers.get(from);
+            if (forger == null) {
+                forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), new ShmDirectory(rings), 1 << 16);
+                forgers.put(from, forger);
+            }
+            forger.send(java.nio.ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
+        } catch (PortInUseException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     /** The device's NIC, for trace listeners and its port. */
     public static Nic nic(Side s) {
         return s.device.nic();
@@ -322,6 +382,18 @@ public final class SimPair implements AutoCloseable {
         network.time().runFor(virtualNanos);
         drain(a);
         drain(b);
+    }
+
+    /**
+     * Runs virtual time for a while as {@link #run(long)} does, after which the test asserts that {@code seen} came
+     * about (and perhaps that nothing else did). On the shared-memory wire, in real time, the wait is first for
+     * {@code seen} (up to the shared-memory wait), then for {@code virtualNanos}: a packet's way there has no bound.
+     */
+    public void run(long virtualNanos, java.util.function.BooleanSupplier seen) {
+        if (rings != null) {
+            pollUntil(seen, SHM_LEAST_WAIT_NANOS);
+        }
+        run(virtualNanos);
     }
 
     /** On the shared-memory wire: polls both sides (running their NICs) until {@code done} or {@code nanos} passed. */
@@ -382,6 +454,7 @@ public final class SimPair implements AutoCloseable {
 
     @Override
     public void close() {
+        forgers.values().forEach(ShmPort::close);
         Verbs.emulated().remove(a.device);
         Verbs.emulated().remove(b.device);
         arena.close();

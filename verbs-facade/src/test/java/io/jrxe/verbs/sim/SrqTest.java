@@ -95,7 +95,7 @@ class SrqTest {
     void anEmptySrqMeansRnrUntilAReceiveIsPosted() throws Exception {
         try (SimPair p = new SimPair(4, new SimPair.Config(QpType.RC).srqOnB(16))) {
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 10));
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, io.jrxe.rnic.device.Counter.SEND_RNR_ERR) > 0);
             assertThat(p.recvCompletions(p.b)).isEmpty();
             assertThat(p.counter(p.b, io.jrxe.rnic.device.Counter.SEND_RNR_ERR)).isPositive();
             p.b.srq.postRecv(recv(p.b, 0, 100, 9));

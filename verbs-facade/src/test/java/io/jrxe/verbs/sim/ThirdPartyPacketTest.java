@@ -37,7 +37,7 @@ class ThirdPartyPacketTest {
 
     private static PeerAddress attacker(SimPair p) throws Exception {
         PeerAddress third = PeerAddress.of(InetAddress.getByName("10.0.0.3"));
-        p.network.attach(third);
+        p.attach(third);
         return third;
     }
 
@@ -46,8 +46,8 @@ class ThirdPartyPacketTest {
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).psn(PSN))) {
             PeerAddress third = attacker(p);
             long sentBefore = p.counter(p.b, Counter.SENT_PKTS);
-            p.network.inject(third, p.b.address, write(p, PSN), Forge.SRC_PORT);
-            p.run(MS);
+            p.inject(third, p.b.address, write(p, PSN), Forge.SRC_PORT);
+            p.run(MS, () -> p.counter(p.b, Counter.DROP_WRONG_ADDRESS) > 0);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).as("registered memory").isZero();
             assertThat(p.counter(p.b, Counter.DROP_WRONG_ADDRESS)).isEqualTo(1);
             assertThat(p.counter(p.b, Counter.SENT_PKTS)).as("no ACK or NAK for it").isEqualTo(sentBefore);
@@ -59,7 +59,7 @@ class ThirdPartyPacketTest {
     void theSameWriteFromThePeerIsExecuted() throws Exception {
         try (SimPair p = new SimPair(2, new SimPair.Config(QpType.RC).psn(PSN))) {
             Forge.inject(p, p.a, p.b, write(p, PSN));
-            p.run(MS);
+            p.run(MS, () -> p.b.memory.get(ValueLayout.JAVA_LONG_UNALIGNED, 0) != 0);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).isEqualTo(0x5A5A5A5A5A5A5A5AL);
             assertThat(p.counter(p.b, Counter.DROP_WRONG_ADDRESS)).isZero();
         }
@@ -72,9 +72,9 @@ class ThirdPartyPacketTest {
             Wire.on(p).drop(1, Wire.opcode(Opcode.RC_SEND_ONLY)); // the peer never gets (nor acknowledges) the first try
             p.b.qp.postRecv(Ops.recv(p.b, 0, 64, 7));
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 64));
-            p.network.inject(third, p.a.address, Forge.ack(p.a.qp.qpNum(), PSN, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID)),
+            p.inject(third, p.a.address, Forge.ack(p.a.qp.qpNum(), PSN, AethSyndrome.ack(AethSyndrome.CREDITS_INVALID)),
                     Forge.SRC_PORT);
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.a, Counter.DROP_WRONG_ADDRESS) > 0);
             assertThat(p.sendCompletions(p.a)).as("completed by a forged ACK").isEmpty();
             assertThat(p.counter(p.a, Counter.DROP_WRONG_ADDRESS)).isEqualTo(1);
             p.awaitOn(p.a, 1, 0, 1000 * MS); // the retransmission reaches the peer, whose ACK completes it

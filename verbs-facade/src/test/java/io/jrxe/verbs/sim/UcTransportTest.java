@@ -45,7 +45,7 @@ class UcTransportTest {
             assertThat(wire.count(Wire.fromSide(p.b))).as("packets B sent").isZero();
             assertThat(wire.count(pk -> pk.opcode().operation() == Operation.ACKNOWLEDGE)).isZero();
             assertThat(wire.count(Wire.Packet::ackRequest)).as("UC packets asking for an ACK").isZero();
-            assertThat(wire.packets).allMatch(pk -> pk.opcode().name().startsWith("UC_"));
+            assertThat(wire.packets()).allMatch(pk -> pk.opcode().name().startsWith("UC_"));
             assertSameBytes(p.b.memory, 500_000, p.a.memory, 0, 5000);
             assertSameBytes(p.b.memory, 600_000, p.a.memory, 0, 2048);
         }
@@ -126,7 +126,7 @@ class UcTransportTest {
             fill(p.a.memory, 0, 100, 5);
             p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 100), 1));
             p.awaitCompletions(1, 0, 10 * MS);
-            p.run(10 * MS);
+            p.run(10 * MS, () -> p.counter(p.b, Counter.DROP_NO_RESOURCES) > 0);
             assertThat(p.counter(p.b, Counter.DROP_NO_RESOURCES)).isEqualTo(1);
             assertThat(wire.count(Wire.fromSide(p.b))).as("no RNR NAK on UC").isZero();
 

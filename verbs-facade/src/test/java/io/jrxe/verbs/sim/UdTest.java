@@ -85,8 +85,8 @@ class UdTest {
             assertSameBytes(p.b.memory, 100_000 + GRH, p.a.memory, 0, size);
 
             // The wire: one UD packet with the DETH naming the Q_Key and the sender's QP.
-            assertThat(wire.packets).hasSize(1);
-            Wire.Packet pk = wire.packets.getFirst();
+            assertThat(wire.packets()).hasSize(1);
+            Wire.Packet pk = wire.packets().getFirst();
             assertThat(pk.opcode()).isEqualTo(op == WrOpcode.SEND ? Opcode.UD_SEND_ONLY : Opcode.UD_SEND_ONLY_WITH_IMMEDIATE);
             DethFlyweight deth = new DethFlyweight().wrap(pk.buffer(), pk.opcode().offsetOf(ExtensionHeader.DETH));
             assertThat(deth.qkey()).isEqualTo(QKEY);
@@ -125,7 +125,7 @@ class UdTest {
             p.b.qp.postRecv(recv(p.b, 100_000, 1000, 1));
             p.a.qp.postSend(udSend(p, WrOpcode.SEND, 0, 100, QKEY + 1));
             p.awaitCompletions(1, 0, 10 * MS);
-            p.run(10 * MS);
+            p.run(10 * MS, () -> p.counter(p.b, Counter.DROP_BAD_QKEY) > 0);
             assertThat(p.sendCompletions(p.a).getFirst().status()).as("UD has no acknowledgement: the sender succeeds")
                     .isEqualTo(WcStatus.SUCCESS);
             assertThat(p.recvCompletions(p.b)).isEmpty();
@@ -146,7 +146,7 @@ class UdTest {
             Wire wire = Wire.on(p);
             p.a.qp.postSend(udSend(p, WrOpcode.SEND, 0, 100, QKEY));
             p.awaitCompletions(1, 0, 10 * MS);
-            p.run(10 * MS);
+            p.run(10 * MS, () -> p.counter(p.b, Counter.DROP_NO_RESOURCES) > 0);
             assertThat(p.counter(p.b, Counter.DROP_NO_RESOURCES)).isEqualTo(1);
             assertThat(wire.count(Wire.fromSide(p.b))).as("UD has no RNR NAK").isZero();
         }
@@ -159,7 +159,7 @@ class UdTest {
             p.b.qp.postRecv(recv(p.b, 100_000, 1000, 1));
             p.a.qp.postSend(udSend(p, WrOpcode.SEND, 0, 64, 0x80000000 | 0x0BADBAD));
             p.awaitCompletions(1, 1, 10 * MS);
-            Wire.Packet pk = wire.packets.getFirst();
+            Wire.Packet pk = wire.packets().getFirst();
             int qkeyOnWire = new DethFlyweight().wrap(pk.buffer(), pk.opcode().offsetOf(ExtensionHeader.DETH)).qkey();
             // IBTA 10.2.5 / rxe: a work request Q_Key with bit 31 set sends the QP's own Q_Key instead.
             assertThat(qkeyOnWire).isEqualTo(p.a.qp.query().qkey()).isEqualTo(QKEY);

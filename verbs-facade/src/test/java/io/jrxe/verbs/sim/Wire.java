@@ -8,7 +8,6 @@ import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.sim.PacketFilter;
-import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,11 +16,12 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The test's eyes and hands on the simulated wire: every packet is logged (decoded enough for
- * assertions) and rules drop or rewrite the ones they match, a given number of times.
+ * The test's eyes and hands on the pair's wire (the simulated network, or the shared-memory wire
+ * where each device's sending thread calls it, hence the locks): every packet is logged (decoded
+ * enough for assertions) and rules drop or rewrite the ones they match, a given number of times.
  */
 final class Wire implements PacketFilter {
-    /** One packet as it left its sender (before the rules acted on it). */
+    /** One packet as it left its sender (before the rules acted on it), at the pair's {@link SimPair#nanoTime}. */
     record Packet(long time, PeerAddress from, PeerAddress to, byte[] bytes, boolean dropped) {
         ByteBuffer buffer() {
             return ByteBuffer.wrap(bytes);
@@ -88,39 +88,39 @@ final class Wire implements PacketFilter {
     private record Rule(Predicate<Packet> match, Consumer<byte[]> rewrite, int[] left) {
     }
 
-    private final SimulatedNetwork network;
-    final List<Packet> packets = new ArrayList<>();
+    private final SimPair pair;
+    private final List<Packet> packets = new ArrayList<>();
     private final List<Rule> rules = new ArrayList<>();
 
-    private Wire(SimulatedNetwork network) {
-        this.network = network;
+    private Wire(SimPair pair) {
+        this.pair = pair;
     }
 
     static Wire on(SimPair p) {
-        Wire w = new Wire(p.network);
-        p.network.filter(w);
+        Wire w = new Wire(p);
+        p.filter(w);
         return w;
     }
 
     /** Drops the next {@code times} packets that match (-1: all of them, for ever). */
-    Wire drop(int times, Predicate<Packet> match) {
+    synchronized Wire drop(int times, Predicate<Packet> match) {
         rules.add(new Rule(match, null, new int[] {times}));
         return this;
     }
 
     /** Rewrites the next {@code times} packets that match, in place (the network recomputes the ICRC). */
-    Wire rewrite(int times, Predicate<Packet> match, Consumer<byte[]> rewrite) {
+    synchronized Wire rewrite(int times, Predicate<Packet> match, Consumer<byte[]> rewrite) {
         rules.add(new Rule(match, rewrite, new int[] {times}));
         return this;
     }
 
-    void clearRules() {
+    synchronized void clearRules() {
         rules.clear();
     }
 
     @Override
-    public Verdict inspect(PeerAddress from, PeerAddress to, byte[] roce) {
-        Packet seen = new Packet(network.time().nanoTime(), from, to, roce.clone(), false);
+    public synchronized Verdict inspect(PeerAddress from, PeerAddress to, byte[] roce) {
+        Packet seen = new Packet(pair.nanoTime(), from, to, roce.clone(), false);
         for (Rule r : rules) {
             if (r.left[0] != 0 && r.match.test(seen)) {
                 if (r.left[0] > 0) {
@@ -139,11 +139,16 @@ final class Wire implements PacketFilter {
         return Verdict.PASS;
     }
 
-    List<Packet> matching(Predicate<Packet> p) {
+    /** The packets logged so far, in the order they were sent. */
+    synchronized List<Packet> packets() {
+        return List.copyOf(packets);
+    }
+
+    synchronized List<Packet> matching(Predicate<Packet> p) {
         return packets.stream().filter(p).toList();
     }
 
-    long count(Predicate<Packet> p) {
+    synchronized long count(Predicate<Packet> p) {
         return packets.stream().filter(p).count();
     }
 

@@ -111,7 +111,7 @@ class WorkRequestChainTest {
             p.a.qp.postSend(id(wr(p.a, WrOpcode.SEND, 0, 10), 10).next(id(wr(p.a, WrOpcode.SEND, 0, 10), 11)));
             p.awaitCompletions(1, 1, 10 * MS);
             assertThat(p.recvCompletions(p.b)).extracting(WorkCompletion::wrId).containsExactly(1L);
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, io.jrxe.rnic.device.Counter.SEND_RNR_ERR) > 0);
             assertThat(p.counter(p.b, io.jrxe.rnic.device.Counter.SEND_RNR_ERR)).as("no receive for the second SEND")
                     .isPositive();
         }

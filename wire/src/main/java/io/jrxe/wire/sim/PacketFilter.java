@@ -3,9 +3,11 @@ package io.jrxe.wire.sim;
 import io.jrxe.wire.port.PeerAddress;
 
 /**
- * A test's hand on the simulated wire: sees every packet (the RoCE bytes, ICRC included) before
- * the configured faults, and may drop it or change it in place (the ICRC is then recomputed, so
- * a changed packet arrives as if its sender had sent it so).
+ * A test's hand on the simulated network or the shared-memory wire ({@link
+ * io.jrxe.wire.port.shm.ShmPort#filter}): sees every packet (the RoCE bytes, ICRC included) and
+ * may drop it or change it in place (the ICRC is then recomputed, so a changed packet arrives as
+ * if its sender had sent it so). On the simulated network it sees a packet before the network's
+ * faults; on the shared-memory wire after the sending device's own.
  */
 @FunctionalInterface
 public interface PacketFilter {

@@ -10,6 +10,7 @@ import io.jrxe.wire.port.raw.TransmitPath;
 import io.jrxe.wire.port.udp.MulticastInterface;
 import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.port.udp.RoceUdpPort;
+import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.stats.SingleWriterCounter;
 
@@ -63,6 +64,8 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
     private final ShmRing.RecordHandler deliver = this::deliver;
     private final ShmDoorbell doorbell = new ShmDoorbell();
     private volatile boolean closed;
+    /** A test's hand on this wire, or null; installed by any thread, read by the sending one. */
+    private volatile PacketFilter filter;
 
     private ShmPort(PeerAddress local, ShmRing inbox, ShmDirectory directory, ShmGroups groups) {
         super(local);
@@ -126,6 +129,20 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         }
         writeUdpIcrc(packet, offset, length, to, srcPort);
         tapSent(to, srcPort, 0, packet, offset, length);
+        PacketFilter f = filter;
+        if (f != null) {
+            byte[] roce = new byte[length];
+            packet.get(offset, roce);
+            PacketFilter.Verdict verdict = f.inspect(local, to, roce);
+            if (verdict == PacketFilter.Verdict.DROP) {
+                return;
+            }
+            if (verdict == PacketFilter.Verdict.MODIFIED) {
+                packet = ByteBuffer.wrap(roce); // the NIC's buffer may be sent again as it was
+                offset = 0;
+                writeUdpIcrc(packet, 0, length, to, srcPort);
+            }
+        }
         if (to.multicast()) {
             long now = System.nanoTime();
             for (ShmPeer member : route(to, now).members) {
@@ -195,6 +212,16 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         lastPeerAddress = to;
         lastPeer = p;
         return p;
+    }
+
+    /**
+     * Installs (or with null removes) a test's packet filter, a hand on the wire past this port: it sees each packet
+     * as it left (after the device's own faults, with its ICRC, shown to the capture as sent) and may lose it or change
+     * it on its way (its ICRC written again), as {@link io.jrxe.wire.sim.SimulatedNetwork#filter} does on the
+     * simulated network. A test hook: each packet it sees is copied.
+     */
+    public void filter(PacketFilter f) {
+        filter = f;
     }
 
     @Override

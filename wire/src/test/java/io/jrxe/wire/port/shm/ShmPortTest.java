@@ -5,7 +5,9 @@ import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.MulticastJoinException;
 import io.jrxe.wire.port.PacketInfo;
 import io.jrxe.wire.port.PacketSink;
+import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.stats.CounterRegistry;
 import io.jrxe.wire.testing.SamplePackets;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +61,43 @@ class ShmPortTest {
         assertThat(got.packets).hasSize(1);
         assertThat(got.sources).containsExactly(A + ":50001");
         assertThat(got.packets.getFirst()).isEqualTo(packet);
+    }
+
+    @Test
+    void aTestsFilterLosesOrChangesAPacketPastTheCaptureAndAChangedOneArrivesWithAnIcrcThatChecks() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        Recorder got = new Recorder();
+        b.receiver(got);
+        List<PacketTap.Direction> tapped = new ArrayList<>();
+        a.tap((d, s, t, sp, dp, id, roce, off, len, ts, c) -> tapped.add(d));
+        byte[] packet = SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(42));
+        int[] seen = {0};
+        a.filter((from, to, roce) -> {
+            seen[0]++;
+            assertThat(from).isEqualTo(A);
+            assertThat(to).isEqualTo(B);
+            if (seen[0] == 1) {
+                return PacketFilter.Verdict.DROP;
+            }
+            roce[20] ^= 0x5A; // a payload byte
+            return PacketFilter.Verdict.MODIFIED;
+        });
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
+        assertThat(b.receive(16)).as("the lost one").isZero();
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(got.drops).as("the ICRC was written again for the change").isEmpty();
+        assertThat(got.packets.getFirst()[20]).isEqualTo((byte) (packet[20] ^ 0x5A));
+        assertThat(packet[20]).as("the sender's buffer, which a resend would send again").isEqualTo(
+                SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(42))[20]);
+        assertThat(tapped).as("both left the port, as the capture shows").containsExactly(PacketTap.Direction.SENT,
+                PacketTap.Direction.SENT);
+
+        a.filter(null);
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(seen[0]).isEqualTo(2);
     }
 
     @Test
