@@ -62,6 +62,11 @@ public final class SimPair implements AutoCloseable {
     static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
     /** A wait on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
     private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
+    /**
+     * The least ACK timeout exponent on the shared-memory wire, 4.096 us x 2^16 = 268 ms: in real time a response can be
+     * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
+     */
+    private static final int SHM_LEAST_TIMEOUT = 16;
 
     public final SimulatedNetwork network;
     /** The rings' directory on the shared-memory wire, else null. */
@@ -208,7 +213,7 @@ public final class SimPair implements AutoCloseable {
         self.qp.modify(rtr);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
         if (c.type == QpType.RC) {
-            rts.timeout(c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
+            rts.timeout(ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
     }
