@@ -11,7 +11,7 @@ import io.jrxe.wire.port.PacketTap;
 import io.jrxe.wire.psn.Psn;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.List;
 
 import static io.jrxe.verbs.sim.Ops.MS;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExplainingCommentsTest {
     /** The comments of the packets a side sent, in order (null for a packet without one). */
     private static List<String> sentComments(SimPair p, SimPair.Side side) {
-        List<String> comments = new ArrayList<>();
+        List<String> comments = new CopyOnWriteArrayList<>(); // written by whichever thread runs the NIC
         PacketTap tap = (d, s, t, sp, dp, id, roce, off, len, ts, c) -> {
             if (d == PacketTap.Direction.SENT) {
                 comments.add(c);
@@ -69,7 +69,7 @@ class ExplainingCommentsTest {
             String why = String.format("R_Key 0x%08x (index %d, variant 0x%02x): no MR or MW has this key's index", bad.rkey,
                     bad.rkey >>> 8, bad.rkey & 0xFF);
             assertThat(comments).containsExactly("NAK remote access error: " + why);
-            AsyncEvent event = p.b.ctx.pollAsyncEvent();
+            AsyncEvent event = p.b.ctx.awaitAsyncEvent(10, java.util.concurrent.TimeUnit.SECONDS);
             assertThat(event).isNotNull();
             assertThat(event.toString()).contains(why);
         }
