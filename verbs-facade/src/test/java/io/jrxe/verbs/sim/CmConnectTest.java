@@ -173,7 +173,7 @@ class CmConnectTest {
             assertThat(text(rejected.privateData(), 7)).isEqualTo("go away");
             assertThat(ca.state()).isEqualTo(CmState.CLOSED);
             assertThat(a.queuePair(qa).state()).isEqualTo(QpState.ERR);
-            f.settle(60 * SECOND);
+            f.settle(60 * SECOND, () -> a.cm().connectionCount() + b.cm().connectionCount() == 0);
             assertThat(a.cm().connectionCount() + b.cm().connectionCount()).isZero();
             assertThat(a.types()).containsExactly(CmEventType.REJECTED);
         }
@@ -207,7 +207,7 @@ class CmConnectTest {
             f.await(() -> ca.state() == CmState.MRA_REQ_RCVD, SECOND, "the MRA");
             CmConnection cb = b.last(CmEventType.CONNECT_REQUEST).connection();
             assertThat(cb.state()).isEqualTo(CmState.MRA_REQ_SENT);
-            f.runUntil(() -> false, 10 * SECOND); // far beyond the REQ's own timeout; within the MRA's 34 s
+            f.run(10 * SECOND); // far beyond the REQ's own timeout; within the MRA's 34 s
             assertThat(ca.state()).isEqualTo(CmState.MRA_REQ_RCVD);
             assertThat(a.gsi().sent()).as("the REQ went out once").isEqualTo(1);
             b.cm().accept(cb, new AcceptParams(qb.qpNum()));
@@ -236,7 +236,7 @@ class CmConnectTest {
             f.await(() -> a.last(CmEventType.UNREACHABLE) != null, SECOND, "a refusing SIDR_REP");
             assertThat(a.last(CmEventType.UNREACHABLE).status()).isEqualTo(SidrStatus.SERVICE_ID_NOT_SUPPORTED.code());
             assertThat(a.cm().connectionCount()).isZero();
-            f.runUntil(() -> false, SECOND);
+            f.run(SECOND);
             assertThat(b.cm().connectionCount()).as("B's kept answer is gone after its time-wait").isZero();
         }
     }

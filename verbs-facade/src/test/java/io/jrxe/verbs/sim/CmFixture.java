@@ -1,6 +1,7 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
 import io.jrxe.rnic.cm.CmEventQueue;
@@ -21,11 +22,14 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,13 +39,22 @@ import java.util.function.BooleanSupplier;
  * Nodes with a CM on one simulated network: each a device, a PD, a CQ, a registered buffer and
  * RC QPs made on demand, and an event queue whose events are collected into a list as virtual
  * time runs. Everything runs on the test's thread, the NIC thread of every device.
+ * <p>
+ * With {@code -Djrxe.sim.wire=shm} (as {@link SimPair}) the nodes are on the shared-memory wire, in real time: the
+ * waits run every node's NIC on the test's thread until what they wait for came or their time (at least
+ * {@link #SHM_LEAST_WAIT_NANOS}) is up.
  */
 final class CmFixture implements AutoCloseable {
     static final long SECOND = 1_000_000_000L;
     static final long SERVICE = 0x0000_0000_0106_1c06L; // rping's: TCP port space, port 7174
     private static final AtomicLong NAMES = new AtomicLong();
 
+    /** A wait on the shared-memory wire is real time: a virtual deadline below this is this. */
+    private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
+
     final SimulatedNetwork network;
+    /** The rings' directory on the shared-memory wire, else null. */
+    private final Path rings;
     private final Arena arena = Arena.ofShared();
     private final List<Node> nodes = new ArrayList<>();
 
@@ -57,8 +70,10 @@ final class CmFixture implements AutoCloseable {
         final List<CmEvent> events = new ArrayList<>();
 
         Node(String ip) throws Exception {
-            device = Verbs.emulated().createSimulated(DeviceConfig.of("cm" + NAMES.incrementAndGet(),
-                    InetAddress.getByName(ip)).withInterfaceMtu(1500), network);
+            DeviceConfig config = DeviceConfig.of("cm" + NAMES.incrementAndGet(), InetAddress.getByName(ip))
+                    .withInterfaceMtu(1500);
+            device = rings != null ? Verbs.emulated().createShm(new NicContext(config), new ShmDirectory(rings))
+                    : Verbs.emulated().createSimulated(config, network);
             ctx = device.open();
             pd = ctx.allocPd();
             cq = ctx.createCq(256, null);
@@ -116,8 +131,9 @@ final class CmFixture implements AutoCloseable {
         }
     }
 
-    CmFixture(long seed) {
+    CmFixture(long seed) throws java.io.IOException {
         network = new SimulatedNetwork(seed);
+        rings = SimPair.ON_SHM ? Files.createTempDirectory("jrxe-cm-rings") : null;
     }
 
     Node node(String ip) throws Exception {
@@ -128,10 +144,38 @@ final class CmFixture implements AutoCloseable {
 
     /** Runs virtual time until the condition holds; false when the virtual deadline passed first. */
     boolean runUntil(BooleanSupplier done, long virtualNanos) {
+        if (rings != null) {
+            return pollUntil(done, Math.max(virtualNanos, SHM_LEAST_WAIT_NANOS));
+        }
         return network.time().runUntil(() -> {
             nodes.forEach(Node::collect);
             return done.getAsBoolean();
         }, virtualNanos);
+    }
+
+    /** Runs virtual time for a while (real time on the shared-memory wire), collecting events. */
+    void run(long virtualNanos) {
+        if (rings != null) {
+            pollUntil(() -> false, virtualNanos);
+        } else {
+            runUntil(() -> false, virtualNanos);
+        }
+    }
+
+    /** On the shared-memory wire: runs every node's NIC on this thread until {@code done} or {@code nanos} passed. */
+    private boolean pollUntil(BooleanSupplier done, long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        do {
+            for (Node n : nodes) {
+                n.device.nic().transport().invoker().invoke();
+                n.collect();
+            }
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - deadline < 0);
+        return false;
     }
 
     void await(BooleanSupplier done, long virtualNanos, String what) {
@@ -147,6 +191,17 @@ final class CmFixture implements AutoCloseable {
         nodes.forEach(Node::collect);
     }
 
+    /**
+     * {@link #settle(long)}, after which the test asserts that {@code settled} came about (and that nothing else did). On
+     * the shared-memory wire, which has no end of its timers to wait for, the wait is for {@code settled}.
+     */
+    void settle(long virtualNanos, BooleanSupplier settled) {
+        if (rings != null) {
+            runUntil(settled, virtualNanos);
+        }
+        settle(virtualNanos);
+    }
+
     static boolean in(CmConnection c, io.jrxe.rnic.cm.CmState s) {
         return c.state() == s;
     }
@@ -157,5 +212,8 @@ final class CmFixture implements AutoCloseable {
             Verbs.emulated().remove(n.device);
         }
         arena.close();
+        if (rings != null) {
+            SimPair.removeRings(rings);
+        }
     }
 }

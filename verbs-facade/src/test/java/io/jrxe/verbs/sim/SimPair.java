@@ -464,14 +464,19 @@ public final class SimPair implements AutoCloseable {
         Verbs.emulated().remove(b.device);
         arena.close();
         if (rings != null) {
-            try (var files = Files.list(rings)) {
-                for (Path f : files.toList()) {
-                    Files.deleteIfExists(f);
-                }
-                Files.deleteIfExists(rings);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot remove the rings' directory " + rings, e);
+            removeRings(rings);
+        }
+    }
+
+    /** Removes a fixture's rings' directory once its devices are gone. */
+    static void removeRings(Path rings) {
+        try (var files = Files.list(rings)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
             }
+            Files.deleteIfExists(rings);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot remove the rings' directory " + rings, e);
         }
     }
 }
