@@ -1,7 +1,6 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
 import io.jrxe.rnic.cm.CmEventQueue;
@@ -22,14 +21,11 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,21 +36,16 @@ import java.util.function.BooleanSupplier;
  * RC QPs made on demand, and an event queue whose events are collected into a list as virtual
  * time runs. Everything runs on the test's thread, the NIC thread of every device.
  * <p>
- * With {@code -Djrxe.sim.wire=shm} (as {@link SimPair}) the nodes are on the shared-memory wire, in real time: the
- * waits run every node's NIC on the test's thread until what they wait for came or their time (at least
- * {@link #SHM_LEAST_WAIT_NANOS}) is up.
+ * With {@code -Djrxe.sim.wire=shm} the nodes are on the shared-memory wire, in real time ({@link FixtureWire}): the
+ * waits run every node's NIC on the test's thread.
  */
 final class CmFixture implements AutoCloseable {
     static final long SECOND = 1_000_000_000L;
     static final long SERVICE = 0x0000_0000_0106_1c06L; // rping's: TCP port space, port 7174
     private static final AtomicLong NAMES = new AtomicLong();
 
-    /** A wait on the shared-memory wire is real time: a virtual deadline below this is this. */
-    private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
-
+    private final FixtureWire wire;
     final SimulatedNetwork network;
-    /** The rings' directory on the shared-memory wire, else null. */
-    private final Path rings;
     private final Arena arena = Arena.ofShared();
     private final List<Node> nodes = new ArrayList<>();
 
@@ -72,8 +63,7 @@ final class CmFixture implements AutoCloseable {
         Node(String ip) throws Exception {
             DeviceConfig config = DeviceConfig.of("cm" + NAMES.incrementAndGet(), InetAddress.getByName(ip))
                     .withInterfaceMtu(1500);
-            device = rings != null ? Verbs.emulated().createShm(new NicContext(config), new ShmDirectory(rings))
-                    : Verbs.emulated().createSimulated(config, network);
+            device = wire.device(config);
             ctx = device.open();
             pd = ctx.allocPd();
             cq = ctx.createCq(256, null);
@@ -131,9 +121,9 @@ final class CmFixture implements AutoCloseable {
         }
     }
 
-    CmFixture(long seed) throws java.io.IOException {
-        network = new SimulatedNetwork(seed);
-        rings = SimPair.ON_SHM ? Files.createTempDirectory("jrxe-cm-rings") : null;
+    CmFixture(long seed) {
+        wire = new FixtureWire(seed);
+        network = wire.network;
     }
 
     Node node(String ip) throws Exception {
@@ -144,43 +134,25 @@ final class CmFixture implements AutoCloseable {
 
     /** Runs virtual time until the condition holds; false when the virtual deadline passed first. */
     boolean runUntil(BooleanSupplier done, long virtualNanos) {
-        if (rings != null) {
-            return pollUntil(done, Math.max(virtualNanos, SHM_LEAST_WAIT_NANOS));
-        }
-        return network.time().runUntil(() -> {
-            nodes.forEach(Node::collect);
-            return done.getAsBoolean();
-        }, virtualNanos);
+        return wire.runUntil(this::step, done, virtualNanos);
     }
 
     /** Runs virtual time for a while (real time on the shared-memory wire), collecting events. */
     void run(long virtualNanos) {
-        if (rings != null) {
-            pollUntil(() -> false, virtualNanos);
-        } else {
-            runUntil(() -> false, virtualNanos);
-        }
+        wire.runFor(this::step, virtualNanos);
     }
 
-    /** On the shared-memory wire: runs every node's NIC on this thread until {@code done} or {@code nanos} passed. */
-    private boolean pollUntil(BooleanSupplier done, long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        do {
-            for (Node n : nodes) {
-                n.device.nic().transport().invoker().invoke();
-                n.collect();
-            }
-            if (done.getAsBoolean()) {
-                return true;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - deadline < 0);
-        return false;
+    /** Collects every node's events, on the shared-memory wire after running its NIC on this thread. */
+    private void step() {
+        for (Node n : nodes) {
+            wire.invoke(n.device);
+            n.collect();
+        }
     }
 
     void await(BooleanSupplier done, long virtualNanos, String what) {
         if (!runUntil(done, virtualNanos)) {
-            throw new AssertionError(what + " did not happen within " + virtualNanos + " ns virtual; events "
+            throw new AssertionError(what + " did not happen after " + wire.waited() + "; events "
                     + nodes.stream().map(Node::types).toList() + "; " + network);
         }
     }
@@ -196,7 +168,7 @@ final class CmFixture implements AutoCloseable {
      * the shared-memory wire, which has no end of its timers to wait for, the wait is for {@code settled}.
      */
     void settle(long virtualNanos, BooleanSupplier settled) {
-        if (rings != null) {
+        if (wire.shm()) {
             runUntil(settled, virtualNanos);
         }
         settle(virtualNanos);
@@ -212,8 +184,6 @@ final class CmFixture implements AutoCloseable {
             Verbs.emulated().remove(n.device);
         }
         arena.close();
-        if (rings != null) {
-            SimPair.removeRings(rings);
-        }
+        wire.close();
     }
 }

@@ -28,7 +28,6 @@ import io.jrxe.verbs.cm.PortSpace;
 import io.jrxe.verbs.cm.RdmaCm;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.wire.sim.SimulatedNetwork;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,14 +43,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The librdmacm-shaped API over the CM of two jrxe NICs on a simulated network: the program's steps as rping and
+ * The librdmacm-shaped API over the CM of two jrxe NICs on a simulated network (or the shared-memory wire,
+ * {@link FixtureWire}): the program's steps as rping and
  * ucmatose take them (resolve, route, QP on the identifier, connect / listen, accept), the events in their order
  * with their status and private data, the IP CM header's addresses on the passive side, and traffic on the QPs
  * the CM connected.
  */
 class RdmaCmApiTest {
     private static final long SECOND = 1_000_000_000L;
-    private final SimulatedNetwork network = new SimulatedNetwork(7);
+    private final FixtureWire wire = new FixtureWire(7);
     private final Arena arena = Arena.ofShared();
     private final List<EmulatedDevice> devices = new ArrayList<>();
     private final RdmaCm cm = Verbs.emulated().rdmaCm();
@@ -60,13 +60,18 @@ class RdmaCmApiTest {
     void tearDown() {
         devices.forEach(Verbs.emulated()::remove);
         arena.close();
+        wire.close();
     }
 
     private EmulatedDevice device(String ip) throws Exception {
-        EmulatedDevice d = Verbs.emulated().createSimulated(DeviceConfig.of("cmapi-" + ip,
-                InetAddress.getByName(ip)).withInterfaceMtu(1500), network);
+        EmulatedDevice d = wire.device(DeviceConfig.of("cmapi-" + ip, InetAddress.getByName(ip)).withInterfaceMtu(1500));
         devices.add(d);
         return d;
+    }
+
+    /** Runs the wire until {@code done} (on the shared-memory wire, the devices' NICs on this thread). */
+    private boolean runUntil(java.util.function.BooleanSupplier done, long virtualNanos) {
+        return wire.runUntil(() -> devices.forEach(wire::invoke), done, virtualNanos);
     }
 
     private static InetSocketAddress at(String ip, int port) throws Exception {
@@ -76,7 +81,7 @@ class RdmaCmApiTest {
     /** Runs virtual time until the channel has an event, and returns it, checking its type. */
     private CmEvent next(CmEventChannel ch, CmEventType expected) throws Exception {
         CmEvent[] got = new CmEvent[1];
-        boolean came = network.time().runUntil(() -> {
+        boolean came = runUntil(() -> {
             try {
                 got[0] = ch.pollEvent();
             } catch (VerbsException e) {
@@ -159,7 +164,7 @@ class RdmaCmApiTest {
             send.sgl.add(message.address(), 64, serverMr.lkey());
             serverQp.postSend(send);
             WorkCompletion[] wc = {new WorkCompletion()};
-            assertThat(network.time().runUntil(() -> clientCq.poll(wc) == 1, SECOND)).isTrue();
+            assertThat(runUntil(() -> clientCq.poll(wc) == 1, SECOND)).isTrue();
             assertThat(wc[0].status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(clientBuffer.getString(0)).isEqualTo("over the CM's QPs");
 
@@ -264,7 +269,7 @@ class RdmaCmApiTest {
             send.remoteQkey = where.qkey();
             clientQp.postSend(send);
             WorkCompletion[] wc = {new WorkCompletion()};
-            assertThat(network.time().runUntil(() -> serverCq.poll(wc) == 1, SECOND)).isTrue();
+            assertThat(runUntil(() -> serverCq.poll(wc) == 1, SECOND)).isTrue();
             assertThat(wc[0].status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(inbox.getString(40)).isEqualTo("a datagram");
         }

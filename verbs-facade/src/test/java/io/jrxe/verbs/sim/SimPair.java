@@ -6,7 +6,6 @@ import io.jrxe.verbs.AsyncEvent;
 import io.jrxe.verbs.AsyncEventType;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.Nic;
-import io.jrxe.rnic.NicContext;
 import io.jrxe.verbs.GidEntry;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.Access;
@@ -29,7 +28,6 @@ import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.rnic.transport.InvokedTransport;
 import io.jrxe.wire.port.shm.ShmPort;
 import io.jrxe.wire.port.udp.PortInUseException;
@@ -39,8 +37,6 @@ import io.jrxe.wire.sim.SimulatedNetwork;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,27 +46,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * on each side: the fixture of the data-path tests. Everything runs on the test's thread in
  * virtual time.
  * <p>
- * With {@code -Djrxe.sim.wire=shm} (verbs-facade's {@code engine-tests-on-shm} run) the two NICs are
- * on the shared-memory wire instead, rings in a directory of their own, in real time: the waits
- * poll both sides' CQs, which runs their NICs, until what they wait for came or their time (at
- * least {@link #SHM_LEAST_WAIT_NANOS}) is up. {@link #network} is then there but carries nothing; a test's
+ * With {@code -Djrxe.sim.wire=shm} the two NICs are on the shared-memory wire instead, in real time
+ * ({@link FixtureWire}): the waits poll both sides' CQs, which runs their NICs; a test's
  * {@link #filter} sits on both devices' ports and {@link #inject} sends from ports of its own.
  */
 public final class SimPair implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
-    /** Whether the pairs of this JVM are on the shared-memory wire. */
-    static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
-    /** A wait on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
-    private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
     /**
      * The least ACK timeout exponent on the shared-memory wire, 4.096 us x 2^16 = 268 ms: in real time a response can be
      * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
      */
     private static final int SHM_LEAST_TIMEOUT = 16;
 
+    private final FixtureWire wire;
     public final SimulatedNetwork network;
-    /** The rings' directory on the shared-memory wire, else null. */
-    private final Path rings;
     public final Side a;
     public final Side b;
     private final Arena arena = Arena.ofShared();
@@ -108,8 +97,8 @@ public final class SimPair implements AutoCloseable {
 
     public SimPair(long seed, Config config) throws Exception {
         this.config = config;
-        network = new SimulatedNetwork(seed);
-        rings = ON_SHM ? Files.createTempDirectory("jrxe-simpair-rings") : null;
+        wire = new FixtureWire(seed);
+        network = wire.network;
         a = side("10.0.0.1", config, false);
         b = side("10.0.0.2", config, config.srqOnB);
         connect(a, b, config);
@@ -172,8 +161,7 @@ public final class SimPair implements AutoCloseable {
         Side s = new Side();
         DeviceConfig device = c.device.apply(
                 DeviceConfig.of("sim" + NAMES.incrementAndGet(), InetAddress.getByName(address)).withInterfaceMtu(4200));
-        s.device = rings != null ? Verbs.emulated().createShm(new NicContext(device), new ShmDirectory(rings))
-                : Verbs.emulated().createSimulated(device, network);
+        s.device = wire.device(device);
         s.ctx = s.device.open();
         AsyncEvent up = s.ctx.pollAsyncEvent();
         if (up == null || up.type() != AsyncEventType.PORT_ACTIVE) {
@@ -213,7 +201,7 @@ public final class SimPair implements AutoCloseable {
         self.qp.modify(rtr);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
         if (c.type == QpType.RC) {
-            rts.timeout(ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
+            rts.timeout(FixtureWire.ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
     }
@@ -261,7 +249,7 @@ public final class SimPair implements AutoCloseable {
      * shared-memory wire each side received as many packets as the other sent.
      */
     public boolean delivered() {
-        if (rings == null) {
+        if (!wire.shm()) {
             return network.time().idle();
         }
         return counter(a, Counter.SENT_PKTS) == counter(b, Counter.RCVD_PKTS)
@@ -290,7 +278,7 @@ public final class SimPair implements AutoCloseable {
 
     /** Installs the test's packet filter on the pair's wire: the simulated network, or both devices' shared-memory ports. */
     void filter(PacketFilter f) {
-        if (rings == null) {
+        if (!wire.shm()) {
             network.filter(f);
             return;
         }
@@ -304,7 +292,7 @@ public final class SimPair implements AutoCloseable {
 
     /** The pair's clock: the simulated network's virtual time, or on the shared-memory wire the JVM's. */
     long nanoTime() {
-        return rings == null ? network.time().nanoTime() : System.nanoTime();
+        return wire.nanoTime();
     }
 
     /**
@@ -312,7 +300,7 @@ public final class SimPair implements AutoCloseable {
      * shared-memory wire nothing is needed.
      */
     void attach(PeerAddress third) {
-        if (rings == null) {
+        if (!wire.shm()) {
             network.attach(third);
         }
     }
@@ -323,14 +311,14 @@ public final class SimPair implements AutoCloseable {
      * {@link #FORGE_PORT}), as a third program on that host would send it, and goes straight into {@code to}'s ring.
      */
     void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
-        if (rings == null) {
+        if (!wire.shm()) {
             network.inject(from, to, roce, srcPort);
             return;
         }
         try {
             ShmPort forger = forgers.get(from);
             if (forger == null) {
-                forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), new ShmDirectory(rings), 1 << 16);
+                forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), wire.rings(), 1 << 16);
                 forgers.put(from, forger);
             }
             forger.send(java.nio.ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
@@ -351,7 +339,7 @@ public final class SimPair implements AutoCloseable {
         if (!ok) {
             throw new AssertionError("completions did not arrive: send " + (a.sendDone.size() + b.sendDone.size()) + "/"
                     + sendCompletions + ", recv " + (a.recvDone.size() + b.recvDone.size()) + "/" + recvCompletions
-                    + " after " + waited() + "; " + network);
+                    + " after " + wire.waited() + "; " + network);
         }
     }
 
@@ -362,31 +350,18 @@ public final class SimPair implements AutoCloseable {
         if (!ok) {
             throw new AssertionError("completions did not arrive on " + s.device + ": send " + s.sendDone.size() + "/"
                     + sendCompletions + " " + s.sendDone + ", recv " + s.recvDone.size() + "/" + recvCompletions + " "
-                    + s.recvDone + " after " + waited() + "; " + network);
+                    + s.recvDone + " after " + wire.waited() + "; " + network);
         }
     }
 
     /** Runs virtual time until the condition holds (completions are collected on the way); false after the deadline. */
     public boolean runUntil(java.util.function.BooleanSupplier done, long virtualNanos) {
-        if (rings != null) {
-            return pollUntil(done, Math.max(virtualNanos, SHM_LEAST_WAIT_NANOS));
-        }
-        return network.time().runUntil(() -> {
-            drain(a);
-            drain(b);
-            return done.getAsBoolean();
-        }, virtualNanos);
+        return wire.runUntil(this::drainBoth, done, virtualNanos);
     }
 
     /** Runs virtual time for a while (to let things settle), collecting completions. */
     public void run(long virtualNanos) {
-        if (rings != null) {
-            pollUntil(() -> false, virtualNanos);
-            return;
-        }
-        network.time().runFor(virtualNanos);
-        drain(a);
-        drain(b);
+        wire.runFor(this::drainBoth, virtualNanos);
     }
 
     /**
@@ -395,28 +370,16 @@ public final class SimPair implements AutoCloseable {
      * {@code seen} (up to the shared-memory wait), then for {@code virtualNanos}: a packet's way there has no bound.
      */
     public void run(long virtualNanos, java.util.function.BooleanSupplier seen) {
-        if (rings != null) {
-            pollUntil(seen, SHM_LEAST_WAIT_NANOS);
+        if (wire.shm()) {
+            wire.runUntil(this::drainBoth, seen, 0);
         }
         run(virtualNanos);
     }
 
-    /** On the shared-memory wire: polls both sides (running their NICs) until {@code done} or {@code nanos} passed. */
-    private boolean pollUntil(java.util.function.BooleanSupplier done, long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        do {
-            drain(a);
-            drain(b);
-            if (done.getAsBoolean()) {
-                return true;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - deadline < 0);
-        return false;
-    }
-
-    private String waited() {
-        return rings != null ? "the wait on the shared-memory wire" : network.time().nanoTime() + " ns virtual";
+    /** Collects both sides' completions; on the shared-memory wire that runs their NICs too. */
+    private void drainBoth() {
+        drain(a);
+        drain(b);
     }
 
     private static void drain(Side s) {
@@ -463,20 +426,6 @@ public final class SimPair implements AutoCloseable {
         Verbs.emulated().remove(a.device);
         Verbs.emulated().remove(b.device);
         arena.close();
-        if (rings != null) {
-            removeRings(rings);
-        }
-    }
-
-    /** Removes a fixture's rings' directory once its devices are gone. */
-    static void removeRings(Path rings) {
-        try (var files = Files.list(rings)) {
-            for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(rings);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot remove the rings' directory " + rings, e);
-        }
+        wire.close();
     }
 }

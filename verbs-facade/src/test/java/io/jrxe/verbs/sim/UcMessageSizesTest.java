@@ -25,7 +25,7 @@ class UcMessageSizesTest {
         for (WrOpcode op : new WrOpcode[] {WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE,
                 WrOpcode.RDMA_WRITE_WITH_IMM}) {
             for (long size : RcMessageSizesTest.sizes(1024)) {
-                all.add(Arguments.of(op, Mtu.MTU_1024, SimPair.ON_SHM ? Math.min(size, LARGEST_ON_SHM) : size));
+                all.add(Arguments.of(op, Mtu.MTU_1024, FixtureWire.ON_SHM ? Math.min(size, LARGEST_ON_SHM) : size));
             }
             for (long size : new long[] {255, 256, 257}) {
                 all.add(Arguments.of(op, Mtu.MTU_256, size));

@@ -1,0 +1,130 @@
+package io.jrxe.verbs.sim;
+
+import io.jrxe.rnic.DeviceConfig;
+import io.jrxe.rnic.NicContext;
+import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.port.shm.ShmDirectory;
+import io.jrxe.wire.port.udp.PortInUseException;
+import io.jrxe.wire.sim.SimulatedNetwork;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Where a fixture's devices are, and how its waits run: one simulated network in virtual time, or, with
+ * {@code -Djrxe.sim.wire=shm} (verbs-facade's {@code engine-tests-on-shm} run), the shared-memory wire with rings in
+ * a directory of their own, in real time. There a wait for something runs the fixture's step (which runs its NICs
+ * on the test's thread and collects what they made) until it came or its time, at least
+ * {@link #SHM_LEAST_WAIT_NANOS}, is up; {@link #network} is there but carries nothing.
+ */
+final class FixtureWire implements AutoCloseable {
+    /** Whether the fixtures of this JVM are on the shared-memory wire. */
+    static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
+    /** A wait for something on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
+    private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
+
+    final SimulatedNetwork network;
+    /** The rings' directory on the shared-memory wire, else null. */
+    private final Path rings;
+
+    FixtureWire(long seed) {
+        network = new SimulatedNetwork(seed);
+        try {
+            rings = ON_SHM ? Files.createTempDirectory("jrxe-fixture-rings") : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for the rings", e);
+        }
+    }
+
+    /** Whether this fixture is on the shared-memory wire. */
+    boolean shm() {
+        return rings != null;
+    }
+
+    /** The rings' directory: on the shared-memory wire only. */
+    ShmDirectory rings() {
+        if (rings == null) {
+            throw new IllegalStateException("the fixture is on the simulated network");
+        }
+        return new ShmDirectory(rings);
+    }
+
+    /** A device on this wire. */
+    EmulatedDevice device(DeviceConfig config) throws PortInUseException {
+        return rings != null ? Verbs.emulated().createShm(new NicContext(config), rings())
+                : Verbs.emulated().createSimulated(config, network);
+    }
+
+    /** Runs a device's NIC once on this thread on the shared-memory wire; on the simulated network, time runs it. */
+    void invoke(EmulatedDevice d) {
+        if (rings != null) {
+            d.nic().transport().invoker().invoke();
+        }
+    }
+
+    /**
+     * Runs {@code step} and time until {@code done}: virtual time until the virtual deadline, or real time (at least
+     * the shared-memory wait) on the shared-memory wire. False when the time passed first.
+     */
+    boolean runUntil(Runnable step, BooleanSupplier done, long virtualNanos) {
+        if (rings != null) {
+            return poll(step, done, Math.max(virtualNanos, SHM_LEAST_WAIT_NANOS));
+        }
+        return network.time().runUntil(() -> {
+            step.run();
+            return done.getAsBoolean();
+        }, virtualNanos);
+    }
+
+    /** Runs time for a while (real time on the shared-memory wire), then {@code step}. */
+    void runFor(Runnable step, long virtualNanos) {
+        if (rings != null) {
+            poll(step, () -> false, virtualNanos);
+            return;
+        }
+        network.time().runFor(virtualNanos);
+        step.run();
+    }
+
+    /** The fixture's clock: virtual time, or on the shared-memory wire the JVM's. */
+    long nanoTime() {
+        return rings == null ? network.time().nanoTime() : System.nanoTime();
+    }
+
+    /** How long a failed wait waited, for its message. */
+    String waited() {
+        return rings != null ? "the wait on the shared-memory wire" : network.time().nanoTime() + " ns virtual";
+    }
+
+    private static boolean poll(Runnable step, BooleanSupplier done, long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        do {
+            step.run();
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - deadline < 0);
+        return false;
+    }
+
+    /** Removes the rings' directory; the fixture removed its devices first. */
+    @Override
+    public void close() {
+        if (rings == null) {
+            return;
+        }
+        try (var files = Files.list(rings)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(rings);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the rings' directory " + rings, e);
+        }
+    }
+}
