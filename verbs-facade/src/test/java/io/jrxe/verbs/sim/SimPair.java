@@ -37,8 +37,11 @@ import io.jrxe.wire.sim.SimulatedNetwork;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -57,16 +60,16 @@ public final class SimPair implements AutoCloseable {
      * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
      */
     private static final int SHM_LEAST_TIMEOUT = 16;
+    /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
+    private static final int FORGE_PORT = 4792;
 
     private final FixtureWire wire;
     public final SimulatedNetwork network;
     public final Side a;
     public final Side b;
     private final Arena arena = Arena.ofShared();
-    /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
-    private static final int FORGE_PORT = 4792;
     /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
-    private final java.util.Map<PeerAddress, ShmPort> forgers = new java.util.HashMap<>();
+    private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
 
     /** One NIC, its QP, CQs and memory. */
     public static final class Side {
@@ -201,7 +204,8 @@ public final class SimPair implements AutoCloseable {
         self.qp.modify(rtr);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
         if (c.type == QpType.RC) {
-            rts.timeout(FixtureWire.ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
+            int timeout = FixtureWire.ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout;
+            rts.timeout(timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
     }
@@ -321,7 +325,7 @@ public final class SimPair implements AutoCloseable {
                 forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), wire.rings(), 1 << 16);
                 forgers.put(from, forger);
             }
-            forger.send(java.nio.ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
+            forger.send(ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
         } catch (PortInUseException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
