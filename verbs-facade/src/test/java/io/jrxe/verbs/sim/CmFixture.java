@@ -168,9 +168,7 @@ final class CmFixture implements AutoCloseable {
      * the shared-memory wire, which has no end of its timers to wait for, the wait is for {@code settled}.
      */
     void settle(long virtualNanos, BooleanSupplier settled) {
-        if (wire.shm()) {
-            runUntil(settled, virtualNanos);
-        }
+        wire.awaitOnShm(this::step, settled);
         settle(virtualNanos);
     }
 

@@ -2,16 +2,23 @@ package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicContext;
+import io.jrxe.rnic.transport.InvokedTransport;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
+import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.shm.ShmDirectory;
+import io.jrxe.wire.port.shm.ShmPort;
 import io.jrxe.wire.port.udp.PortInUseException;
+import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -19,17 +26,22 @@ import java.util.function.BooleanSupplier;
  * {@code -Djrxe.sim.wire=shm} (verbs-facade's {@code engine-tests-on-shm} run), the shared-memory wire with rings in
  * a directory of their own, in real time. There a wait for something runs the fixture's step (which runs its NICs
  * on the test's thread and collects what they made) until it came or its time, at least
- * {@link #SHM_LEAST_WAIT_NANOS}, is up; {@link #network} is there but carries nothing.
+ * {@link #SHM_LEAST_WAIT_NANOS}, is up; {@link #network} is there but carries nothing. A test's hands on the wire (a
+ * packet filter, packets made by hand) work on both.
  */
 final class FixtureWire implements AutoCloseable {
     /** Whether the fixtures of this JVM are on the shared-memory wire. */
     static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
     /** A wait for something on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
     private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
+    /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
+    private static final int FORGE_PORT = 4792;
 
     final SimulatedNetwork network;
     /** The rings' directory on the shared-memory wire, else null. */
     private final Path rings;
+    /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
+    private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
 
     FixtureWire(long seed) {
         network = new SimulatedNetwork(seed);
@@ -80,6 +92,57 @@ final class FixtureWire implements AutoCloseable {
         }, virtualNanos);
     }
 
+    /**
+     * On the shared-memory wire, runs {@code step} until {@code seen} (at most the shared-memory wait): what a test
+     * asserts after a run of virtual time has then come about, since a packet's way there has no bound. On the
+     * simulated network, nothing: the run that follows decides.
+     */
+    void awaitOnShm(Runnable step, BooleanSupplier seen) {
+        if (rings != null) {
+            poll(step, seen, SHM_LEAST_WAIT_NANOS);
+        }
+    }
+
+    /** Installs (null: removes) a test's packet filter: on the simulated network, or on each device's shared-memory port. */
+    void filter(PacketFilter f, EmulatedDevice... devices) {
+        if (rings == null) {
+            network.filter(f);
+            return;
+        }
+        for (EmulatedDevice d : devices) {
+            ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).filter(f);
+        }
+    }
+
+    /** Makes {@code third} an address packets can be {@link #inject}ed from: the simulated network attaches it. */
+    void attach(PeerAddress third) {
+        if (rings == null) {
+            network.attach(third);
+        }
+    }
+
+    /**
+     * Puts a packet made by hand on the wire as if {@code from} had sent it from UDP port {@code srcPort}, its ICRC
+     * computed. On the shared-memory wire it leaves a port of its own at {@code from}'s address (UDP port
+     * {@link #FORGE_PORT}), as a third program on that host would send it, and goes straight into {@code to}'s ring.
+     */
+    void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
+        if (rings == null) {
+            network.inject(from, to, roce, srcPort);
+            return;
+        }
+        try {
+            ShmPort forger = forgers.get(from);
+            if (forger == null) {
+                forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), rings(), 1 << 16);
+                forgers.put(from, forger);
+            }
+            forger.send(ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
+        } catch (PortInUseException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     /** Runs time for a while (real time on the shared-memory wire), then {@code step}. */
     void runFor(Runnable step, long virtualNanos) {
         if (rings != null) {
@@ -112,9 +175,10 @@ final class FixtureWire implements AutoCloseable {
         return false;
     }
 
-    /** Removes the rings' directory; the fixture removed its devices first. */
+    /** Closes the ports {@link #inject} made and removes the rings' directory; the fixture removed its devices first. */
     @Override
     public void close() {
+        forgers.values().forEach(ShmPort::close);
         if (rings == null) {
             return;
         }

@@ -28,20 +28,14 @@ import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.rnic.transport.InvokedTransport;
-import io.jrxe.wire.port.shm.ShmPort;
-import io.jrxe.wire.port.udp.PortInUseException;
 import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -50,8 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * virtual time.
  * <p>
  * With {@code -Djrxe.sim.wire=shm} the two NICs are on the shared-memory wire instead, in real time
- * ({@link FixtureWire}): the waits poll both sides' CQs, which runs their NICs; a test's
- * {@link #filter} sits on both devices' ports and {@link #inject} sends from ports of its own.
+ * ({@link FixtureWire}): the waits poll both sides' CQs, which runs their NICs.
  */
 public final class SimPair implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
@@ -60,16 +53,12 @@ public final class SimPair implements AutoCloseable {
      * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
      */
     private static final int SHM_LEAST_TIMEOUT = 16;
-    /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
-    private static final int FORGE_PORT = 4792;
 
     private final FixtureWire wire;
     public final SimulatedNetwork network;
     public final Side a;
     public final Side b;
     private final Arena arena = Arena.ofShared();
-    /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
-    private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
 
     /** One NIC, its QP, CQs and memory. */
     public static final class Side {
@@ -280,18 +269,9 @@ public final class SimPair implements AutoCloseable {
         throw new IllegalStateException("no AH of " + s.device + " holds " + ah.av());
     }
 
-    /** Installs the test's packet filter on the pair's wire: the simulated network, or both devices' shared-memory ports. */
+    /** Installs the test's packet filter on the pair's wire ({@link FixtureWire#filter}). */
     void filter(PacketFilter f) {
-        if (!wire.shm()) {
-            network.filter(f);
-            return;
-        }
-        shmPort(a).filter(f);
-        shmPort(b).filter(f);
-    }
-
-    private static ShmPort shmPort(Side s) {
-        return (ShmPort) ((InvokedTransport) s.device.nic().transport()).wirePort();
+        wire.filter(f, a.device, b.device);
     }
 
     /** The pair's clock: the simulated network's virtual time, or on the shared-memory wire the JVM's. */
@@ -299,36 +279,14 @@ public final class SimPair implements AutoCloseable {
         return wire.nanoTime();
     }
 
-    /**
-     * Makes {@code third} an address packets can be {@link #inject}ed from: attached to the simulated network; on the
-     * shared-memory wire nothing is needed.
-     */
+    /** Makes {@code third} an address packets can be {@link #inject}ed from ({@link FixtureWire#attach}). */
     void attach(PeerAddress third) {
-        if (!wire.shm()) {
-            network.attach(third);
-        }
+        wire.attach(third);
     }
 
-    /**
-     * Puts a packet made by hand on the wire as if {@code from} had sent it from UDP port {@code srcPort}, its ICRC
-     * computed. On the shared-memory wire it leaves a port of its own at {@code from}'s address (UDP port
-     * {@link #FORGE_PORT}), as a third program on that host would send it, and goes straight into {@code to}'s ring.
-     */
+    /** Puts a packet made by hand on the wire as if {@code from} had sent it ({@link FixtureWire#inject}). */
     void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
-        if (!wire.shm()) {
-            network.inject(from, to, roce, srcPort);
-            return;
-        }
-        try {
-            ShmPort forger = forgers.get(from);
-            if (forger == null) {
-                forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), wire.rings(), 1 << 16);
-                forgers.put(from, forger);
-            }
-            forger.send(ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
-        } catch (PortInUseException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
+        wire.inject(from, to, roce, srcPort);
     }
 
     /** The device's NIC, for trace listeners and its port. */
@@ -374,9 +332,7 @@ public final class SimPair implements AutoCloseable {
      * {@code seen} (up to the shared-memory wait), then for {@code virtualNanos}: a packet's way there has no bound.
      */
     public void run(long virtualNanos, java.util.function.BooleanSupplier seen) {
-        if (wire.shm()) {
-            wire.runUntil(this::drainBoth, seen, 0);
-        }
+        wire.awaitOnShm(this::drainBoth, seen);
         run(virtualNanos);
     }
 
@@ -426,7 +382,6 @@ public final class SimPair implements AutoCloseable {
 
     @Override
     public void close() {
-        forgers.values().forEach(ShmPort::close);
         Verbs.emulated().remove(a.device);
         Verbs.emulated().remove(b.device);
         arena.close();

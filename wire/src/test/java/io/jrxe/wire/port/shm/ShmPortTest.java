@@ -52,8 +52,7 @@ class ShmPortTest {
     void aPacketArrivesWithItsSendersAddressPortAndAnIcrcThatChecks() throws Exception {
         ShmPort a = bind(A);
         ShmPort b = bind(B);
-        Recorder got = new Recorder();
-        b.receiver(got);
+        Recorder got = receiving(b);
         byte[] packet = SamplePackets.roce(Opcode.RC_RDMA_WRITE_ONLY, 200, new Random(38));
         a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_001);
         assertThat(b.receive(16)).isEqualTo(1);
@@ -67,8 +66,7 @@ class ShmPortTest {
     void aTestsFilterLosesOrChangesAPacketPastTheCaptureAndAChangedOneArrivesWithAnIcrcThatChecks() throws Exception {
         ShmPort a = bind(A);
         ShmPort b = bind(B);
-        Recorder got = new Recorder();
-        b.receiver(got);
+        Recorder got = receiving(b);
         List<PacketTap.Direction> tapped = new ArrayList<>();
         a.tap((d, s, t, sp, dp, id, roce, off, len, ts, c) -> tapped.add(d));
         byte[] packet = SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(42));
@@ -110,8 +108,7 @@ class ShmPortTest {
         assertThat(counters.get("jrxe_shm_peer_absent")).isEqualTo(1);
 
         ShmPort b = bind(B);
-        Recorder got = new Recorder();
-        b.receiver(got);
+        Recorder got = receiving(b);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (got.packets.isEmpty()) {
             assertThat(System.nanoTime()).as("B found within 10 s").isLessThan(deadline);
@@ -132,8 +129,7 @@ class ShmPortTest {
         for (int i = 0; i < sent; i++) {
             a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_003);
         }
-        Recorder got = new Recorder();
-        b.receiver(got);
+        Recorder got = receiving(b);
         b.receive(sent);
         assertThat(counters.get("jrxe_shm_ring_full")).isPositive();
         assertThat(got.packets.size() + counters.get("jrxe_shm_ring_full")).as("each packet arrived or was counted").isEqualTo(sent);
@@ -149,8 +145,7 @@ class ShmPortTest {
         assertThat(first.receive(16)).isEqualTo(1);
         first.close();
         ShmPort second = bind(B);
-        Recorder got = new Recorder();
-        second.receiver(got);
+        Recorder got = receiving(second);
         a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_004);
         assertThat(second.receive(16)).as("the closed ring was let go at once and the new one opened").isEqualTo(1);
         assertThat(got.packets).hasSize(1);
@@ -163,12 +158,9 @@ class ShmPortTest {
         ShmPort a = bind(A);
         ShmPort b = bind(B);
         ShmPort cPort = bind(c);
-        Recorder toA = new Recorder();
-        Recorder toB = new Recorder();
-        Recorder toC = new Recorder();
-        a.receiver(toA);
-        b.receiver(toB);
-        cPort.receiver(toC);
+        Recorder toA = receiving(a);
+        Recorder toB = receiving(b);
+        Recorder toC = receiving(cPort);
         byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 100, new Random(40));
 
         a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
@@ -209,8 +201,7 @@ class ShmPortTest {
         b.close();
         Files.createFile(member);
         ShmPort again = bind(B);
-        Recorder got = new Recorder();
-        again.receiver(got);
+        Recorder got = receiving(again);
         byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 64, new Random(41));
         a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_005);
         assertThat(again.receive(16)).as("the stale membership was cleared at bind").isZero();
@@ -222,6 +213,13 @@ class ShmPortTest {
         ShmPort a = bind(A);
         assertThatThrownBy(() -> a.joinGroup(PeerAddress.of("ff0e::38")))
                 .isInstanceOf(MulticastJoinException.class).hasMessageContaining("another IP family");
+    }
+
+    /** What {@code port} receives from now on. */
+    private static Recorder receiving(ShmPort port) {
+        Recorder got = new Recorder();
+        port.receiver(got);
+        return got;
     }
 
     private static final class Recorder implements PacketSink {
