@@ -137,10 +137,12 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
             if (verdict == PacketFilter.Verdict.DROP) {
                 return;
             }
-            if (verdict == PacketFilter.Verdict.MODIFIED) {
+            if (verdict == PacketFilter.Verdict.MODIFIED || verdict == PacketFilter.Verdict.CORRUPTED) {
                 packet = ByteBuffer.wrap(roce); // the NIC's buffer may be sent again as it was
                 offset = 0;
-                writeUdpIcrc(packet, 0, length, to, srcPort);
+                if (verdict == PacketFilter.Verdict.MODIFIED) {
+                    writeUdpIcrc(packet, 0, length, to, srcPort);
+                }
             }
         }
         if (to.multicast()) {
@@ -217,7 +219,7 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
     /**
      * Installs (or with null removes) a test's packet filter, a hand on the wire past this port: it sees each packet
      * as it left (after the device's own faults, with its ICRC, shown to the capture as sent) and may lose it or change
-     * it on its way (its ICRC written again), as {@link io.jrxe.wire.sim.SimulatedNetwork#filter} does on the
+     * it on its way (its verdict says whether its ICRC is written again), as {@link io.jrxe.wire.sim.SimulatedNetwork#filter} does on the
      * simulated network. A test hook: each packet it sees is copied.
      */
     public void filter(PacketFilter f) {

@@ -63,7 +63,7 @@ class ShmPortTest {
     }
 
     @Test
-    void aTestsFilterLosesOrChangesAPacketPastTheCaptureAndAChangedOneArrivesWithAnIcrcThatChecks() throws Exception {
+    void aTestsFilterLosesChangesOrDamagesAPacketPastTheCaptureAndOnlyAChangedOneArrivesWithAnIcrcThatChecks() throws Exception {
         ShmPort a = bind(A);
         ShmPort b = bind(B);
         Recorder got = receiving(b);
@@ -79,7 +79,7 @@ class ShmPortTest {
                 return PacketFilter.Verdict.DROP;
             }
             roce[20] ^= 0x5A; // a payload byte
-            return PacketFilter.Verdict.MODIFIED;
+            return seen[0] == 2 ? PacketFilter.Verdict.MODIFIED : PacketFilter.Verdict.CORRUPTED;
         });
         a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
         assertThat(b.receive(16)).as("the lost one").isZero();
@@ -92,10 +92,16 @@ class ShmPortTest {
         assertThat(tapped).as("both left the port, as the capture shows").containsExactly(PacketTap.Direction.SENT,
                 PacketTap.Direction.SENT);
 
+        a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(got.packets).as("the damaged one").hasSize(1);
+        assertThat(got.drops).as("its ICRC was left as it was").containsExactly(DropReason.BAD_ICRC);
+
         a.filter(null);
         a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_005);
         assertThat(b.receive(16)).isEqualTo(1);
-        assertThat(seen[0]).isEqualTo(2);
+        assertThat(got.packets).hasSize(2);
+        assertThat(seen[0]).isEqualTo(3);
     }
 
     @Test
