@@ -2,8 +2,10 @@ package io.jrxe.wire.port.shm;
 
 import io.jrxe.wire.port.PeerAddress;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Where the shared-memory wire keeps its rings, one file per device: {@code ADDRESS_PORT.ring}, the device's address
@@ -33,6 +35,13 @@ public record ShmDirectory(Path path) {
             return new ShmDirectory(devShm.resolve("jrxe"));
         }
         return new ShmDirectory(Path.of(System.getProperty("java.io.tmpdir"), "jrxe-shm"));
+    }
+
+    /** The rings of the devices that are members of multicast {@code group} now; none when no device joined it. */
+    public List<Path> members(PeerAddress group) throws IOException {
+        try (ShmGroups groups = new ShmGroups(this)) {
+            return groups.members(group, this);
+        }
     }
 
     /** The ring of the device at {@code address} on UDP port {@code udpPort}; ':' (IPv6) is a '_' in a file name. */

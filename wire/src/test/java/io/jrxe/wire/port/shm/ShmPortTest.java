@@ -170,8 +170,10 @@ class ShmPortTest {
         byte[] packet = SamplePackets.roce(Opcode.UD_SEND_ONLY, 100, new Random(40));
 
         a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
+        assertThat(new ShmDirectory(dir).members(group)).isEmpty();
         b.joinGroup(group);
         cPort.joinGroup(group);
+        assertThat(new ShmDirectory(dir).members(group)).containsExactlyInAnyOrder(b.ringFile(), cPort.ringFile());
         a.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_003);
         assertThat(b.receive(16)).as("only what was sent after the join").isEqualTo(1);
         assertThat(cPort.receive(16)).isEqualTo(1);
@@ -189,6 +191,7 @@ class ShmPortTest {
         assertThat(b.receive(16)).isEqualTo(2);
         cPort.receive(16);
         assertThat(toC.packets).hasSize(1);
+        assertThat(new ShmDirectory(dir).members(group)).containsExactly(b.ringFile());
 
         // A member that sends receives its own, as a joined UDP socket does with multicast loopback.
         b.send(ByteBuffer.wrap(packet), 0, packet.length, group, 50_004);
