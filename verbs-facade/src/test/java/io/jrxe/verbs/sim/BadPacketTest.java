@@ -10,7 +10,6 @@ import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.header.NakCode;
 import io.jrxe.wire.opcode.Opcode;
-import io.jrxe.wire.sim.LinkFaults;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -32,7 +31,7 @@ class BadPacketTest {
     private static long injectToB(SimPair p, byte[] roce, Counter reason) {
         long before = p.counter(p.b, reason);
         Forge.inject(p, p.a, p.b, roce);
-        p.run(MS);
+        p.run(MS, () -> p.counter(p.b, reason) > before);
         return p.counter(p.b, reason) - before;
     }
 
@@ -105,10 +104,10 @@ class BadPacketTest {
     @Test
     void aPacketWithABadIcrcIsDropped() throws Exception {
         try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC))) {
-            p.network.faults(p.a.address, p.b.address, LinkFaults.NONE.withCorrupt(1.0));
+            p.filter(Forge.CORRUPTING);
             assertThat(injectToB(p, Forge.packet(Opcode.RC_SEND_ONLY, p.b.qp.qpNum(), p.config.psn, 40),
                     Counter.DROP_BAD_ICRC)).isEqualTo(1);
-            p.network.faults(p.a.address, p.b.address, LinkFaults.NONE);
+            p.filter(null);
             stillWorks(p);
         }
     }
@@ -135,7 +134,7 @@ class BadPacketTest {
             int epsn = p.config.psn;
             Forge.inject(p, p.a, p.b, Forge.packet(Opcode.RC_SEND_ONLY, qpn, epsn + 3_000_000, 4));
             Forge.inject(p, p.a, p.b, Forge.packet(Opcode.RC_SEND_ONLY, qpn, epsn + 3_000_001, 4));
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, Counter.OUT_OF_SEQ_REQUEST) == 2 && p.counter(p.a, Counter.DROP_GHOST_ACK) == 1);
             assertThat(p.counter(p.b, Counter.OUT_OF_SEQ_REQUEST)).isEqualTo(2);
             var naks = wire.matching(Wire.fromSide(p.b));
             assertThat(naks).as("one sequence NAK until the expected PSN arrives").hasSize(1);
@@ -144,7 +143,7 @@ class BadPacketTest {
             assertThat(p.counter(p.a, Counter.DROP_GHOST_ACK)).as("A sent nothing: the NAK is a ghost to it").isEqualTo(1);
 
             Forge.inject(p, p.a, p.b, Forge.packet(Opcode.RC_SEND_ONLY, qpn, (epsn - 5_000_000) & 0xFFFFFF, 4));
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, Counter.DUPLICATE_REQUEST) == 1 && wire.matching(Wire.fromSide(p.b)).size() == 2);
             assertThat(p.counter(p.b, Counter.DUPLICATE_REQUEST)).isEqualTo(1);
             Wire.Packet ack = wire.matching(Wire.fromSide(p.b)).get(1);
             assertThat(AethSyndrome.isAck(ack.syndrome())).isTrue();

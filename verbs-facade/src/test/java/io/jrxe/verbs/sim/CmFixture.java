@@ -5,7 +5,6 @@ import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
 import io.jrxe.rnic.cm.CmEventQueue;
 import io.jrxe.verbs.cm.CmEventType;
-import io.jrxe.rnic.cm.ConnectionManager;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.engine.GsiCounters;
 import io.jrxe.rnic.qp.QueuePair;
@@ -37,7 +36,7 @@ import java.util.function.BooleanSupplier;
  * time runs. Everything runs on the test's thread, the NIC thread of every device.
  * <p>
  * With {@code -Djrxe.sim.wire=shm} the nodes are on the shared-memory wire, in real time ({@link FixtureWire}): the
- * waits run every node's NIC on the test's thread.
+ * waits run every node's NIC on the test's thread, and a call on a node's CM runs as its NIC's owner ({@link NodeCm}).
  */
 final class CmFixture implements AutoCloseable {
     static final long SECOND = 1_000_000_000L;
@@ -58,6 +57,7 @@ final class CmFixture implements AutoCloseable {
         final Mr mr;
         final PeerAddress address;
         final CmEventQueue queue = new CmEventQueue();
+        private final NodeCm cm;
         final List<CmEvent> events = new ArrayList<>();
 
         Node(String ip) throws Exception {
@@ -70,10 +70,12 @@ final class CmFixture implements AutoCloseable {
             memory = arena.allocate(1 << 16, 4096);
             mr = pd.regMr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
             address = PeerAddress.of(InetAddress.getByName(ip));
+            cm = new NodeCm(device.nic());
         }
 
-        ConnectionManager cm() {
-            return device.nic().cm();
+        /** The node's connection manager, each call run as its NIC's owner. */
+        NodeCm cm() {
+            return cm;
         }
 
         GsiCounters gsi() {
@@ -170,6 +172,11 @@ final class CmFixture implements AutoCloseable {
     void settle(long virtualNanos, BooleanSupplier settled) {
         wire.awaitOnShm(this::step, settled);
         settle(virtualNanos);
+    }
+
+    /** Puts a packet made by hand on the wire as if {@code from} had sent it ({@link FixtureWire#inject}). */
+    void inject(PeerAddress from, PeerAddress to, byte[] roce, int srcPort) {
+        wire.inject(from, to, roce, srcPort);
     }
 
     static boolean in(CmConnection c, io.jrxe.rnic.cm.CmState s) {

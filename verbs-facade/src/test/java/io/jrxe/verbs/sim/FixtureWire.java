@@ -3,6 +3,9 @@ package io.jrxe.verbs.sim;
 import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.NicContext;
 import io.jrxe.rnic.transport.InvokedTransport;
+import io.jrxe.verbs.QpConnect;
+import io.jrxe.verbs.QpPeer;
+import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
@@ -17,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -34,6 +38,11 @@ final class FixtureWire implements AutoCloseable {
     static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
     /** A wait for something on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
     private static final long SHM_LEAST_WAIT_NANOS = 30_000_000_000L;
+    /**
+     * The least ACK timeout exponent on the shared-memory wire, 4.096 us x 2^16 = 268 ms: in real time a response can be
+     * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
+     */
+    private static final int SHM_LEAST_TIMEOUT = 16;
     /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
     private static final int FORGE_PORT = 4792;
 
@@ -42,6 +51,8 @@ final class FixtureWire implements AutoCloseable {
     private final Path rings;
     /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
     private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
+    /** The test's packet filter on the shared-memory wire, for {@link #inject}'s ports made after it; null for none. */
+    private PacketFilter filter;
 
     FixtureWire(long seed) {
         network = new SimulatedNetwork(seed);
@@ -50,6 +61,17 @@ final class FixtureWire implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a directory for the rings", e);
         }
+    }
+
+    /** An RC QP's ACK timeout exponent on the fixtures' wire: {@code exponent}, at least {@link #SHM_LEAST_TIMEOUT} on shm. */
+    static int ackTimeout(int exponent) {
+        return ON_SHM ? Math.max(exponent, SHM_LEAST_TIMEOUT) : exponent;
+    }
+
+    /** {@link QpConnect#to} for an RC QP of a fixture: rdma-core's defaults, the ACK timeout {@link #ackTimeout}'s. */
+    static QpConnect connectTo(QpPeer peer) {
+        QpConnect c = QpConnect.to(peer);
+        return c.timeout(ackTimeout(c.rts(QpType.RC).timeout()));
     }
 
     /** Whether this fixture is on the shared-memory wire. */
@@ -103,15 +125,20 @@ final class FixtureWire implements AutoCloseable {
         }
     }
 
-    /** Installs (null: removes) a test's packet filter: on the simulated network, or on each device's shared-memory port. */
+    /**
+     * Installs (null: removes) a test's packet filter: on the simulated network, or on each device's shared-memory
+     * port and {@link #inject}'s, so that it sees packets made by hand too, as on the simulated network.
+     */
     void filter(PacketFilter f, EmulatedDevice... devices) {
         if (rings == null) {
             network.filter(f);
             return;
         }
+        filter = f;
         for (EmulatedDevice d : devices) {
             ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).filter(f);
         }
+        forgers.values().forEach(forger -> forger.filter(f));
     }
 
     /** Makes {@code third} an address packets can be {@link #inject}ed from: the simulated network attaches it. */
@@ -135,6 +162,7 @@ final class FixtureWire implements AutoCloseable {
             ShmPort forger = forgers.get(from);
             if (forger == null) {
                 forger = ShmPort.bind(PeerAddress.of(from.address(), FORGE_PORT), rings(), 1 << 16);
+                forger.filter(filter);
                 forgers.put(from, forger);
             }
             forger.send(ByteBuffer.wrap(roce.clone()), 0, roce.length, to, srcPort);
@@ -175,18 +203,20 @@ final class FixtureWire implements AutoCloseable {
         return false;
     }
 
-    /** Closes the ports {@link #inject} made and removes the rings' directory; the fixture removed its devices first. */
+    /**
+     * Closes the ports {@link #inject} made and removes the rings' directory, its multicast groups' folders too; the
+     * fixture removed its devices first.
+     */
     @Override
     public void close() {
         forgers.values().forEach(ShmPort::close);
         if (rings == null) {
             return;
         }
-        try (var files = Files.list(rings)) {
-            for (Path f : files.toList()) {
+        try (var files = Files.walk(rings)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) { // a folder after what is in it
                 Files.deleteIfExists(f);
             }
-            Files.deleteIfExists(rings);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the rings' directory " + rings, e);
         }

@@ -7,6 +7,7 @@ import io.jrxe.wire.header.BthFlyweight;
 import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.ExtensionHeader;
 import io.jrxe.wire.opcode.Opcode;
+import io.jrxe.wire.sim.PacketFilter;
 
 import java.nio.ByteBuffer;
 
@@ -52,6 +53,12 @@ final class Forge {
     }
 
     /** Puts a packet on the wire as if {@code from} had sent it to {@code to}. */
+    /** Flips a bit of each packet's last byte before its ICRC and leaves the ICRC: every packet arrives damaged. */
+    static final PacketFilter CORRUPTING = (from, to, roce) -> {
+        roce[roce.length - IcrcCalculator.LENGTH - 1] ^= 1;
+        return PacketFilter.Verdict.CORRUPTED;
+    };
+
     static void inject(SimPair p, SimPair.Side from, SimPair.Side to, byte[] roce) {
         p.inject(from.address, to.address, roce, SRC_PORT);
     }

@@ -18,9 +18,7 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.wire.port.PeerAddress;
-import io.jrxe.wire.sim.LinkFaults;
-import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.port.fault.FaultSpec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,17 +31,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Many RC QPs writing at once, as write-bw -q N does, on a network that loses nothing: every QP's writes complete
  * and nothing is sent twice. A QP that the device's in-flight cap holds back must not be left with packets in
- * flight that no ACK will answer until its ACK timer fires.
+ * flight that no ACK will answer until its ACK timer fires. On either fixture wire ({@link FixtureWire}).
  */
 class ManyQpsTest {
     private static final int WRITES = 20;
     private static final int SIZE = 4096;
+    /** The ACK timeout of the test whose ACKs come later than it: 4.096 us x 2^14 = 67 ms, perftest's. */
+    private static final int ACK_TIMEOUT = 14;
+    /** That test's ACKs' delay, past {@link #ACK_TIMEOUT}. */
+    private static final long LATE_ACK_NANOS = 90_000_000L;
 
     @ParameterizedTest
     @ValueSource(ints = {100, 400})
     void everyQpsWritesCompleteWithoutARetry(int qps) throws Exception {
-        SimulatedNetwork network = new SimulatedNetwork(qps);
-        run(network, qps, true);
+        run(qps, qps, 0, true);
     }
 
     /**
@@ -55,9 +56,7 @@ class ManyQpsTest {
     @ParameterizedTest
     @ValueSource(longs = {200_000L, 2_000_000L, 20_000_000L})
     void aSlowPathHoldsQpsBackWithoutARetry(long oneWayNanos) throws Exception {
-        SimulatedNetwork network = new SimulatedNetwork(oneWayNanos);
-        network.faults(PeerAddress.of("10.5.0.2"), PeerAddress.of("10.5.0.1"), LinkFaults.NONE.withDelay(oneWayNanos));
-        run(network, 100, true);
+        run(oneWayNanos, 100, oneWayNanos, true);
     }
 
     /**
@@ -69,17 +68,20 @@ class ManyQpsTest {
     @ParameterizedTest
     @ValueSource(ints = {100, 400})
     void acksLaterThanTheTimeoutStillCompleteEveryWrite(int qps) throws Exception {
-        SimulatedNetwork network = new SimulatedNetwork(qps + 1);
-        network.faults(PeerAddress.of("10.5.0.2"),
-                PeerAddress.of("10.5.0.1"), LinkFaults.NONE.withDelay(90_000_000L));
-        run(network, qps, false);
+        run(qps + 1, qps, LATE_ACK_NANOS, false);
     }
 
-    private static void run(SimulatedNetwork network, int qps, boolean noRetries) throws Exception {
-        EmulatedDevice da = Verbs.emulated().createSimulated(DeviceConfig.of("many-a-" + network.seed() + "-" + System.nanoTime(),
-                InetAddress.getByName("10.5.0.1")), network);
-        EmulatedDevice db = Verbs.emulated().createSimulated(DeviceConfig.of("many-b-" + network.seed() + "-" + System.nanoTime(),
-                InetAddress.getByName("10.5.0.2")), network);
+    /**
+     * {@code qps} QPs each write {@link #WRITES} times; the responder's packets (its ACKs) take {@code ackDelayNanos}
+     * more on their way (its device's faults). With {@code noRetries}, the ACK timeout is the fixtures' and nothing
+     * may be sent twice; without, it is {@link #ACK_TIMEOUT}'s, below the ACKs' delay.
+     */
+    private static void run(long seed, int qps, long ackDelayNanos, boolean noRetries) throws Exception {
+        FixtureWire wire = new FixtureWire(seed);
+        String names = "many-" + seed + "-" + System.nanoTime();
+        EmulatedDevice da = wire.device(DeviceConfig.of(names + "-a", InetAddress.getByName("10.5.0.1")));
+        EmulatedDevice db = wire.device(DeviceConfig.of(names + "-b", InetAddress.getByName("10.5.0.2"))
+                .withFaults(ackDelayNanos == 0 ? FaultSpec.NONE : FaultSpec.parse("delay=" + ackDelayNanos + "ns,dir=send")));
         try (Arena arena = Arena.ofShared(); Context a = da.open(); Context b = db.open()) {
             Pd pdA = a.allocPd();
             Pd pdB = b.allocPd();
@@ -94,8 +96,8 @@ class ManyQpsTest {
             for (int i = 0; i < qps; i++) {
                 qa[i] = pdA.createQp(new QpInitAttributes(QpType.RC, cqA, cqA, null, caps, false));
                 Qp qb = pdB.createQp(new QpInitAttributes(QpType.RC, cqB, cqB, null, caps, false));
-                QpConnect.to(new QpPeer(qb.qpNum(), 0, b.queryGid(1, 1).gid())).apply(qa[i]);
-                QpConnect.to(new QpPeer(qa[i].qpNum(), 0, a.queryGid(1, 1).gid())).apply(qb);
+                connect(new QpPeer(qb.qpNum(), 0, b.queryGid(1, 1).gid()), noRetries).apply(qa[i]);
+                connect(new QpPeer(qa[i].qpNum(), 0, a.queryGid(1, 1).gid()), noRetries).apply(qb);
             }
             SendWr wr = new SendWr(1);
             wr.opcode = WrOpcode.RDMA_WRITE;
@@ -113,25 +115,32 @@ class ManyQpsTest {
                 wcs[i] = new WorkCompletion();
             }
             int[] done = {0};
-            long start = network.time().nanoTime();
-            boolean all = network.time().runUntil(() -> {
+            long start = wire.nanoTime();
+            boolean all = wire.runUntil(() -> {
                 int n = cqA.poll(wcs);
                 for (int i = 0; i < n; i++) {
                     assertThat(wcs[i].status()).isEqualTo(WcStatus.SUCCESS);
                 }
                 done[0] += n;
-                return done[0] == qps;
-            }, 10_000_000_000L);
-            long took = network.time().nanoTime() - start;
+                wire.invoke(db);
+            }, () -> done[0] == qps, 10_000_000_000L);
+            long took = wire.nanoTime() - start;
             assertThat(all).as("every QP's last write completed; %d of %d", done[0], qps).isTrue();
             assertThat(a.counters().get("retry_exceeded_err")).isZero();
             if (noRetries) {
-                assertThat(a.counters().get("completer_retry_err")).as("retries, %d ns of virtual time", took).isZero();
+                assertThat(a.counters().get("completer_retry_err")).as("retries, %d ns of the fixture's time", took).isZero();
                 assertThat(b.counters().get("duplicate_request")).isZero();
+            } else {
+                assertThat(a.counters().get("completer_retry_err")).as("the ACKs came after the timeout").isPositive();
             }
         } finally {
             Verbs.emulated().remove(da);
             Verbs.emulated().remove(db);
+            wire.close();
         }
+    }
+
+    private static QpConnect connect(QpPeer peer, boolean noRetries) {
+        return noRetries ? FixtureWire.connectTo(peer) : QpConnect.to(peer).timeout(ACK_TIMEOUT);
     }
 }

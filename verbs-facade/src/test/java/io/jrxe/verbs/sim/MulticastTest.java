@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * UD multicast on the simulated network: several QPs on several devices attached to a group, each datagram to the
+ * UD multicast on either fixture wire ({@link UdNodes}): several QPs on several devices attached to a group, each datagram to the
  * group reaching exactly the attached QPs, once each, and no other; detaching stops it; the Q_Key and the QP's
  * state decide for each QP on its own, as rxe_rcv_mcast_pkt does; the port joins a group while a QP of its device
  * is attached.
@@ -53,11 +53,10 @@ class MulticastTest {
             }
             n1.postReceive(n1.qps.get(1));
             n3.postReceive(n3.qps.get(0));
-            assertThat(net.network.members(PeerAddress.of(g))).as("each device's port joined once")
-                    .containsExactly(PeerAddress.of(prefix + "1"), PeerAddress.of(prefix + "2"), PeerAddress.of(prefix + "3"));
+            net.assertMembers(PeerAddress.of(g), prefix + "1", prefix + "2", prefix + "3"); // each device's port joined once
 
             n1.sendToGroup(n1.qps.get(1), g, "hello group", UdNode.QKEY);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> n1.sent.size() == 1 && received(net) == attached.size());
 
             assertThat(n1.sent).singleElement().extracting(WorkCompletion::status).isEqualTo(WcStatus.SUCCESS);
             for (int i = 0; i < attached.size(); i++) {
@@ -79,15 +78,19 @@ class MulticastTest {
             // Detaching: n3's last QP leaves, so its port leaves the group; n2 keeps one QP in it.
             n3.qps.get(1).detachMcast(gid(group), 0);
             n2.qps.get(1).detachMcast(gid(group), 0);
-            assertThat(net.network.members(PeerAddress.of(g))).hasSize(2);
+            net.assertMembers(PeerAddress.of(g), prefix + "1", prefix + "2");
             n1.sendToGroup(n1.qps.get(1), g, "second", UdNode.QKEY);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> n1.sent.size() == 2 && received(net) == attached.size() + 2);
             assertThat(n1.receivedBy(n1.qps.get(0))).hasSize(2);
             assertThat(n2.receivedBy(n2.qps.get(0))).hasSize(2);
             assertThat(n2.receivedBy(n2.qps.get(1))).as("detached").hasSize(1);
             assertThat(n3.receivedBy(n3.qps.get(1))).as("detached").hasSize(1);
             assertThat(n3.counter(Counter.DROP_NO_MCAST_GROUP)).as("n3's port left: nothing reached it").isZero();
         }
+    }
+
+    private static int received(UdNodes net) {
+        return net.nodes.stream().mapToInt(n -> n.received.size()).sum();
     }
 
     /** The GRH area holds the IP header the datagram came in: IPv6 in all 40 bytes, IPv4 in the last 20. */
@@ -111,7 +114,8 @@ class MulticastTest {
                 r.postReceive(q);
             }
             sender.sendToGroup(sender.qps.get(0), g, "keyed", UdNode.QKEY);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> r.received.size() == 1 && r.counter(Counter.DROP_BAD_QKEY) == 1
+                    && r.counter(Counter.DROP_QP_STATE) == 1);
             assertThat(r.receivedBy(good)).hasSize(1);
             assertThat(r.receivedBy(otherKey)).as("another Q_Key").isEmpty();
             assertThat(r.receivedBy(notReady)).as("a QP in INIT receives nothing").isEmpty();
@@ -121,7 +125,7 @@ class MulticastTest {
 
             // A datagram with the other Q_Key reaches only the QP that has it.
             sender.sendToGroup(sender.qps.get(0), g, "other", 0x2222);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> r.received.size() == 2);
             assertThat(r.receivedBy(otherKey)).singleElement().satisfies(wc -> assertThat(r.text(wc)).isEqualTo("other"));
             assertThat(r.receivedBy(good)).hasSize(1);
         }
@@ -137,7 +141,7 @@ class MulticastTest {
                 n.postReceive(q);
             }
             n.sendToGroup(n.qps.get(0), g, "loop", UdNode.QKEY);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> n.received.size() == 2);
             assertThat(n.receivedBy(n.qps.get(0))).hasSize(1);
             assertThat(n.receivedBy(n.qps.get(1))).hasSize(1);
         }
@@ -150,7 +154,7 @@ class MulticastTest {
             UdNode r = net.add("10.0.0.2", 1);
             r.postReceive(r.qps.get(0));
             sender.send(sender.qps.get(0), PeerAddress.of("10.0.0.2").gid(), MulticastGid.QPN, "not a group", UdNode.QKEY);
-            net.run(10 * MS);
+            net.run(10 * MS, () -> r.counter(Counter.DROP_NO_MCAST_GROUP) == 1);
             assertThat(r.received).isEmpty();
             assertThat(r.counter(Counter.DROP_NO_MCAST_GROUP)).isEqualTo(1);
         }
@@ -171,7 +175,7 @@ class MulticastTest {
             assertThat(busy.errno()).isEqualTo(Errno.EBUSY);
             assertThat(busy.getMessage()).contains("detach it first");
             ud.detachMcast(gid("239.1.1.1"), 0);
-            assertThat(net.network.members(PeerAddress.of("239.1.1.1"))).isEmpty();
+            net.assertMembers(PeerAddress.of("239.1.1.1"));
             ud.close();
             rc.close();
         }

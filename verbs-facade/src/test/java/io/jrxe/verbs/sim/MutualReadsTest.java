@@ -8,7 +8,6 @@ import io.jrxe.verbs.Mr;
 import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpCapabilities;
-import io.jrxe.verbs.QpConnect;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpPeer;
 import io.jrxe.verbs.QpType;
@@ -18,7 +17,6 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.wire.sim.SimulatedNetwork;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -39,11 +37,9 @@ class MutualReadsTest {
 
     @Test
     void nicsReadingFromEachOtherBothFinish() throws Exception {
-        SimulatedNetwork network = new SimulatedNetwork(5);
-        EmulatedDevice da = Verbs.emulated().createSimulated(DeviceConfig.of("mutual-a-" + System.nanoTime(),
-                InetAddress.getByName("10.6.0.1")), network);
-        EmulatedDevice db = Verbs.emulated().createSimulated(DeviceConfig.of("mutual-b-" + System.nanoTime(),
-                InetAddress.getByName("10.6.0.2")), network);
+        FixtureWire wire = new FixtureWire(5);
+        EmulatedDevice da = wire.device(DeviceConfig.of("mutual-a-" + System.nanoTime(), InetAddress.getByName("10.6.0.1")));
+        EmulatedDevice db = wire.device(DeviceConfig.of("mutual-b-" + System.nanoTime(), InetAddress.getByName("10.6.0.2")));
         try (Arena arena = Arena.ofShared(); Context a = da.open(); Context b = db.open()) {
             Pd pdA = a.allocPd();
             Pd pdB = b.allocPd();
@@ -60,8 +56,8 @@ class MutualReadsTest {
             for (int i = 0; i < QPS; i++) {
                 qa[i] = pdA.createQp(new QpInitAttributes(QpType.RC, cqA, cqA, null, caps, false));
                 qb[i] = pdB.createQp(new QpInitAttributes(QpType.RC, cqB, cqB, null, caps, false));
-                QpConnect.to(new QpPeer(qb[i].qpNum(), 0, b.queryGid(1, 1).gid())).readAtomic(READS, READS).apply(qa[i]);
-                QpConnect.to(new QpPeer(qa[i].qpNum(), 0, a.queryGid(1, 1).gid())).readAtomic(READS, READS).apply(qb[i]);
+                FixtureWire.connectTo(new QpPeer(qb[i].qpNum(), 0, b.queryGid(1, 1).gid())).readAtomic(READS, READS).apply(qa[i]);
+                FixtureWire.connectTo(new QpPeer(qa[i].qpNum(), 0, a.queryGid(1, 1).gid())).readAtomic(READS, READS).apply(qb[i]);
             }
             for (int i = 0; i < QPS; i++) {
                 for (int n = 0; n < READS; n++) {
@@ -75,7 +71,7 @@ class MutualReadsTest {
                 wcs[i] = new WorkCompletion();
             }
             int[] done = {0};
-            boolean all = network.time().runUntil(() -> {
+            boolean all = wire.runUntil(() -> {
                 for (Cq cq : new Cq[] {cqA, cqB}) {
                     int n = cq.poll(wcs);
                     for (int i = 0; i < n; i++) {
@@ -83,14 +79,14 @@ class MutualReadsTest {
                     }
                     done[0] += n;
                 }
-                return done[0] == 2 * QPS * READS;
-            }, 10_000_000_000L);
+            }, () -> done[0] == 2 * QPS * READS, 10_000_000_000L);
             assertThat(all).as("READs completed: %d of %d", done[0], 2 * QPS * READS).isTrue();
             assertThat(a.counters().get("completer_retry_err")).isZero();
             assertThat(b.counters().get("completer_retry_err")).isZero();
         } finally {
             Verbs.emulated().remove(da);
             Verbs.emulated().remove(db);
+            wire.close();
         }
     }
 

@@ -23,7 +23,7 @@ import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
-import io.jrxe.wire.sim.SimulatedNetwork;
+import io.jrxe.wire.port.udp.PortInUseException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,18 +34,20 @@ import java.net.InetAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** QpConnect takes RC, UC and UD QPs to RTS in one call, with rdma-core's defaults, and refuses a mismatch. */
+/**
+ * QpConnect takes RC, UC and UD QPs to RTS in one call, with rdma-core's defaults, and refuses a mismatch. On either
+ * fixture wire ({@link FixtureWire}).
+ */
 class QpConnectTest {
-    private final SimulatedNetwork network = new SimulatedNetwork(7);
-    private final Arena arena = Arena.ofConfined();
+    private final FixtureWire wire = new FixtureWire(7);
+    private final Arena arena = Arena.ofShared();
     private final EmulatedDevice deviceA = device("10.8.0.1");
     private final EmulatedDevice deviceB = device("10.8.0.2");
 
     private EmulatedDevice device(String ip) {
         try {
-            return Verbs.emulated().createSimulated(DeviceConfig.of("connect-" + ip + "-" + System.nanoTime(),
-                    InetAddress.getByName(ip)), network);
-        } catch (java.net.UnknownHostException e) {
+            return wire.device(DeviceConfig.of("connect-" + ip + "-" + System.nanoTime(), InetAddress.getByName(ip)));
+        } catch (java.net.UnknownHostException | PortInUseException e) {
             throw new IllegalArgumentException(e);
         }
     }
@@ -54,6 +56,7 @@ class QpConnectTest {
     void close() {
         Verbs.emulated().remove(deviceA);
         Verbs.emulated().remove(deviceB);
+        wire.close();
         arena.close();
     }
 
@@ -89,10 +92,12 @@ class QpConnectTest {
         wr.rkey = b.mr.rkey();
         a.qp.postSend(wr);
         WorkCompletion[] wc = {new WorkCompletion()};
-        assertThat(network.time().runUntil(() -> a.cq.poll(wc) == 1, 1_000_000_000L)).isTrue();
+        int[] polled = {0};
+        assertThat(wire.runUntil(() -> polled[0] += a.cq.poll(wc), () -> polled[0] == 1, 1_000_000_000L)).isTrue();
         assertThat(wc[0].status()).isEqualTo(WcStatus.SUCCESS);
         // UC completes a WRITE once it is sent: the packet may still be on its way.
-        assertThat(network.time().runUntil(() -> b.memory.getString(0).equals("connected"), 1_000_000_000L)).isTrue();
+        assertThat(wire.runUntil(() -> wire.invoke(deviceB), () -> b.memory.getString(0).equals("connected"),
+                1_000_000_000L)).isTrue();
     }
 
     @Test

@@ -48,11 +48,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SimPair implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
-    /**
-     * The least ACK timeout exponent on the shared-memory wire, 4.096 us x 2^16 = 268 ms: in real time a response can be
-     * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
-     */
-    private static final int SHM_LEAST_TIMEOUT = 16;
 
     private final FixtureWire wire;
     public final SimulatedNetwork network;
@@ -193,8 +188,7 @@ public final class SimPair implements AutoCloseable {
         self.qp.modify(rtr);
         QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(c.psn);
         if (c.type == QpType.RC) {
-            int timeout = FixtureWire.ON_SHM ? Math.max(c.timeout, SHM_LEAST_TIMEOUT) : c.timeout;
-            rts.timeout(timeout).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
+            rts.timeout(FixtureWire.ackTimeout(c.timeout)).retryCnt(c.retryCnt).rnrRetry(c.rnrRetry).maxRdAtomic(c.maxRdAtomic);
         }
         self.qp.modify(rts);
     }
