@@ -17,6 +17,7 @@ import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -187,6 +188,7 @@ class ImplicitOdpTransfersTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void memoryUnmappedWhileAReadsResponseIsOnItsWayEndsItWithARemoteAccessError() throws Exception {
         try (SimPair p = pair(8, implicit())) {
             int pages = 128;
@@ -250,6 +252,7 @@ class ImplicitOdpTransfersTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void aTraceSeesEachPageFaultJustBeforeItsTranslationNumberedByThePage() throws Exception {
         try (SimPair p = pair(12, implicit())) {
             OdpTraceTest.PageRecorder onA = new OdpTraceTest.PageRecorder();

@@ -6,6 +6,7 @@ import io.jrxe.verbs.Access;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ class OdpTraceTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void aFaultPrecedesItsPagesTranslationAndAPrefetchedPageIsArriving() throws Exception {
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.ON_DEMAND;
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).mrAccess(access))) {

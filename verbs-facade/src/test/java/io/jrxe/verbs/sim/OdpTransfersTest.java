@@ -12,6 +12,7 @@ import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -136,6 +137,7 @@ class OdpTransfersTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void pagesSlowerThanTheRnrTimerCostMoreNaksButOneFaultEach() throws Exception {
         try (SimPair p = new SimPair(5, rnrNaking(55 * US))) {
             writeLands(p, 3 * PAGE, 0, 16);
@@ -164,6 +166,7 @@ class OdpTransfersTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void aWriteToOdpMemoryFreedOrDeregisteredWhileItsPagesComeInFailsWithARemoteAccessError() throws Exception {
         try (SimPair p = new SimPair(7, rnrNaking(MS))) {
             Arena freed = Arena.ofShared();
