@@ -69,9 +69,12 @@ final class FixtureWire implements AutoCloseable {
         }
     }
 
-    /** An RC QP's ACK timeout exponent on the fixtures' wire: {@code exponent}, at least {@link #SHM_LEAST_TIMEOUT} on shm. */
+    /**
+     * An RC QP's ACK timeout exponent on the fixtures' wire: {@code exponent}, at least {@link #SHM_LEAST_TIMEOUT} on
+     * shm; 0 (no timeout, IBTA's wait for ever) stays 0.
+     */
     static int ackTimeout(int exponent) {
-        return ON_SHM ? Math.max(exponent, SHM_LEAST_TIMEOUT) : exponent;
+        return ON_SHM && exponent != 0 ? Math.max(exponent, SHM_LEAST_TIMEOUT) : exponent;
     }
 
     /** {@link QpConnect#to} for an RC QP of a fixture: rdma-core's defaults, the ACK timeout {@link #ackTimeout}'s. */

@@ -108,6 +108,7 @@ class OdpTransfersTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void aRemoteFaultIsAnsweredWithAnRnrNakAndTheRetrySucceeds() throws Exception {
         // The fault cost (5 us) is shorter than the RNR timer (code 1, 10 us): the first retry finds the pages in.
         try (SimPair p = new SimPair(4, rnrNaking(5 * US))) {

@@ -8,6 +8,7 @@ import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.Opcode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,6 +28,7 @@ class RnrTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void rnrNaksCarryMinRnrTimerAndTheSendSucceedsOnceAReceiveIsPosted() throws Exception {
         int timerCode = 5; // 0.06 ms
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).minRnrTimer(timerCode).rnrRetry(7))) {
@@ -73,6 +75,7 @@ class RnrTest {
     }
 
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void rnrRetrySevenRetriesForEver() throws Exception {
         // min_rnr_timer 0 is the longest wait, 655.36 ms: a minute of virtual time is ~90 RNR NAKs.
         try (SimPair p = new SimPair(3, new SimPair.Config(QpType.RC).minRnrTimer(0).rnrRetry(7).retryCnt(1))) {
@@ -94,6 +97,7 @@ class RnrTest {
      * sequence and draw a PSN sequence NAK. Those must not use up retry_cnt while rnr_retry is 7.
      */
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void rnrRetrySevenRetriesForEverAMultiPacketSendToo() throws Exception {
         try (SimPair p = new SimPair(5, new SimPair.Config(QpType.RC).minRnrTimer(0).rnrRetry(7).retryCnt(1))) {
             fill(p.a.memory, 0, 3000, 5);
@@ -116,6 +120,7 @@ class RnrTest {
      * the second NAK asks for the longer wait, at the same virtual instant.
      */
     @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
     void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {
         int shorter = 14; // 1.28 ms
         int longer = 16; // 2.56 ms
@@ -146,7 +151,7 @@ class RnrTest {
             io.jrxe.verbs.SendWr w = Ops.rdma(p.a, WrOpcode.RDMA_WRITE_WITH_IMM, 0, 2500, p.b, 200_000);
             w.immData = 77;
             p.a.qp.postSend(w);
-            p.run(MS);
+            p.run(MS, () -> p.counter(p.b, Counter.SEND_RNR_ERR) > 0);
             assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isPositive();
             p.b.qp.postRecv(recv(p.b, 0, 0, 5));
             p.awaitCompletions(1, 1, 10 * MS);
