@@ -107,9 +107,10 @@ public final class DeviceOptions {
     boolean counters;
 
     @Option(names = "--progress", paramLabel = "MODE",
-            description = "who runs a jrxe NIC: thread (a NIC thread of its own; best for bandwidth) or invoker "
-                    + "(this program's thread whenever it polls, a standby thread when it does not; best for "
-                    + "latency); default: invoker for ping-pongs and latency tests, thread for the rest")
+            description = "who runs a jrxe NIC: thread (a NIC thread of its own, on --wire shm its standby thread all "
+                    + "the time; best for bandwidth) or invoker (this program's thread whenever it polls, a standby "
+                    + "thread when it does not; best for latency); default: invoker for ping-pongs and latency tests, "
+                    + "thread for the rest")
     String progress;
 
     @Option(names = "--wire", paramLabel = "WIRE",
@@ -250,12 +251,7 @@ public final class DeviceOptions {
     }
 
     private WireChoice wire() {
-        WireChoice chosen = WireChoice.of(wire);
-        if (chosen == WireChoice.SHM && Progress.NIC_THREAD.optionName().equals(progress)) {
-            throw new BadOption("--progress thread: the shared-memory wire is run by the program's thread (invoker), "
-                    + "and by a standby thread while the program does not poll");
-        }
-        return chosen;
+        return WireChoice.of(wire);
     }
 
     public Path capture() {

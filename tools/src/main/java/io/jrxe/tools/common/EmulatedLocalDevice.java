@@ -50,7 +50,7 @@ public final class EmulatedLocalDevice extends LocalDevice {
                     .withRxeFlushIcrc(options.rxeFlushIcrc).withFaults(options.faults()).withEcnCapable(options.ecn)
                     .withOdp(options.odp());
             NicContext context = new NicContext(config).congestionControl(options.congestionControl());
-            device = options.sharedMemoryWire() ? Verbs.emulated().createShm(context, ShmDirectory.standard())
+            device = options.sharedMemoryWire() ? Verbs.emulated().createShm(context, ShmDirectory.standard(), options.progress())
                     : Verbs.emulated().createUdp(context, options.progress());
         } catch (PortInUseException e) {
             throw new UserError("cannot open device " + options.deviceName() + " on " + address.getHostAddress() + ": "

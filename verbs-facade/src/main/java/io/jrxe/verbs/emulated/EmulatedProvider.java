@@ -108,9 +108,19 @@ public final class EmulatedProvider implements Provider {
      * @throws PortInUseException when another live device has the ring, or it cannot be made
      */
     public EmulatedDevice createShm(NicContext context, ShmDirectory directory) throws PortInUseException {
+        return createShm(context, directory, Progress.INVOKER);
+    }
+
+    /**
+     * {@link #createShm(NicContext, ShmDirectory)}, run as {@code progress} says: with {@link Progress#NIC_THREAD}
+     * the loop's standby thread runs the NIC all the time and the program only posts and polls, which keeps both
+     * busy at once (a bandwidth test's sender builds packets while its program posts the next work requests).
+     */
+    public EmulatedDevice createShm(NicContext context, ShmDirectory directory, Progress progress)
+            throws PortInUseException {
         DeviceConfig config = context.config();
-        return listAndPublish(new EmulatedDevice(context.transport(InvokedTransport.bindShm(config, directory)).open()),
-                config);
+        return listAndPublish(new EmulatedDevice(context.transport(InvokedTransport.bindShm(config, directory)).open(),
+                progress), config);
     }
 
     /** Lists a device made on a real wire and publishes its live state (JMX); a device that cannot be is released. */

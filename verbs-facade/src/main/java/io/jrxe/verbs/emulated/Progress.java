@@ -1,12 +1,13 @@
 package io.jrxe.verbs.emulated;
 
 /**
- * Which thread runs a jrxe NIC on real UDP.
+ * Which thread runs a jrxe NIC on a real wire (UDP or the shared-memory rings).
  */
 public enum Progress {
     /**
-     * A NIC thread of its own (a Netty event loop: epoll, batched sends, UDP GSO and GRO): the
-     * program only posts and polls. Best for bandwidth, and for programs that do not poll.
+     * A NIC thread of its own (on UDP a Netty event loop: epoll, batched sends, UDP GSO and GRO; on
+     * the shared-memory wire the loop's standby thread, all the time): the program only posts and
+     * polls. Best for bandwidth, and for programs that do not poll.
      */
     NIC_THREAD,
     /**
