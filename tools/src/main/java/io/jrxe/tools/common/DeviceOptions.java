@@ -234,8 +234,8 @@ public final class DeviceOptions {
     public Progress progress() {
         if (progress == null) {
             // Over IPv6 kernel rxe sends a zero UDP checksum, which only a socket with UDP_NO_CHECK6_RX accepts: the
-            // invoked NIC's JDK sockets cannot set it, so an IPv6 device keeps its NIC thread unless told otherwise.
-            return address() instanceof java.net.Inet6Address ? Progress.NIC_THREAD : defaultProgress;
+            // invoked NIC's JDK sockets cannot set it, so an IPv6 device on UDP keeps its NIC thread unless told otherwise.
+            return address() instanceof java.net.Inet6Address && !sharedMemoryWire() ? Progress.NIC_THREAD : defaultProgress;
         }
         for (Progress p : Progress.values()) {
             if (p.optionName().equals(progress)) {

@@ -3,6 +3,7 @@ package io.jrxe.tools.common;
 import io.jrxe.rnic.memory.OdpSettings;
 import io.jrxe.rnic.memory.RemoteFaultPolicy;
 import io.jrxe.tools.UserError;
+import io.jrxe.verbs.emulated.Progress;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -27,6 +28,18 @@ class DeviceOptionsTest {
         assertThat(o.address()).isEqualTo(InetAddress.getByName("127.0.0.1"));
         assertThat(o.interfaceMtu()).isEqualTo(1500);
         assertThat(o.choice()).isEqualTo(new ProviderChoice.Emulated("jrxe0"));
+    }
+
+    @Test
+    void theProgressDefaultIsTheCommandsButAnIpv6DeviceOnUdpKeepsItsNicThread() {
+        DeviceOptions latency = parse("--wire", "shm", "--addr", "fd00::1");
+        latency.defaultProgress(Progress.INVOKER);
+        assertThat(latency.progress()).as("on shm the UDP checksum reason does not hold").isEqualTo(Progress.INVOKER);
+        DeviceOptions udp = parse("--addr", "::1");
+        udp.defaultProgress(Progress.INVOKER);
+        assertThat(udp.progress()).isEqualTo(Progress.NIC_THREAD);
+        assertThat(parse("--wire", "shm").progress()).as("a bandwidth command's").isEqualTo(Progress.NIC_THREAD);
+        assertThat(parse("--wire", "shm", "--progress", "invoker").progress()).isEqualTo(Progress.INVOKER);
     }
 
     @Test
