@@ -14,7 +14,8 @@ import io.jrxe.wire.time.NicTime;
 
 /**
  * A wire run by the program's thread: whichever thread polls a CQ, posts or waits runs the NIC's
- * duty cycle ({@link InvokerLoop}), with a standby thread for when none does. The wire is real UDP
+ * duty cycle ({@link InvokerLoop}), with a standby thread for when none does (on the shared-memory
+ * wire the standby thread may also run it alone). The wire is real UDP
  * sockets, or the shared-memory rings of {@link ShmPort}.
  */
 public final class InvokedTransport implements NicTransport {
@@ -22,10 +23,13 @@ public final class InvokedTransport implements NicTransport {
     private final PacketPort port;
     private final InvokerLoop loop;
     private final NicExecutor executor;
+    /** Whether the program's thread runs the loop as it polls; else only the loop's standby thread does. */
+    private final boolean programRuns;
 
-    private InvokedTransport(PolledPort wire, InvokerLoop loop, DeviceConfig config) {
+    private InvokedTransport(PolledPort wire, InvokerLoop loop, DeviceConfig config, boolean programRuns) {
         this.wire = wire;
         this.loop = loop;
+        this.programRuns = programRuns;
         this.port = FaultyPort.wrap(wire, config.faults(), loop);
         this.executor = new InvokerExecutor(loop);
     }
@@ -39,7 +43,7 @@ public final class InvokedTransport implements NicTransport {
     public static InvokedTransport bindUdp(DeviceConfig config) throws PortInUseException {
         PolledUdpPort port = UdpBinding.toPeers(PolledUdpPort.bind(UdpBinding.local(config), UdpBinding.rawOpener(config)),
                 config);
-        return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
+        return new InvokedTransport(port, new InvokerLoop(port, config.name()), config, true);
     }
 
     /**
@@ -49,10 +53,20 @@ public final class InvokedTransport implements NicTransport {
      * @throws PortInUseException when another live device has the ring, or it cannot be made
      */
     public static InvokedTransport bindShm(DeviceConfig config, ShmDirectory directory) throws PortInUseException {
+        return bindShm(config, directory, true);
+    }
+
+    /**
+     * {@link #bindShm(DeviceConfig, ShmDirectory)}; with {@code programRuns} false the program's thread never runs the
+     * loop ({@link #invoker} is null) and its standby thread is the device's NIC thread, all the time: the program
+     * only posts and polls, and both work at once.
+     */
+    public static InvokedTransport bindShm(DeviceConfig config, ShmDirectory directory, boolean programRuns)
+            throws PortInUseException {
         ShmPort port = UdpBinding.toPeers(ShmPort.bind(UdpBinding.local(config), directory, ShmPort.DEFAULT_RING_BYTES),
                 config);
         try {
-            return new InvokedTransport(port, new InvokerLoop(port, config.name()), config);
+            return new InvokedTransport(port, new InvokerLoop(port, config.name()), config, programRuns);
         } catch (RuntimeException e) {
             port.close();
             throw e;
@@ -82,7 +96,7 @@ public final class InvokedTransport implements NicTransport {
 
     @Override
     public InvokerLoop invoker() {
-        return loop;
+        return programRuns ? loop : null;
     }
 
     @Override
@@ -92,6 +106,7 @@ public final class InvokedTransport implements NicTransport {
 
     @Override
     public String toString() {
-        return (wire instanceof ShmPort ? "shared memory" : "UDP") + ", invoked by the program";
+        return (wire instanceof ShmPort ? "shared memory" : "UDP") + (programRuns ? ", invoked by the program"
+                : ", run by its standby thread");
     }
 }

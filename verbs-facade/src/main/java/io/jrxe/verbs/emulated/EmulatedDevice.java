@@ -15,10 +15,7 @@ import java.util.function.BooleanSupplier;
 /** A jrxe NIC as a verbs device; closing it unlists it and releases its port and NIC thread. */
 public final class EmulatedDevice implements Device, AutoCloseable {
     private final Nic nic;
-    /**
-     * The loop the program's thread runs, or null when the device has a NIC thread (or no network): its own, or on the
-     * shared-memory wire with {@link Progress#NIC_THREAD} the loop's standby thread, which nobody relieves.
-     */
+    /** The loop the program's thread runs, or null when the device has a NIC thread (or no network). */
     private final InvokerLoop invoker;
     private final AtomicBoolean shutDown = new AtomicBoolean();
     /** Held across a multicast attach or detach: its table change and its port's join or leave are one step. */
@@ -28,13 +25,8 @@ public final class EmulatedDevice implements Device, AutoCloseable {
     private volatile String publishedName;
 
     EmulatedDevice(Nic nic) {
-        this(nic, Progress.INVOKER);
-    }
-
-    /** With {@link Progress#NIC_THREAD}, the program's thread never runs an invoked transport's loop. */
-    EmulatedDevice(Nic nic, Progress progress) {
         this.nic = nic;
-        this.invoker = progress == Progress.INVOKER ? nic.transport().invoker() : null;
+        this.invoker = nic.transport().invoker();
     }
 
     Object multicastLock() {

@@ -119,8 +119,8 @@ public final class EmulatedProvider implements Provider {
     public EmulatedDevice createShm(NicContext context, ShmDirectory directory, Progress progress)
             throws PortInUseException {
         DeviceConfig config = context.config();
-        return listAndPublish(new EmulatedDevice(context.transport(InvokedTransport.bindShm(config, directory)).open(),
-                progress), config);
+        InvokedTransport transport = InvokedTransport.bindShm(config, directory, progress == Progress.INVOKER);
+        return listAndPublish(new EmulatedDevice(context.transport(transport).open()), config);
     }
 
     /** Lists a device made on a real wire and publishes its live state (JMX); a device that cannot be is released. */
