@@ -18,7 +18,6 @@ import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
@@ -185,10 +184,7 @@ final class CmFixture implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Node n : nodes) {
-            Verbs.emulated().remove(n.device);
-        }
-        arena.close();
         wire.close();
+        arena.close();
     }
 }

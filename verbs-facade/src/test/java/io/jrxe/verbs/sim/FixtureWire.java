@@ -20,8 +20,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -55,6 +57,8 @@ final class FixtureWire implements AutoCloseable {
     final SimulatedNetwork network;
     /** The rings' directory on the shared-memory wire, else null. */
     private final Path rings;
+    /** The devices {@link #device} made, which {@link #close} removes. */
+    private final List<EmulatedDevice> devices = new ArrayList<>();
     /** {@link #inject}'s ports on the shared-memory wire, by the address they send from. */
     private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
     /** The test's packet filter on the shared-memory wire, for {@link #inject}'s ports made after it; null for none. */
@@ -96,10 +100,12 @@ final class FixtureWire implements AutoCloseable {
         return new ShmDirectory(rings);
     }
 
-    /** A device on this wire. */
+    /** A device on this wire, removed when the wire is {@link #close}d. */
     EmulatedDevice device(DeviceConfig config) throws PortInUseException {
-        return rings != null ? Verbs.emulated().createShm(new NicContext(config), rings())
+        EmulatedDevice d = rings != null ? Verbs.emulated().createShm(new NicContext(config), rings())
                 : Verbs.emulated().createSimulated(config, network);
+        devices.add(d);
+        return d;
     }
 
     /** Runs a device's NIC once on this thread on the shared-memory wire; on the simulated network, time runs it. */
@@ -213,11 +219,12 @@ final class FixtureWire implements AutoCloseable {
     }
 
     /**
-     * Closes the ports {@link #inject} made and removes the rings' directory, its multicast groups' folders too; the
-     * fixture removed its devices first.
+     * Removes the devices {@link #device} made, closes the ports {@link #inject} made and removes the rings' directory,
+     * its multicast groups' folders too. The fixture closes the memory its devices registered after this.
      */
     @Override
     public void close() {
+        devices.forEach(Verbs.emulated()::remove);
         forgers.values().forEach(ShmPort::close);
         if (rings == null) {
             return;

@@ -17,7 +17,6 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.fault.FaultSpec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -134,8 +133,6 @@ class ManyQpsTest {
                 assertThat(a.counters().get("completer_retry_err")).as("the ACKs came after the timeout").isPositive();
             }
         } finally {
-            Verbs.emulated().remove(da);
-            Verbs.emulated().remove(db);
             wire.close();
         }
     }

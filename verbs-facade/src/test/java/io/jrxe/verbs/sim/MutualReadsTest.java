@@ -16,7 +16,6 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.verbs.facade.Verbs;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -84,8 +83,6 @@ class MutualReadsTest {
             assertThat(a.counters().get("completer_retry_err")).isZero();
             assertThat(b.counters().get("completer_retry_err")).isZero();
         } finally {
-            Verbs.emulated().remove(da);
-            Verbs.emulated().remove(db);
             wire.close();
         }
     }

@@ -22,7 +22,6 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.verbs.emulated.EmulatedDevice;
-import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.udp.PortInUseException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,8 +53,6 @@ class QpConnectTest {
 
     @AfterEach
     void close() {
-        Verbs.emulated().remove(deviceA);
-        Verbs.emulated().remove(deviceB);
         wire.close();
         arena.close();
     }

@@ -58,9 +58,8 @@ class RdmaCmApiTest {
 
     @AfterEach
     void tearDown() {
-        devices.forEach(Verbs.emulated()::remove);
-        arena.close();
         wire.close();
+        arena.close();
     }
 
     private EmulatedDevice device(String ip) throws Exception {

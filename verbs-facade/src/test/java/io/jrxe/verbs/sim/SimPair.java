@@ -24,7 +24,6 @@ import io.jrxe.verbs.Pd;
 import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.Srq;
-import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
@@ -376,9 +375,7 @@ public final class SimPair implements AutoCloseable {
 
     @Override
     public void close() {
-        Verbs.emulated().remove(a.device);
-        Verbs.emulated().remove(b.device);
-        arena.close();
         wire.close();
+        arena.close();
     }
 }

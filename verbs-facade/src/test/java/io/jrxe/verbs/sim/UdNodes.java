@@ -1,7 +1,6 @@
 package io.jrxe.verbs.sim;
 
 import io.jrxe.rnic.DeviceConfig;
-import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
 
 import java.io.IOException;
@@ -73,10 +72,7 @@ final class UdNodes implements AutoCloseable {
 
     @Override
     public void close() {
-        for (UdNode n : nodes) {
-            Verbs.emulated().remove(n.device);
-        }
-        arena.close();
         wire.close();
+        arena.close();
     }
 }
