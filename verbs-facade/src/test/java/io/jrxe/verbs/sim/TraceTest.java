@@ -9,8 +9,8 @@ import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.psn.Psn;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.jrxe.verbs.sim.Ops.MS;
 import static io.jrxe.verbs.sim.Ops.id;
@@ -24,7 +24,8 @@ class TraceTest {
     }
 
     static final class Recorder implements TraceListener {
-        final List<Event> events = new ArrayList<>();
+        /** Written by whichever thread runs the NIC (on the shared-memory wire, the test's or the standby's). */
+        final List<Event> events = new CopyOnWriteArrayList<>();
 
         @Override
         public void event(TraceEvent event, int qpn, long wrId, int psn, int opcode, long value) {
@@ -103,7 +104,7 @@ class TraceTest {
             Recorder ra = new Recorder();
             SimPair.nic(p.a).trace(ra);
             Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), 5, 0));
-            p.run(MS);
+            p.run(MS, () -> ra.events.size() >= 2);
             assertThat(ra.events).extracting(Event::event).containsExactly(TraceEvent.PACKET_RECEIVED, TraceEvent.DROPPED);
             assertThat(ra.events.getLast().value()).isEqualTo(io.jrxe.wire.port.DropReason.GHOST_ACK.ordinal());
         }
