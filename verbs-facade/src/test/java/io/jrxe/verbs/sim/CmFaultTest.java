@@ -21,6 +21,7 @@ import io.jrxe.wire.cm.RejectReason;
 import io.jrxe.wire.sim.LinkFaults;
 import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.port.PeerAddress;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,7 +34,11 @@ import static io.jrxe.verbs.sim.CmFixture.SECOND;
 import static io.jrxe.verbs.sim.CmFixture.SERVICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The CM on a faulty simulated network: lost and duplicated messages, a vanished peer, seeded fault runs. */
+/**
+ * The CM on a faulty network: lost and duplicated messages, a vanished peer, seeded fault runs. On the shared-memory
+ * wire the cases that lose messages through the test's filter run in real time; those that need the simulated
+ * network's link faults or its virtual time stay there ({@link FixtureWire#SIMULATED_NETWORK}).
+ */
 class CmFaultTest {
     /** The CM attribute of a RoCE packet that carries a MAD (BTH 12 + DETH 8, attribute ID at MAD byte 16), or null. */
     static CmAttribute attributeOf(byte[] roce) {
@@ -41,11 +46,14 @@ class CmFaultTest {
         return toQp1 ? CmAttribute.of((roce[20 + 16] & 0xFF) << 8 | roce[20 + 17] & 0xFF) : null;
     }
 
-    /** Drops the first {@code n} MADs of one attribute and counts every one sent. */
+    /**
+     * Drops the first {@code n} MADs of one attribute and counts every one sent. It runs on whichever thread sends (on
+     * the shared-memory wire, the test's or a NIC's standby thread), so what it counts is read under its lock.
+     */
     static final class LoseFirst implements PacketFilter {
-        final CmAttribute victim;
-        int toLose;
-        final Map<CmAttribute, Integer> sent = new EnumMap<>(CmAttribute.class);
+        private final CmAttribute victim;
+        private int toLose;
+        private final Map<CmAttribute, Integer> sent = new EnumMap<>(CmAttribute.class);
 
         LoseFirst(CmAttribute victim, int n) {
             this.victim = victim;
@@ -53,7 +61,7 @@ class CmFaultTest {
         }
 
         @Override
-        public Verdict inspect(PeerAddress from, PeerAddress to, byte[] roce) {
+        public synchronized Verdict inspect(PeerAddress from, PeerAddress to, byte[] roce) {
             CmAttribute a = attributeOf(roce);
             if (a == null) {
                 return Verdict.PASS;
@@ -64,6 +72,16 @@ class CmFaultTest {
                 return Verdict.DROP;
             }
             return Verdict.PASS;
+        }
+
+        /** How many of the victim's copies are still to be lost. */
+        synchronized int toLose() {
+            return toLose;
+        }
+
+        /** How many MADs of each attribute were sent, lost ones too. */
+        synchronized Map<CmAttribute, Integer> sent() {
+            return Map.copyOf(sent);
         }
     }
 
@@ -91,12 +109,12 @@ class CmFaultTest {
             CmFixture.Node a = f.node("10.0.0.1");
             CmFixture.Node b = f.node("10.0.0.2");
             LoseFirst filter = new LoseFirst(lost, 2);
-            f.network.filter(filter);
+            f.filter(filter);
             b.cm().listen(SERVICE, b.queue);
             Qp qa = a.newQp();
             Qp qb = b.newQp();
             fullLifecycle(f, a, b, new ConnectParams(b.address, SERVICE, qa.qpNum()).cmResponseTimeout(16), qb);
-            assertThat(filter.toLose).as("both copies of %s were lost", lost).isZero();
+            assertThat(filter.toLose()).as("both copies of %s were lost", lost).isZero();
             int expected = switch (lost) {
                 case REQ, REP, DREQ -> 3; // the message itself twice more
                 // A lost RTU: the passive side sends its REP again and each REP again is answered with the RTU again.
@@ -104,17 +122,31 @@ class CmFaultTest {
                 // A lost DREP: the DREQ is sent again and each is answered with a DREP again.
                 default -> 3;
             };
-            assertThat(filter.sent.get(lost)).as("%s sent: %s", lost, filter.sent).isEqualTo(expected);
+            Map<CmAttribute, Integer> sent = filter.sent();
+            assertSent(sent, lost, expected);
             if (lost == CmAttribute.RTU) {
-                assertThat(filter.sent.get(CmAttribute.REP)).isEqualTo(3);
+                assertSent(sent, CmAttribute.REP, 3);
             }
             if (lost == CmAttribute.DREP) {
-                assertThat(filter.sent.get(CmAttribute.DREQ)).isEqualTo(3);
+                assertSent(sent, CmAttribute.DREQ, 3);
             }
         }
     }
 
+    /**
+     * How many copies of a message were sent: exactly {@code expected} in virtual time; at least that in real time, where
+     * the two sides' timers race (a REQ resent while the REP it waits for is on its way makes one REP more).
+     */
+    private static void assertSent(Map<CmAttribute, Integer> sent, CmAttribute attribute, int expected) {
+        if (FixtureWire.ON_SHM) {
+            assertThat(sent.get(attribute)).as("%s sent: %s", attribute, sent).isGreaterThanOrEqualTo(expected);
+        } else {
+            assertThat(sent.get(attribute)).as("%s sent: %s", attribute, sent).isEqualTo(expected);
+        }
+    }
+
     @Test
+    @Tag(FixtureWire.SIMULATED_NETWORK) // the link's duplication
     void everyMessageDuplicatedStillMakesOneConnectionWithOneEventPerStep() throws Exception {
         try (CmFixture f = new CmFixture(11)) {
             f.network.faults(LinkFaults.NONE.withDuplicate(1.0));
@@ -137,18 +169,22 @@ class CmFaultTest {
         try (CmFixture f = new CmFixture(12)) {
             CmFixture.Node a = f.node("10.0.0.1");
             Qp qa = a.newQp();
-            long start = f.network.time().nanoTime();
+            long start = f.nanoTime();
             // 4.096 µs × 2^16 + 2 × 4.096 µs × 2^13 = 335.5 ms per wait; 1 + 3 retries.
             long wait = (4096L << 16) + 2 * (4096L << 13);
             CmConnection ca = a.cm().connect(new ConnectParams(PeerAddress.of("10.0.0.9"), SERVICE, qa.qpNum())
                     .cmResponseTimeout(16).packetLifeTime(13).maxCmRetries(3), a.queue);
             f.await(() -> a.last(CmEventType.UNREACHABLE) != null, 60 * SECOND, "UNREACHABLE");
-            long took = f.network.time().nanoTime() - start;
-            assertThat(took).isBetween(4 * wait, 4 * wait + 1_000_000);
+            long took = f.nanoTime() - start;
+            if (FixtureWire.ON_SHM) {
+                assertThat(took).as("real time bounds it from below only").isGreaterThanOrEqualTo(4 * wait);
+            } else {
+                assertThat(took).isBetween(4 * wait, 4 * wait + 1_000_000);
+            }
             assertThat(a.last(CmEventType.UNREACHABLE).status()).isEqualTo(CmEvent.ETIMEDOUT);
             assertThat(a.gsi().sent()).as("REQ, 3 retries, then the REJ (timeout)").isEqualTo(5);
             assertThat(a.queuePair(qa).state()).isEqualTo(QpState.ERR);
-            f.settle(60 * SECOND);
+            f.settle(60 * SECOND, () -> ca.state() == CmState.CLOSED);
             assertThat(ca.state()).isEqualTo(CmState.CLOSED);
             assertThat(a.cm().connectionCount()).isZero();
             assertThat(a.types()).containsExactly(CmEventType.UNREACHABLE);
@@ -168,7 +204,7 @@ class CmFaultTest {
             f.await(() -> b.last(CmEventType.CONNECT_REQUEST) != null, SECOND, "CONNECT_REQUEST");
             b.cm().accept(b.last(CmEventType.CONNECT_REQUEST).connection(), new AcceptParams(qb.qpNum()));
             f.await(() -> ca.state() == CmState.ESTABLISHED, SECOND, "ESTABLISHED");
-            f.network.filter((from, to, roce) -> PacketFilter.Verdict.DROP); // B is gone
+            f.filter((from, to, roce) -> PacketFilter.Verdict.DROP); // B is gone
             a.cm().disconnect(ca, new byte[0]);
             f.await(() -> a.last(CmEventType.TIMEWAIT_EXIT) != null, 60 * SECOND, "TIMEWAIT_EXIT");
             assertThat(a.last(CmEventType.DISCONNECTED).status()).isEqualTo(CmEvent.ETIMEDOUT);
@@ -177,6 +213,7 @@ class CmFaultTest {
     }
 
     @Test
+    @Tag(FixtureWire.SIMULATED_NETWORK) // A waits out B's MRA, 34 s
     void aRepThatComesAfterTheActiveSideGaveUpIsAnsweredWithItsRejAndThePassiveQpGoesToErr() throws Exception {
         try (CmFixture f = new CmFixture(14)) {
             CmFixture.Node a = f.node("10.0.0.1");
@@ -185,7 +222,7 @@ class CmFaultTest {
             Qp qa = a.newQp();
             Qp qb = b.newQp();
             LoseFirst filter = new LoseFirst(CmAttribute.REJ, 1); // the active side's first REJ (timeout) is lost
-            f.network.filter(filter);
+            f.filter(filter);
             CmConnection ca = a.cm().connect(new ConnectParams(b.address, SERVICE, qa.qpNum())
                     .cmResponseTimeout(16).maxCmRetries(1), a.queue);
             f.await(() -> b.last(CmEventType.CONNECT_REQUEST) != null, SECOND, "CONNECT_REQUEST");
@@ -197,7 +234,7 @@ class CmFaultTest {
             b.cm().accept(cb, new AcceptParams(qb.qpNum())); // too late
             f.await(() -> b.last(CmEventType.REJECTED) != null, SECOND, "REJECTED on the passive side");
             assertThat(b.last(CmEventType.REJECTED).status()).isEqualTo(RejectReason.TIMEOUT.code());
-            assertThat(filter.sent.get(CmAttribute.REJ)).as("the REJ, then again for the late REP").isEqualTo(2);
+            assertThat(filter.sent().get(CmAttribute.REJ)).as("the REJ, then again for the late REP").isEqualTo(2);
             assertThat(b.queuePair(qb).state()).isEqualTo(QpState.ERR);
             f.settle(120 * SECOND);
             assertThat(a.cm().connectionCount() + b.cm().connectionCount()).isZero();
@@ -212,6 +249,7 @@ class CmFaultTest {
      * neither CM keeps anything and every QP is in ERR.
      */
     @Test
+    @Tag(FixtureWire.SIMULATED_NETWORK) // the links' loss, duplication and reordering
     void seededFaultRunsAllEndEstablishedOrInACleanTimeoutAndLeaveNothingBehind() throws Exception {
         Map<String, Integer> outcomes = new TreeMap<>();
         for (long seed = 1; seed <= 200; seed++) {

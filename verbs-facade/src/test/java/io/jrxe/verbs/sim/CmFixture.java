@@ -19,6 +19,7 @@ import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
@@ -131,6 +132,16 @@ final class CmFixture implements AutoCloseable {
         Node n = new Node(ip);
         nodes.add(n);
         return n;
+    }
+
+    /** The fixture's clock: virtual time, or on the shared-memory wire the JVM's. */
+    long nanoTime() {
+        return wire.nanoTime();
+    }
+
+    /** Installs (null: removes) a test's packet filter on the wire, for every node made so far ({@link FixtureWire#filter}). */
+    void filter(PacketFilter f) {
+        wire.filter(f, nodes.stream().map(n -> n.device).toArray(EmulatedDevice[]::new));
     }
 
     /** Runs virtual time until the condition holds; false when the virtual deadline passed first. */

@@ -42,6 +42,12 @@ final class FixtureWire implements AutoCloseable {
      * shared-memory wire leaves it out.
      */
     static final String VIRTUAL_TIME = "virtual-time";
+    /**
+     * The tag of a test that needs what only the simulated network has: its link faults (loss, duplication and
+     * reordering on every link), or virtual time to pass waits of tens of seconds at once. The run on the
+     * shared-memory wire leaves it out.
+     */
+    static final String SIMULATED_NETWORK = "simulated-network";
     /** Whether the fixtures of this JVM are on the shared-memory wire. */
     static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
     /** A wait for something on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
