@@ -187,7 +187,7 @@ final class Completer {
                 if (qp.rnrRetry() != 7) {
                     comp.rnrRetryLeft--;
                 }
-                askRetry(e, psn, RetryCause.RNR_NAK, qp.rnrRetry() == 7 ? 0 : qp.rnrRetry() - comp.rnrRetryLeft);
+                askRetry(e, retryPoint(e, psn), RetryCause.RNR_NAK, qp.rnrRetry() == 7 ? 0 : qp.rnrRetry() - comp.rnrRetryLeft);
                 long wait = RnrTimer.nanos(AethSyndrome.value(syndrome));
                 comp.rnrResumeAt = time.nanoTime() + wait;
                 comp.retransmitDeadline = Long.MAX_VALUE;
@@ -203,7 +203,7 @@ final class Completer {
                     counters.increment(Counter.RCVD_SEQ_ERR);
                     acknowledgeThrough(e, Psn.add(psn, -1));
                     if (qp.state() == QpState.RTS && e.outstanding()) {
-                        retry(e, psn, RetryCause.SEQUENCE_NAK);
+                        retry(e, retryPoint(e, psn), RetryCause.SEQUENCE_NAK);
                     }
                     return;
                 }
@@ -220,6 +220,22 @@ final class Completer {
             }
             default -> failFront(e, WcStatus.BAD_RESP_ERR, syndrome);
         }
+    }
+
+    /**
+     * Where a NAK's retry starts, once acknowledgeThrough has taken what the NAK acknowledges: at its PSN, unless the
+     * oldest WQE still waiting is a READ or atomic that began before it, which still owes responses: then at compPsn,
+     * where those stopped (an implied NAK). Resumed at a NAK's PSN inside a READ (an RNR NAK a peer's faults made of
+     * the ACK a responder sends again for a duplicate, whose PSN is the READ's last), the READ's answer would start
+     * past responses not yet in, and resume points would no longer only move forward.
+     */
+    private int retryPoint(QpEngine e, int psn) {
+        for (SendWqe w = head(e); w != null && w.state != WqeState.POSTED; w = next(e)) {
+            if (w.state != WqeState.DONE) {
+                return w.info.readOrAtomic() && Psn.before(w.firstPsn, psn) ? e.comp.compPsn : psn;
+            }
+        }
+        return psn;
     }
 
     /** Every WQE whose packets all lie at or before psn is acknowledged (READs and atomics need their responses). */
@@ -347,7 +363,9 @@ final class Completer {
      */
     private boolean acknowledgesTheGap(QpEngine e, int psn) {
         SendWqe target = wqeAt(e, psn);
-        if (target == null || psn != target.responseStartPsn || Psn.before(psn, e.comp.compPsn)) {
+        // At the target's first PSN only: a resumed answer's start beyond compPsn leaves the target's own earlier
+        // responses in the gap, which nothing acknowledges.
+        if (target == null || psn != target.firstPsn || Psn.before(psn, e.comp.compPsn)) {
             return false;
         }
         for (SendWqe w = head(e); w != null && w != target; w = next(e)) {

@@ -170,6 +170,33 @@ class RetransmissionTest {
     }
 
     /**
+     * A NAK whose PSN lies inside a READ that still owes responses: here an RNR NAK for the READ's last PSN, as a
+     * peer's {@code --faults rnr} rule makes of the ACK a responder sends again for a duplicate. The READ's third and
+     * fourth responses are lost. The retry asks for the READ again from its third PSN, where its responses stopped:
+     * asked from the NAK's PSN, its answer would start past the gap, and the READ would complete with a whole MTU
+     * never written (what `udp-soak` with faults once reported as a wrong byte at 2048 of a 3,775-byte READ).
+     */
+    @Test
+    void aNakInsideAReadResumesItWhereItsResponsesStopped() throws Exception {
+        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.RC).timeout(8))) {
+            int first = p.config.psn;
+            Wire wire = Wire.on(p).drop(2, pk -> isReadResponse(pk) && (pk.psn() == Psn.add(first, 2)
+                    || pk.psn() == Psn.add(first, 3)));
+            fill(p.b.memory, 100_000, 4 * MTU, 6);
+            p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 0, 4 * MTU, p.b, 100_000));
+            p.run(20_000, () -> wire.count(RetransmissionTest::isReadResponse) >= 4);
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), Psn.add(first, 3), AethSyndrome.rnrNak(1)));
+            p.awaitOn(p.a, 1, 0, SECOND);
+
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertSameBytes(p.a.memory, 0, p.b.memory, 100_000, 4 * MTU);
+            assertThat(wire.matching(RetransmissionTest::isReadRequest)).extracting(Wire.Packet::psn)
+                    .containsExactly(first, Psn.add(first, 2));
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(1);
+        }
+    }
+
+    /**
      * The same response lost every time: the READ is asked for retry_cnt + 1 times in all, then
      * fails with RETRY_EXC_ERR. As rxe counts: completer_retry_err once per retry actually made,
      * retry_exceeded_err once.
