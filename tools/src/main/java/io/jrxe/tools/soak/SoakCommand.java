@@ -1,5 +1,6 @@
 package io.jrxe.tools.soak;
 
+import io.jrxe.tools.common.DeviceOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,6 +70,13 @@ public final class SoakCommand implements Callable<Integer> {
                     + "(default: none, so that a seed replays the run it always did)")
     List<String> with = List.of();
 
+    @Option(names = "--faults", paramLabel = "SPEC",
+            description = "each NIC also does these faults to its own packets, on send and on receive, as --faults does "
+                    + "on real sockets (docs/commands.md, --faults): rules such as 'rnr,dir=recv' (an ACK turned into an RNR "
+                    + "NAK) or 'drop,nth=3' (the third packet of each message), and rates; each NIC's draws are seeded from "
+                    + "--seed (default: none)")
+    String faults;
+
     @Option(names = "--trace", description = "write every trace event of both NICs' engines to stderr, with its virtual time in ns")
     boolean trace;
 
@@ -82,7 +90,9 @@ public final class SoakCommand implements Callable<Integer> {
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 32);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SoakResult result = new SoakRun(new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt).with(with))
+        SoakConfig config = new SoakConfig(s, ops, qps, loss, reorder, duplicate, corrupt).with(with)
+                .withNicFaults(DeviceOptions.faults(faults));
+        SoakResult result = new SoakRun(config)
                 .diagnostics(err)
                 .trace(trace ? err : null)
                 .progress((done, total, nanos) -> {

@@ -1,6 +1,7 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.QpType;
+import io.jrxe.wire.port.fault.FaultSpec;
 
 import java.util.Collections;
 import java.util.EnumSet;
@@ -10,11 +11,12 @@ import java.util.Set;
 /**
  * What one soak run does: how many operations over how many RC QPs, the seed that decides
  * everything (the operation mix, the sizes and the network's faults), the probabilities of
- * the faults the simulated network applies to every packet, in both directions, and what
- * {@code --with} adds to the mix.
+ * the faults the simulated network applies to every packet, in both directions, what
+ * {@code --with} adds to the mix, and the faults each NIC does to its own packets ({@code --faults}: rules the
+ * network's rates cannot express, such as an ACK turned into an RNR NAK or the Nth packet of each message dropped).
  */
 public record SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt,
-                         Set<SoakExtra> extras) {
+                         Set<SoakExtra> extras, FaultSpec nicFaults) {
     public static final int DEFAULT_OPS = 10_000;
     public static final int DEFAULT_QPS = 4;
     public static final double DEFAULT_LOSS = 0.05;
@@ -32,9 +34,9 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
         extras = extras.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(extras));
     }
 
-    /** Nothing added to the mix. */
+    /** Nothing added to the mix, no fault of the NICs' own. */
     public SoakConfig(long seed, int ops, int qps, double loss, double reorder, double duplicate, double corrupt) {
-        this(seed, ops, qps, loss, reorder, duplicate, corrupt, Set.of());
+        this(seed, ops, qps, loss, reorder, duplicate, corrupt, Set.of(), FaultSpec.NONE);
     }
 
     /** The defaults of `jrxe soak` with this seed. */
@@ -44,11 +46,11 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
     }
 
     public SoakConfig withOps(int n) {
-        return new SoakConfig(seed, n, qps, loss, reorder, duplicate, corrupt, extras);
+        return new SoakConfig(seed, n, qps, loss, reorder, duplicate, corrupt, extras, nicFaults);
     }
 
     public SoakConfig withFaults(double lossP, double reorderP, double duplicateP, double corruptP) {
-        return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP, extras);
+        return new SoakConfig(seed, ops, qps, lossP, reorderP, duplicateP, corruptP, extras, nicFaults);
     }
 
     /** The QP pairs: the {@link #qps} RC ones, then one UC pair with {@code --with uc}, then one UD pair with {@code ud}. */
@@ -66,7 +68,24 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
 
     /** The same run with {@code --with}'s names ("flush", "atomic-write", "uc", "mw", "srq", "ud"); unknown ones are an IllegalArgumentException. */
     public SoakConfig with(List<String> names) {
-        return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, SoakExtra.parse(names));
+        return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, SoakExtra.parse(names), nicFaults);
+    }
+
+    /** The same run with each NIC doing these faults to its own packets too ({@code --faults}). */
+    public SoakConfig withNicFaults(FaultSpec spec) {
+        return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, extras, spec);
+    }
+
+    /**
+     * NIC {@code index}'s (0 for A, 1 for B) faults: {@code --faults} with a seed of its own drawn from the run's, so
+     * that the same seed replays the same faults, another seed meets others, and the two NICs' draws differ.
+     */
+    FaultSpec nicFaults(int index) {
+        if (nicFaults.none()) {
+            return nicFaults;
+        }
+        long own = nicFaults.seed() + seed * 0x9E3779B97F4A7C15L + index;
+        return new FaultSpec(own, nicFaults.send(), nicFaults.receive(), nicFaults.rules(), nicFaults.text());
     }
 
     /** What is wrong with these values, in words a user can act on, or null when nothing is. */

@@ -56,12 +56,12 @@ final class SoakNic {
     final SrqReceives srqReceives;
 
     /** A QP for each of {@link SoakConfig#pairs}, of its {@link SoakConfig#pairType}. */
-    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, SoakConfig config)
-            throws VerbsException, UnknownHostException {
+    SoakNic(String label, String name, String address, SimulatedNetwork network, Arena arena, SoakConfig config,
+            int index) throws VerbsException, UnknownHostException {
         int qpPairs = config.pairs();
         this.label = label;
-        device = Verbs.emulated().createSimulated(
-                DeviceConfig.of(name, InetAddress.getByName(address)).withInterfaceMtu(4200), network);
+        device = Verbs.emulated().createSimulated(DeviceConfig.of(name, InetAddress.getByName(address))
+                .withInterfaceMtu(4200).withFaults(config.nicFaults(index)), network);
         ctx = device.open();
         pd = ctx.allocPd();
         sendCq = ctx.createCq(4096, null);
@@ -114,6 +114,17 @@ final class SoakNic {
     long counter(String name) throws VerbsException {
         Long v = ctx.counters().get(name);
         return v == null ? 0 : v;
+    }
+
+    /** What this NIC's own faults did (--faults): every jrxe_fault_ count but the held-packet overflow. */
+    long faultsDone() throws VerbsException {
+        long n = 0;
+        for (Map.Entry<String, Long> c : ctx.counters().entrySet()) {
+            if (c.getKey().startsWith("jrxe_fault_") && !c.getKey().equals("jrxe_fault_held_overflow")) {
+                n += c.getValue();
+            }
+        }
+        return n;
     }
 
     @Override

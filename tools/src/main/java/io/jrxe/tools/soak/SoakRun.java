@@ -163,8 +163,8 @@ public final class SoakRun {
             checker.duplicateSendCompletionOf(duplicateOf);
         }
         try {
-            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config);
-            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config);
+            a = new SoakNic("A", "soak" + run + "a", "10.0.0.1", network, arena, config, 0);
+            b = new SoakNic("B", "soak" + run + "b", "10.0.0.2", network, arena, config, 1);
             for (int i = 0; i < config.pairs(); i++) {
                 QpType type = config.pairType(i);
                 if (type != QpType.UD) {
@@ -210,6 +210,9 @@ public final class SoakRun {
             report.note(StandingReceives.summary(model, QpType.UD));
             report.note(SrqReceives.summary(a, b));
             report.note(model.windows == null ? null : model.windows.summary());
+            if (!config.nicFaults().none()) {
+                report.note("--faults: NIC A did " + a.faultsDone() + " faults, NIC B " + b.faultsDone());
+            }
             long retransmits = a.counter("completer_retry_err") + b.counter("completer_retry_err");
             return report.result(config.seed(), lost, retransmits, time.nanoTime(), network.fingerprint(), stopped);
         } finally {
