@@ -26,11 +26,14 @@ final class CompletionChecker {
     private final SoakReport report;
     private final VirtualTime time;
     private final MemoryChecker memory;
+    /** {@link SoakConfig#quarantineNanos}: how long a copy of a packet may still be on its way. */
+    private final long quarantineNanos;
     private final WorkCompletion[] wcs = new WorkCompletion[32];
     private long duplicateOf = -1;
     private boolean pairFailed;
 
-    CompletionChecker(SoakModel model, SoakReport report, VirtualTime time, MemoryChecker memory) {
+    CompletionChecker(SoakModel model, SoakReport report, VirtualTime time, MemoryChecker memory, long quarantineNanos) {
+        this.quarantineNanos = quarantineNanos;
         this.model = model;
         this.report = report;
         this.time = time;
@@ -207,7 +210,7 @@ final class CompletionChecker {
         lane.from.qps[lane.index].modify(toError);
         lane.to.qps[lane.index].modify(toError);
         if (lane.receivesFromSrq()) {
-            time.schedule(SrqReceives.QUIET_NANOS, () -> abandonSharedReceives(lane.index));
+            time.schedule(quarantineNanos, () -> abandonSharedReceives(lane.index));
         }
     }
 
@@ -249,7 +252,7 @@ final class CompletionChecker {
         StandingReceives uc = op.lane.standing;
         if (uc != null && !op.quarantined) {
             op.quarantined = true;
-            time.schedule(StandingReceives.QUARANTINE_NANOS, () -> maybeFinish(op));
+            time.schedule(quarantineNanos, () -> maybeFinish(op));
             return;
         }
         if (!(uc != null ? memory.finishedUnreliable(op) : memory.finished(op))) {
@@ -257,6 +260,9 @@ final class CompletionChecker {
         }
         if (model.windows != null) {
             model.windows.finished(op);
+            if (op.kind == OperationKind.MW_WRITE || op.kind == OperationKind.MW_READ) {
+                time.schedule(quarantineNanos, () -> MemoryWindows.released(op));
+            }
         }
         if (uc != null) {
             uc.finished(op);

@@ -16,18 +16,19 @@ import java.util.Random;
  * ({@link OperationKind#MW_WRITE}, {@link OperationKind#MW_READ}, {@link OperationKind#MW_INVALIDATE}) by these
  * states: a lane first binds its own window when it is unbound; it accesses the peer's window only while that is
  * VALID (else the plain RDMA operation through the MR's key is drawn); and it invalidates a window only when no
- * access through it is outstanding. So every access through a window is through a valid one, and must succeed:
+ * access through it is outstanding or finished less than a quarantine ago ({@link SoakConfig#quarantineNanos}).
+ * So every access through a window is through a valid one, and must succeed:
  * the soak never posts an access through an invalidated key (which would take its RC pair to ERR, as a remote
  * access error must, and end the pair's part in the run). That an invalidated key is refused is MemoryKeysTest's.
  *
- * <p>Because no access through a window is outstanding when it is invalidated, a late duplicate of one cannot
- * meet the invalidated key either: a duplicate WRITE is only acknowledged again, and a duplicate READ is replayed
- * through the memory its first execution found.
+ * <p>The quarantine is for a late copy of an access's request. A duplicate WRITE is only acknowledged again, but
+ * a duplicate READ is answered again, and its key checked again as it is (as rxe's read_reply checks it): through
+ * an invalidated window that is a remote access error, and the responder's QP goes to ERR.
  */
 final class MemoryWindows {
     enum State { UNBOUND, BINDING, VALID, INVALIDATING, DEAD }
 
-    /** One window: its owner, the area it spans, its key and state, and the accesses through it outstanding. */
+    /** One window: its owner, the area it spans, its key and state, and the accesses through it not yet released. */
     static final class Window {
         final SoakNic owner;
         final SlotArea area;
@@ -137,11 +138,13 @@ final class MemoryWindows {
                 localInvalidations += done && op.kind == OperationKind.MW_LOCAL_INV ? 1 : 0;
                 remoteInvalidations += done && op.kind == OperationKind.MW_INVALIDATE ? 1 : 0;
             }
-            default -> {
-                w.users--;
-                accesses += done ? 1 : 0;
-            }
+            default -> accesses += done ? 1 : 0; // it holds its window until released
         }
+    }
+
+    /** An access finished a quarantine ago: no copy of its request can arrive any more, and its window may go. */
+    static void released(Operation op) {
+        op.window.users--;
     }
 
     /** The access rights a bind gives: RDMA WRITE and READ, and ZERO_BASED addressing when the window has it. */

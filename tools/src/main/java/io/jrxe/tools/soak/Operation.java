@@ -35,7 +35,7 @@ final class Operation {
     /** Its receive completed successfully: the message is all there, though the send may have failed after. */
     boolean recvSucceeded;
     boolean finished;
-    /** A UC or UD operation whose send completed waits out {@link StandingReceives#QUARANTINE_NANOS} before it finishes. */
+    /** A UC or UD operation whose send completed waits out {@link SoakConfig#quarantineNanos} before it finishes. */
     boolean quarantined;
 
     Operation(long id, Lane lane, OperationKind kind) {

@@ -1,7 +1,9 @@
 package io.jrxe.tools.soak;
 
 import io.jrxe.verbs.QpType;
+import io.jrxe.wire.port.fault.FaultDirection;
 import io.jrxe.wire.port.fault.FaultSpec;
+import io.jrxe.wire.sim.LinkFaults;
 
 import java.util.Collections;
 import java.util.EnumSet;
@@ -74,6 +76,16 @@ public record SoakConfig(long seed, int ops, int qps, double loss, double reorde
     /** The same run with each NIC doing these faults to its own packets too ({@code --faults}). */
     public SoakConfig withNicFaults(FaultSpec spec) {
         return new SoakConfig(seed, ops, qps, loss, reorder, duplicate, corrupt, extras, spec);
+    }
+
+    /**
+     * How long after a UC or UD operation's send completion a copy of its packets may still arrive, four times the
+     * longest a packet can be on its way: the network's delay and reordering, the sender's hold on send and the
+     * receiver's on receive ({@code --faults} delay and reorder).
+     */
+    long quarantineNanos() {
+        long nics = nicFaults.longestHoldNanos(FaultDirection.SEND) + nicFaults.longestHoldNanos(FaultDirection.RECEIVE);
+        return 4 * (LinkFaults.NONE.delayNanos() + SoakRun.REORDER_HOLD_NANOS + nics);
     }
 
     /**

@@ -158,7 +158,7 @@ public final class SoakRun {
         if (tamperOnly != null) {
             memory.tamperOnly(tamperOnly);
         }
-        checker = new CompletionChecker(model, report, time, memory);
+        checker = new CompletionChecker(model, report, time, memory, config.quarantineNanos());
         if (duplicateOf >= 0) {
             checker.duplicateSendCompletionOf(duplicateOf);
         }

@@ -27,13 +27,12 @@ import java.util.Map;
  * <p>When a QP pair fails, its QPs' receives are not flushed: they are the SRQ's. A receive the failed QP was
  * filling may complete with an error (its slot then holds any part of the message, is never checked, and is not
  * posted again: the failed lane needs no receives any more). The operations of the pair still waiting for a
- * receive are expected failures once no completion can be on its way any more ({@link #QUIET_NANOS} after).
+ * receive are expected failures once no completion can be on its way any more (a quarantine after,
+ * {@link SoakConfig#quarantineNanos}).
  */
 final class SrqReceives {
     /** Set in an SRQ receive's wr_id (an operation's receive has bit 40, a UC or UD standing one bit 41). */
     private static final long TAG = 1L << 42;
-    /** After a pair failed: the longest its QPs' last receive completions may take to appear. */
-    static final long QUIET_NANOS = StandingReceives.QUARANTINE_NANOS;
 
     private final SoakNic nic;
     private final Srq srq;

@@ -7,7 +7,6 @@ import io.jrxe.verbs.RecvWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WorkCompletion;
-import io.jrxe.wire.sim.LinkFaults;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,7 +23,7 @@ import java.util.BitSet;
  * <ul>
  * <li>keeps {@link #STANDING} receives posted, each with a buffer of a whole slot, tied to no operation, and
  *     posts the next one as each completes;</li>
- * <li>has one operation in flight at a time, finished only {@link #QUARANTINE_NANOS} after its send completion:
+ * <li>has one operation in flight at a time, finished only a quarantine ({@link SoakConfig#quarantineNanos}) after its send completion:
  *     by then every copy of its packets has arrived or been dropped;</li>
  * <li>checks each receive completion against that operation: opcode, byte_len, immediate, and a SEND's bytes;
  *     a message delivered twice is no error, one that never arrives is an expected failure;</li>
@@ -42,8 +41,6 @@ final class StandingReceives {
     private static final long TAG = 1L << 41;
     /** A message is delivered at most twice: one more receive, and none is ever missing. */
     static final int STANDING = 3;
-    /** Four times the longest a packet can be on the simulated wire: its delay, and the longest it is held back. */
-    static final long QUARANTINE_NANOS = 4 * (LinkFaults.NONE.delayNanos() + SoakRun.REORDER_HOLD_NANOS);
 
     /** A UD receive's buffer starts with room for the GRH (for RoCEv2 over IPv4: 20 zero bytes and the IPv4 header). */
     static final int GRH = 40;

@@ -35,6 +35,21 @@ public record FaultSpec(long seed, FaultRates send, FaultRates receive, List<Fau
         return d == FaultDirection.SEND ? send : receive;
     }
 
+    /**
+     * The longest this spec holds a packet of one direction back: the rates' delay plus their longest reordering,
+     * or a delay rule's time, whichever is more. What a peer that waits for every copy of a packet must allow for.
+     */
+    public long longestHoldNanos(FaultDirection d) {
+        FaultRates r = rates(d);
+        long most = r.delayNanos() + r.reorderNanos();
+        for (FaultRule rule : rules) {
+            if (rule.direction() == d && rule.action() == FaultAction.DELAY) {
+                most = Math.max(most, rule.argument());
+            }
+        }
+        return most;
+    }
+
     /** Whether anything is done to the packets of one direction. */
     public boolean any(FaultDirection d) {
         if (rates(d).any()) {
