@@ -26,6 +26,14 @@ class FaultSpecTest {
     }
 
     @Test
+    void theLongestHoldOfADirectionIsItsDelayAndReorderingOrItsLongestDelayRule() {
+        FaultSpec spec = FaultSpec.parse("delay=1ms,reorder=0.1:200us,dir=send;delay:5ms,op=ack,dir=recv;delay:2ms,op=ack,dir=recv");
+        assertThat(spec.longestHoldNanos(FaultDirection.SEND)).isEqualTo(1_200_000);
+        assertThat(spec.longestHoldNanos(FaultDirection.RECEIVE)).isEqualTo(5_000_000);
+        assertThat(FaultSpec.NONE.longestHoldNanos(FaultDirection.SEND)).isZero();
+    }
+
+    @Test
     void aReorderWithoutATimeHoldsUpTo100us() {
         assertThat(FaultSpec.parse("reorder=0.5").send().reorderNanos()).isEqualTo(100_000);
     }
