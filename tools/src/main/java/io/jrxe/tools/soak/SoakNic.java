@@ -15,6 +15,7 @@ import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
+import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
 import java.lang.foreign.Arena;
@@ -116,15 +117,9 @@ final class SoakNic {
         return v == null ? 0 : v;
     }
 
-    /** What this NIC's own faults did (--faults): every jrxe_fault_ count but the held-packet overflow. */
+    /** What this NIC's own faults did (--faults). */
     long faultsDone() throws VerbsException {
-        long n = 0;
-        for (Map.Entry<String, Long> c : ctx.counters().entrySet()) {
-            if (c.getKey().startsWith("jrxe_fault_") && !c.getKey().equals("jrxe_fault_held_overflow")) {
-                n += c.getValue();
-            }
-        }
-        return n;
+        return FaultyPort.faultsDone(ctx.counters());
     }
 
     @Override

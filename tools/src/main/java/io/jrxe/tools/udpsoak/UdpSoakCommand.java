@@ -8,6 +8,7 @@ import io.jrxe.tools.common.OobSocket;
 import io.jrxe.verbs.Mtu;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WorkCompletion;
+import io.jrxe.wire.port.fault.FaultyPort;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -173,12 +174,7 @@ public final class UdpSoakCommand implements Callable<Integer> {
 
     private String summary(UdpSoakSide side, LocalDevice dev, long s, boolean peerGood) throws VerbsException {
         Map<String, Long> counters = dev.context().counters();
-        long faults = 0;
-        for (Map.Entry<String, Long> c : counters.entrySet()) {
-            if (c.getKey().startsWith("jrxe_fault_") && !c.getKey().equals("jrxe_fault_held_overflow")) {
-                faults += c.getValue();
-            }
-        }
+        long faults = FaultyPort.faultsDone(counters);
         return String.format("ops=%d ok=%d failed=%d mismatches=%d lost_completions=%d duplicated_completions=%d "
                         + "retransmits=%d faults=%d seed=%d peer=%s", side.posted, side.ok, side.failed, side.mismatches,
                 side.lost, side.duplicated, counters.getOrDefault("completer_retry_err", 0L), faults, s,

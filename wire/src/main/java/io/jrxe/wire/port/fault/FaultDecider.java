@@ -74,7 +74,7 @@ final class FaultDecider {
 
     void registerCounters(CounterRegistry registry) {
         for (FaultAction a : FaultAction.values()) {
-            registry.register("jrxe_fault_" + direction.counterTag() + "_" + a.counterWord(), counts[a.ordinal()]);
+            registry.register(FaultyPort.COUNTER_PREFIX + direction.counterTag() + "_" + a.counterWord(), counts[a.ordinal()]);
         }
     }
 

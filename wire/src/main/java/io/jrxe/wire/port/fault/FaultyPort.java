@@ -14,6 +14,7 @@ import io.jrxe.wire.stats.SingleWriterCounter;
 import io.jrxe.wire.time.NicTime;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
 
 /**
  * A port that misbehaves on purpose: it does a {@link FaultSpec}'s faults to the packets another port sends and
@@ -32,6 +33,22 @@ import java.nio.ByteBuffer;
  * cost a field read. The NIC thread's only, as every port's send and receive paths are.
  */
 public final class FaultyPort implements PacketPort {
+    /** Its counters' names start with this; all but {@link #HELD_OVERFLOW} count faults done. */
+    public static final String COUNTER_PREFIX = "jrxe_fault_";
+    /** Packets sent on without their hold because {@link #MAX_HELD} were held already. */
+    public static final String HELD_OVERFLOW = COUNTER_PREFIX + "held_overflow";
+
+    /** How many faults a device's counters say its port did, both directions, every kind. */
+    public static long faultsDone(Map<String, Long> counters) {
+        long n = 0;
+        for (Map.Entry<String, Long> c : counters.entrySet()) {
+            if (c.getKey().startsWith(COUNTER_PREFIX) && !c.getKey().equals(HELD_OVERFLOW)) {
+                n += c.getValue();
+            }
+        }
+        return n;
+    }
+
     /** At most this many packets are held at once (delay, reorder); more go on at once and are counted. */
     public static final int MAX_HELD = 4096;
 
@@ -226,7 +243,7 @@ public final class FaultyPort implements PacketPort {
         inner.registerCounters(registry);
         send.registerCounters(registry);
         receive.registerCounters(registry);
-        registry.register("jrxe_fault_held_overflow", heldOverflow);
+        registry.register(HELD_OVERFLOW, heldOverflow);
     }
 
     @Override
