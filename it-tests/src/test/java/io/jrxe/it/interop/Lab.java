@@ -153,6 +153,22 @@ final class Lab implements AutoCloseable {
     }
 
     /**
+     * Reads rxe0's counter {@code file} until two reads in a row agree (at most 10 reads, each a guest command of its
+     * own): whatever rxe0 still had to send or receive after the last test has gone. Fails if it never settles.
+     */
+    long awaitGuestCounterSteady(String file) throws InterruptedException {
+        long last = guestCounter(file);
+        for (int read = 1; read < 10; read++) {
+            long now = guestCounter(file);
+            if (now == last) {
+                return now;
+            }
+            last = now;
+        }
+        throw new AssertionError("rxe0's counter " + file + " still moved after 10 reads, at " + last);
+    }
+
+    /**
      * Reads rxe0's counter {@code file} until it reaches {@code atLeast} (bounded: 60 reads and {@code limit}) while
      * {@code watched} runs (null: no job to watch); fails with the counter's last value.
      */
