@@ -33,11 +33,11 @@ final class CompletionChecker {
     private boolean pairFailed;
 
     CompletionChecker(SoakModel model, SoakReport report, VirtualTime time, MemoryChecker memory, long quarantineNanos) {
-        this.quarantineNanos = quarantineNanos;
         this.model = model;
         this.report = report;
         this.time = time;
         this.memory = memory;
+        this.quarantineNanos = quarantineNanos;
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }

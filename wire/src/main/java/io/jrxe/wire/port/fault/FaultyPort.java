@@ -38,6 +38,9 @@ public final class FaultyPort implements PacketPort {
     /** Packets sent on without their hold because {@link #MAX_HELD} were held already. */
     public static final String HELD_OVERFLOW = COUNTER_PREFIX + "held_overflow";
 
+    /** At most this many packets are held at once (delay, reorder); more go on at once and are counted. */
+    public static final int MAX_HELD = 4096;
+
     /** How many faults a device's counters say its port did, both directions, every kind. */
     public static long faultsDone(Map<String, Long> counters) {
         long n = 0;
@@ -48,9 +51,6 @@ public final class FaultyPort implements PacketPort {
         }
         return n;
     }
-
-    /** At most this many packets are held at once (delay, reorder); more go on at once and are counted. */
-    public static final int MAX_HELD = 4096;
 
     private final PacketPort inner;
     private final NicTime time;
