@@ -22,7 +22,7 @@ import org.openjdk.jmh.runner.BenchmarkListEntry;
 class BenchmarkListTest {
     private static final List<Class<?>> BENCHMARK_CLASSES = List.of(
             IcrcBenchmark.class, HeaderCodecBenchmark.class, RegMrBenchmark.class, TranslationBenchmark.class,
-            FabricBenchmark.class, CongestionHooksBenchmark.class);
+            FabricBenchmark.class, CongestionHooksBenchmark.class, ShmWireBenchmark.class);
 
     @Test
     void jmhListsEveryBenchmarkMethod() throws IOException {

@@ -53,6 +53,7 @@ final class ShmCarriage implements TesterCarriage {
             throw new UserError("cannot make the tester's shared-memory ring " + file + ": " + e.getMessage()
                     + " (another tester or device on " + self.address().getHostAddress() + "? pick another with --addr)", e);
         }
+        inbox.askForIcrcs(); // the cases check the ICRC of each answer, as they do over UDP
         inboxView = ShmPacketRecord.view(inbox);
         waiter = new ShmWaiter(inbox);
     }
@@ -85,7 +86,7 @@ final class ShmCarriage implements TesterCarriage {
                     + "-byte packet");
         }
         byte[] gid = (from == PacketRecipe.Source.THIRD ? third : self).gid();
-        ShmPacketRecord.write(ShmPacketRecord.view(ring), (int) claimed, gid, sourcePort(from), 0,
+        ShmPacketRecord.write(ShmPacketRecord.view(ring), (int) claimed, gid, sourcePort(from), 0, true,
                 ByteBuffer.wrap(roce), 0, roce.length);
         if (!ring.commit(claimed)) {
             throw new UnsentPacket("the target's ring " + ring.file() + " gave the tester's packet up before it was written");

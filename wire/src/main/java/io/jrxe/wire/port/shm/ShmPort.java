@@ -24,11 +24,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A device's RoCEv2 port on the shared-memory wire: the datagrams a UDP port would send, the same bytes with the same
- * ICRC (over IPv4 for identification 0, as from a UDP socket), go into the receiving device's ring
- * ({@link ShmRing}, a file in {@link ShmDirectory} mapped by every process that talks to it) instead of through the
+ * A device's RoCEv2 port on the shared-memory wire: the datagrams a UDP port would send go into the receiving device's
+ * ring ({@link ShmRing}, a file in {@link ShmDirectory} mapped by every process that talks to it) instead of through the
  * kernel's UDP stack. Each record carries what the IP and UDP headers would have told the receiver: the sender's GID,
  * its UDP source port and the TOS byte. Captures, counters and faults are the UDP port's; only the carriage differs.
+ *
+ * <p>The ICRC is left to where it can be seen or matters, as a NIC with ICRC offload leaves it to its hardware: memory
+ * flips no bits on the way, and the ICRC was most of what a small packet cost each side. A packet carries the ICRC a
+ * UDP socket's datagram would (over IPv4 for identification 0) when a capture sees it leave, a test's filter or the
+ * device's own corruption fault may change it, or the receiving ring asks for ICRCs ({@link ShmRing#askForIcrcs}: a
+ * conformance tester, or a ring that took an abandoned record over); the record says whether it does, and the receiver
+ * checks the ICRC of every packet that carries one, and of every packet once its own ring asked. A capture on the
+ * receiving side writes the ICRC of a packet that came without one before it shows it, so every capture holds valid
+ * ICRCs. {@link #ICRC_ON_EVERY_PACKET} stamps and checks every packet instead.
  *
  * <p>A full ring drops the packet and counts it ({@code jrxe_shm_ring_full}), as a full socket buffer does: RC sends
  * again. A peer with no ring, one that closed it or whose process died loses what is sent to it
@@ -41,6 +49,11 @@ import java.util.Map;
 public final class ShmPort extends RoceUdpPort implements PolledPort {
     /** 8 MiB: hundreds of full-MTU packets in flight to a device from all its peers together. */
     public static final int DEFAULT_RING_BYTES = 8 << 20;
+    /**
+     * {@code -Djrxe.shm.icrc=every-packet}: every packet this JVM sends carries its ICRC, and every packet to its devices
+     * is checked, as over UDP. Otherwise a packet carries its ICRC only where it can be seen or changed.
+     */
+    static final boolean ICRC_ON_EVERY_PACKET = "every-packet".equals(System.getProperty("jrxe.shm.icrc"));
 
     private final ShmRing inbox;
     private final ByteBuffer inboxView;
@@ -97,6 +110,9 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
             Files.createDirectories(directory.path());
             ring = ShmRing.create(file, ringBytes);
             groups.leaveAll(ring.file()); // the groups of a device that had this ring and died without leaving them
+            if (ICRC_ON_EVERY_PACKET) {
+                ring.askForIcrcs();
+            }
             return new ShmPort(local, ring, directory, groups);
         } catch (IOException e) {
             groups.close();
@@ -127,9 +143,12 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         if (closed) {
             return;
         }
-        writeUdpIcrc(packet, offset, length, to, srcPort);
-        tapSent(to, srcPort, 0, packet, offset, length);
         PacketFilter f = filter;
+        boolean stamped = ICRC_ON_EVERY_PACKET || tap != null || f != null || corruptionPending();
+        if (stamped) {
+            writeUdpIcrc(packet, offset, length, to, srcPort);
+        }
+        tapSent(to, srcPort, 0, packet, offset, length);
         if (f != null) {
             byte[] roce = new byte[length];
             packet.get(offset, roce);
@@ -148,36 +167,46 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         if (to.multicast()) {
             long now = System.nanoTime();
             for (ShmPeer member : route(to, now).members) {
-                deliverTo(member, now, packet, offset, length, to, srcPort);
+                stamped = deliverTo(member, now, packet, offset, length, to, srcPort, stamped);
             }
         } else {
-            deliverTo(peer(to), System.nanoTime(), packet, offset, length, null, srcPort);
+            deliverTo(peer(to), System.nanoTime(), packet, offset, length, to, srcPort, stamped);
         }
     }
 
-    /** Writes the packet into one device's ring; {@code group} is the multicast destination, or null for a unicast. */
-    private void deliverTo(ShmPeer peer, long now, ByteBuffer packet, int offset, int length, PeerAddress group, int srcPort) {
+    /**
+     * Writes the packet to {@code to} (a device, or a group one of whose members this is) into one device's ring, with
+     * its ICRC when it was {@code stamped} or that ring's consumer asks for ICRCs. Whether it is stamped now.
+     */
+    private boolean deliverTo(ShmPeer peer, long now, ByteBuffer packet, int offset, int length, PeerAddress to, int srcPort,
+                              boolean stamped) {
         ShmRing ring = peer.ring(now);
         if (ring == null) {
             peerAbsent.increment();
-            return;
+            return stamped;
         }
-        long claimed = group == null ? ShmPacketRecord.claim(ring, length) : ShmPacketRecord.claimMulticast(ring, length);
+        if (!stamped && ring.icrcsWanted()) {
+            writeUdpIcrc(packet, offset, length, to, srcPort);
+            stamped = true;
+        }
+        boolean multicast = to.multicast();
+        long claimed = multicast ? ShmPacketRecord.claimMulticast(ring, length) : ShmPacketRecord.claim(ring, length);
         if (claimed < 0) {
             ringFull.increment();
-            return;
+            return stamped;
         }
-        if (group == null) {
-            ShmPacketRecord.write(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, packet, offset, length);
+        if (multicast) {
+            ShmPacketRecord.writeMulticast(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, stamped, to.gid(),
+                    packet, offset, length);
         } else {
-            ShmPacketRecord.writeMulticast(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, group.gid(), packet,
-                    offset, length);
+            ShmPacketRecord.write(peer.buffer(), (int) claimed, local.gid(), srcPort, sendTos, stamped, packet, offset, length);
         }
         if (!ring.commit(claimed)) {
             transmitFailures.increment(); // held so long that the peer gave the record up
         } else if (doorbell.wakeIfAsleep(ring)) {
             doorbellsRung.increment();
         }
+        return stamped;
     }
 
     /** The group's members, listed again when the membership changed since they were last listed. */
@@ -255,7 +284,7 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         }
         admit(buffer, ShmPacketRecord.packetAt(type, offset), ShmPacketRecord.packetLength(type, length),
                 sources.at(buffer, ShmPacketRecord.gidAt(offset)), ShmPacketRecord.sourcePort(buffer, offset), destination,
-                ShmPacketRecord.tos(buffer, offset));
+                ShmPacketRecord.tos(buffer, offset), ShmPacketRecord.icrcStamped(buffer, offset) || inbox.icrcsWanted());
     }
 
     private boolean joined(PeerAddress group) {

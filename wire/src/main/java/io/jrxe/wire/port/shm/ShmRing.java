@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>File layout</h2>
  * A {@value #HEADER_BYTES}-byte header (magic, version, data capacity, owner incarnation, closed flag, the consumer's
- * doorbell port, then the tail, the head and the consumer's sleeping flag each alone on its own 128-byte line so
+ * doorbell port, then the tail, the head, the consumer's sleeping flag and its request for ICRCs each alone on its own 128-byte line so
  * that producers and the consumer do not share a cache line), then {@code capacity} data bytes. Positions only grow; a position's index
  * in the data area is {@code position & (capacity - 1)}. Numbers are in the machine's byte order.
  *
@@ -53,7 +53,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * wins, never both: a producer that loses at its header gets -1 from claim and writes nothing, one that loses at
  * commit gets false. The unblock time is meant to be far longer than any live producer's claim-to-commit time:
  * a producer that stalls past it between claim and header, or while writing its payload, may still write into
- * space the ring has freed (and so spoil a later record), as with any takeover that cannot stop the producer.
+ * space the ring has freed (and so spoil a later record), as with any takeover that cannot stop the producer. So
+ * before its first takeover the consumer {@linkplain #askForIcrcs asks for every packet's ICRC}, which shows a spoiled
+ * record.
  *
  * <h2>Owner liveness</h2>
  * The consumer that created the file holds an exclusive lock on its first byte until it closes; a producer
@@ -74,14 +76,14 @@ public final class ShmRing implements AutoCloseable {
     /** Bytes before the data area. */
     static final int HEADER_BYTES = 4096;
     static final long MAGIC = 0x6A7278655F73686DL; // "jrxe_shm"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int MIN_CAPACITY = 4096;
     static final int MAX_CAPACITY = 1 << 30;
     /**
      * How long a record may stay uncommitted at the head before the consumer takes it over as its producer's death:
      * 1 s. On a loaded 2-core machine a live producer descheduled between claim and commit stayed away past 100 ms;
      * its record is then lost (commit false, counted by {@link #unblocked()}), and what it still writes may spoil a
-     * later record, which a packet's ICRC check then drops.
+     * later record, which a packet's ICRC check then drops ({@link #askForIcrcs}).
      */
     static final long DEFAULT_UNBLOCK_NANOS = 1_000_000_000L;
 
@@ -95,6 +97,8 @@ public final class ShmRing implements AutoCloseable {
     static final long HEAD_OFFSET = 256;
     /** 1 while the consumer sleeps; on a line of its own, since producers read it after every commit. */
     static final long SLEEPING_OFFSET = 384;
+    /** 1 once the consumer checks every record's ICRC ({@link #askForIcrcs}); on a line of its own, read at every send. */
+    static final long ICRCS_WANTED_OFFSET = 512;
 
     private static final int ALIGNMENT = 8;
     private static final long LENGTH_MASK = 0xFFFF_FFFFL;
@@ -449,7 +453,7 @@ public final class ShmRing implements AutoCloseable {
             stallPosition = position;
             stallHeader = header;
             stallSinceNanos = now;
-        } else if (now - stallSinceNanos > unblockNanos && takeOver(position, header, tail)) {
+        } else if (now - stallSinceNanos > unblockNanos && askForIcrcs() && takeOver(position, header, tail)) {
             unblocked++;
             stallPosition = -1;
         }
@@ -575,6 +579,25 @@ public final class ShmRing implements AutoCloseable {
     public boolean takeSleeper() {
         return !closed && (int) INT.getVolatile(segment, SLEEPING_OFFSET) == 1
                 && INT.compareAndSet(segment, SLEEPING_OFFSET, 1, 0);
+    }
+
+    /**
+     * Consumer: asks every producer to write each packet's ICRC into its record from now on, for good. The consumer
+     * asks once it checks ICRCs itself: a program that checks a wire's bytes, or a ring that took a record over, since
+     * its producer may still write into the space freed and spoil a later record, which only its ICRC then shows.
+     *
+     * @return true, so that a condition can ask before it acts
+     */
+    public boolean askForIcrcs() {
+        if (!closed) {
+            INT.setVolatile(segment, ICRCS_WANTED_OFFSET, 1);
+        }
+        return true;
+    }
+
+    /** Whether the consumer asked for every packet's ICRC ({@link #askForIcrcs}). */
+    public boolean icrcsWanted() {
+        return !closed && (int) INT.getOpaque(segment, ICRCS_WANTED_OFFSET) != 0;
     }
 
     /** Data bytes: a power of two. */

@@ -171,9 +171,15 @@ public abstract class RoceUdpPort extends AttachedPort {
     }
 
     private void stampUdpIcrc(ByteBuffer packet, int offset, int length, PeerAddress to, int sourcePort) {
-        int value = local.ipv6()
-                ? sendIcrc.ipv6(local.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
-                : sendIcrc.ipv4(local.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
+        stampIcrc(sendIcrc, local, to, sourcePort, packet, offset, length);
+    }
+
+    /** Writes the ICRC of a packet from {@code from}'s UDP port {@code sourcePort} to {@code to}, IPv4 identification 0. */
+    private static void stampIcrc(IcrcCalculator calculator, PeerAddress from, PeerAddress to, int sourcePort, ByteBuffer packet,
+                                  int offset, int length) {
+        int value = from.ipv6()
+                ? calculator.ipv6(from.ipBytes(), to.ipBytes(), sourcePort, PeerAddress.ROCE_PORT, packet, offset, length)
+                : calculator.ipv4(from.ipv4(), to.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, packet, offset, length);
         IcrcCalculator.write(packet, offset + length - IcrcCalculator.LENGTH, value);
     }
 
@@ -232,6 +238,16 @@ public abstract class RoceUdpPort extends AttachedPort {
     /** {@link #admit(ByteBuffer, int, int, InetSocketAddress, PeerAddress, int)} for a sender known by its address and UDP port. */
     protected final void admit(ByteBuffer buffer, int offset, int length, PeerAddress source, int sourcePort,
                                PeerAddress destination, int trafficClass) {
+        admit(buffer, offset, length, source, sourcePort, destination, trafficClass, true);
+    }
+
+    /**
+     * The same, for a packet that may come without its ICRC ({@code checkIcrc} false): one that memory carried from a
+     * sender that left it out, where nothing on the way can change a bit. It is taken as sent with IPv4 identification
+     * 0, and its ICRC is written into the buffer only for a capture to show.
+     */
+    protected final void admit(ByteBuffer buffer, int offset, int length, PeerAddress source, int sourcePort,
+                               PeerAddress destination, int trafficClass, boolean checkIcrc) {
         PacketSink s = sink;
         if (s == null) {
             return;
@@ -251,7 +267,12 @@ public abstract class RoceUdpPort extends AttachedPort {
             deliverDrop(s, buffer, offset, length, DropReason.TOO_SHORT);
             return;
         }
-        if (local.ipv6()) {
+        if (!checkIcrc) {
+            if (tap != null) {
+                stampIcrc(icrc, source, destination, sourcePort, buffer, offset, length);
+            }
+            info.identification = 0;
+        } else if (local.ipv6()) {
             int expected = icrc.ipv6(info.source.ipBytes(), destination.ipBytes(), info.sourcePort, PeerAddress.ROCE_PORT, buffer,
                     offset, length);
             int stored = IcrcCalculator.read(buffer, offset + length - IcrcCalculator.LENGTH);

@@ -1,5 +1,6 @@
 package io.jrxe.wire.port.shm;
 
+import io.jrxe.wire.icrc.IcrcCalculator;
 import io.jrxe.wire.opcode.Opcode;
 import io.jrxe.wire.port.DropReason;
 import io.jrxe.wire.port.MulticastJoinException;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Shared-memory ports in one process, read by the test's thread: what one sends the other receives, with the sender's
- * address and port and an ICRC that checks; what finds no ring or a full one is counted; a peer that closed its ring
+ * address and port; its ICRC where a capture, a filter or the receiving ring needs it; what finds no ring or a full
+ * one is counted; a peer that closed its ring
  * is let go and the device that takes its address is found.
  */
 class ShmPortTest {
@@ -102,6 +104,82 @@ class ShmPortTest {
         assertThat(b.receive(16)).isEqualTo(1);
         assertThat(got.packets).hasSize(2);
         assertThat(seen[0]).isEqualTo(3);
+    }
+
+    @Test
+    void aPacketNobodyWatchesTravelsWithoutItsIcrcAndACaptureOnEitherSideShowsTheRightOne() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        Recorder got = receiving(b);
+        byte[] packet = withoutIcrc(43);
+        a.send(ByteBuffer.wrap(packet.clone()), 0, packet.length, B, 50_006);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(got.drops).as("not checked: memory changed nothing").isEmpty();
+        assertThat(got.packets.getFirst()).as("its ICRC left as the NIC had it").isEqualTo(packet);
+
+        List<byte[]> capturedOnB = capturing(b);
+        a.send(ByteBuffer.wrap(packet.clone()), 0, packet.length, B, 50_006);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(capturedOnB).hasSize(1);
+        assertThat(icrcChecks(capturedOnB.getFirst(), 50_006)).as("written for the receiver's capture").isTrue();
+
+        b.tap(null);
+        List<byte[]> capturedOnA = capturing(a);
+        a.send(ByteBuffer.wrap(packet.clone()), 0, packet.length, B, 50_006);
+        assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(icrcChecks(capturedOnA.getFirst(), 50_006)).as("written for the sender's capture").isTrue();
+        assertThat(got.drops).isEmpty();
+        assertThat(icrcChecks(got.packets.getLast(), 50_006)).as("and it travelled with the packet").isTrue();
+    }
+
+    @Test
+    void aRingThatAsksForIcrcsGetsThemAndDropsARecordWithout() throws Exception {
+        ShmPort a = bind(A);
+        ShmPort b = bind(B);
+        Recorder got = receiving(b);
+        byte[] packet = withoutIcrc(44);
+        try (ShmRing bsRing = ShmRing.open(b.ringFile())) {
+            bsRing.askForIcrcs();
+            a.send(ByteBuffer.wrap(packet.clone()), 0, packet.length, B, 50_007);
+            assertThat(b.receive(16)).isEqualTo(1);
+            assertThat(got.drops).isEmpty();
+            assertThat(icrcChecks(got.packets.getFirst(), 50_007)).as("stamped for the ring that asked").isTrue();
+
+            // a record whose producer left the ICRC out, written before it saw the request (or spoiled by a late one)
+            long claimed = ShmPacketRecord.claim(bsRing, packet.length);
+            ShmPacketRecord.write(ShmPacketRecord.view(bsRing), (int) claimed, A.gid(), 50_007, 0, false,
+                    ByteBuffer.wrap(packet), 0, packet.length);
+            assertThat(bsRing.commit(claimed)).isTrue();
+            assertThat(b.receive(16)).isEqualTo(1);
+            assertThat(got.packets).hasSize(1);
+            assertThat(got.drops).containsExactly(DropReason.BAD_ICRC);
+        }
+    }
+
+    /** A SEND ONLY whose ICRC is zeroes, as a NIC's buffer may hold it before the ICRC is written. */
+    private static byte[] withoutIcrc(long seed) {
+        byte[] packet = SamplePackets.roce(Opcode.RC_SEND_ONLY, 64, new Random(seed));
+        IcrcCalculator.write(ByteBuffer.wrap(packet), packet.length - IcrcCalculator.LENGTH, 0);
+        return packet;
+    }
+
+    /** The packets {@code port}'s capture sees from now on, sent or received. */
+    private static List<byte[]> capturing(ShmPort port) {
+        List<byte[]> seen = new ArrayList<>();
+        port.tap((d, s, t, sp, dp, id, roce, off, len, ts, c) -> {
+            byte[] copy = new byte[len];
+            roce.get(off, copy);
+            seen.add(copy);
+        });
+        return seen;
+    }
+
+    /** Whether the packet's ICRC is a UDP datagram's from A's {@code sourcePort} to B, IPv4 identification 0. */
+    private static boolean icrcChecks(byte[] roce, int sourcePort) {
+        ByteBuffer b = ByteBuffer.wrap(roce);
+        int expected = new IcrcCalculator().ipv4(A.ipv4(), B.ipv4(), 0, 0x4000, sourcePort, PeerAddress.ROCE_PORT, b, 0,
+                roce.length);
+        return IcrcCalculator.read(b, roce.length - IcrcCalculator.LENGTH) == expected;
     }
 
     @Test

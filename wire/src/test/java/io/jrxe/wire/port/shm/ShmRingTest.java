@@ -206,10 +206,12 @@ class ShmRingTest {
             long later = producer.claim(2, 10);
             ShmRingChild.writePayload(producer.buffer(), (int) later, 10, 2);
             assertThat(producer.commit(later)).isTrue();
+            assertThat(producer.icrcsWanted()).isFalse();
 
             List<Integer> types = readUntilDelivered(ring, 1);
             assertThat(types).containsExactly(2);
             assertThat(ring.unblocked()).isOne();
+            assertThat(producer.icrcsWanted()).as("a late write may spoil a later record: only an ICRC shows it").isTrue();
             assertThat(producer.commit(abandoned)).as("the consumer took the record over").isFalse();
             assertThat(ring.hasRecords()).isFalse();
         }
