@@ -32,9 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>File layout</h2>
  * A {@value #HEADER_BYTES}-byte header (magic, version, data capacity, owner incarnation, closed flag, the consumer's
- * doorbell port, then the tail, the head, the consumer's sleeping flag and its request for ICRCs each alone on its own 128-byte line so
- * that producers and the consumer do not share a cache line), then {@code capacity} data bytes. Positions only grow; a position's index
- * in the data area is {@code position & (capacity - 1)}. Numbers are in the machine's byte order.
+ * doorbell port, then the tail, the head, the consumer's sleeping flag and its request for ICRCs each alone on its own
+ * 128-byte line so that producers and the consumer do not share a cache line), then {@code capacity} data bytes.
+ * Positions only grow; a position's index in the data area is {@code position & (capacity - 1)}. Numbers are in the
+ * machine's byte order.
  *
  * <h2>Records</h2>
  * A record is an 8-byte header, {@code [int length][int type]}, where length counts header and payload, followed
