@@ -146,10 +146,9 @@ class CmFaultTest {
     }
 
     @Test
-    @Tag(FixtureWire.SIMULATED_NETWORK) // the link's duplication
     void everyMessageDuplicatedStillMakesOneConnectionWithOneEventPerStep() throws Exception {
         try (CmFixture f = new CmFixture(11)) {
-            f.network.faults(LinkFaults.NONE.withDuplicate(1.0));
+            f.duplicateEveryPacket();
             CmFixture.Node a = f.node("10.0.0.1");
             CmFixture.Node b = f.node("10.0.0.2");
             b.cm().listen(SERVICE, b.queue);

@@ -19,6 +19,8 @@ import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.fault.FaultSpec;
+import io.jrxe.wire.sim.LinkFaults;
 import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
 
@@ -47,6 +49,8 @@ final class CmFixture implements AutoCloseable {
     final SimulatedNetwork network;
     private final Arena arena = Arena.ofShared();
     private final List<Node> nodes = new ArrayList<>();
+    /** The faults each node's device does to what it sends (on the shared-memory wire, where links have none). */
+    private FaultSpec deviceFaults = FaultSpec.NONE;
 
     final class Node {
         final EmulatedDevice device;
@@ -62,7 +66,7 @@ final class CmFixture implements AutoCloseable {
 
         Node(String ip) throws Exception {
             DeviceConfig config = DeviceConfig.of("cm" + NAMES.incrementAndGet(), InetAddress.getByName(ip))
-                    .withInterfaceMtu(1500);
+                    .withInterfaceMtu(1500).withFaults(deviceFaults);
             device = wire.device(config);
             ctx = device.open();
             pd = ctx.allocPd();
@@ -126,6 +130,18 @@ final class CmFixture implements AutoCloseable {
     CmFixture(long seed) {
         wire = new FixtureWire(seed);
         network = wire.network;
+    }
+
+    /**
+     * Every packet sent from now on arrives twice: the links duplicate it on the simulated network, and each node made
+     * after this call sends it twice on the shared-memory wire (its device's own {@code --faults}).
+     */
+    void duplicateEveryPacket() {
+        if (wire.shm()) {
+            deviceFaults = FaultSpec.parse("dup=1,dir=send");
+        } else {
+            network.faults(LinkFaults.NONE.withDuplicate(1.0));
+        }
     }
 
     Node node(String ip) throws Exception {
