@@ -4,6 +4,7 @@ import io.jrxe.rnic.DeviceConfig;
 import io.jrxe.rnic.cm.CmConnection;
 import io.jrxe.rnic.cm.CmEvent;
 import io.jrxe.rnic.cm.CmEventQueue;
+import io.jrxe.rnic.cm.CmState;
 import io.jrxe.verbs.cm.CmEventType;
 import io.jrxe.rnic.device.Counter;
 import io.jrxe.rnic.engine.GsiCounters;
@@ -17,9 +18,11 @@ import io.jrxe.verbs.Qp;
 import io.jrxe.verbs.QpCapabilities;
 import io.jrxe.verbs.QpInitAttributes;
 import io.jrxe.verbs.QpType;
+import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.wire.port.PeerAddress;
 import io.jrxe.wire.port.fault.FaultSpec;
+import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.sim.LinkFaults;
 import io.jrxe.wire.sim.PacketFilter;
 import io.jrxe.wire.sim.SimulatedNetwork;
@@ -46,11 +49,14 @@ final class CmFixture implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
 
     private final FixtureWire wire;
+    private final long seed;
     final SimulatedNetwork network;
     private final Arena arena = Arena.ofShared();
     private final List<Node> nodes = new ArrayList<>();
     /** The faults each node's device does to what it sends (on the shared-memory wire, where links have none). */
     private FaultSpec deviceFaults = FaultSpec.NONE;
+    /** What {@link #faults} asked for. */
+    private LinkFaults faults = LinkFaults.NONE;
 
     final class Node {
         final EmulatedDevice device;
@@ -128,20 +134,83 @@ final class CmFixture implements AutoCloseable {
     }
 
     CmFixture(long seed) {
+        this.seed = seed;
         wire = new FixtureWire(seed);
         network = wire.network;
     }
 
     /**
-     * Every packet sent from now on arrives twice: the links duplicate it on the simulated network, and each node made
-     * after this call sends it twice on the shared-memory wire (its device's own {@code --faults}).
+     * Every packet sent from now on meets {@code links}' loss, duplication, reordering and corruption: on every link of
+     * the simulated network, or on the shared-memory wire from the device of each node made after this call (its own
+     * {@code --faults}, drawn from the fixture's seed).
      */
-    void duplicateEveryPacket() {
+    void faults(LinkFaults links) {
+        faults = links;
         if (wire.shm()) {
-            deviceFaults = FaultSpec.parse("dup=1,dir=send");
+            StringBuilder spec = new StringBuilder("dir=send,seed=").append(seed);
+            rate(spec, "loss", links.loss());
+            rate(spec, "dup", links.duplicate());
+            rate(spec, "corrupt", links.corrupt());
+            if (links.reorder() > 0) {
+                rate(spec, "reorder", links.reorder());
+                spec.append(':').append(links.reorderNanos()).append("ns");
+            }
+            deviceFaults = FaultSpec.parse(spec.toString());
         } else {
-            network.faults(LinkFaults.NONE.withDuplicate(1.0));
+            network.faults(links);
         }
+    }
+
+    /** How many packets {@link #faults} lost, duplicated, held back or corrupted so far. */
+    long faultsDone() throws VerbsException {
+        if (!wire.shm()) {
+            return network.lost() + network.duplicated() + network.reordered() + network.corrupted();
+        }
+        long n = 0;
+        for (Node node : nodes) {
+            n += FaultyPort.faultsDone(node.ctx.counters());
+        }
+        return n;
+    }
+
+    private static void rate(StringBuilder spec, String name, double p) {
+        if (p > 0) {
+            spec.append(',').append(name).append('=').append(p);
+        }
+    }
+
+    /**
+     * Stops or resumes {@link #faults}: the simulated network's links carry packets as they are, or each node's device
+     * leaves its packets alone, while suspended.
+     */
+    void suspendFaults(boolean suspend) {
+        if (wire.shm()) {
+            nodes.forEach(n -> ((FaultyPort) n.device.nic().port()).suspend(suspend));
+        } else {
+            network.faults(suspend ? LinkFaults.NONE : faults);
+        }
+    }
+
+    /**
+     * Whether nothing more happens by itself: on the simulated network, every timer has fired; on the shared-memory
+     * wire, where real time has no such end, no packet is on its way ({@link FixtureWire#nothingInFlight}) and every
+     * communication of every CM is ESTABLISHED (the one state without a timer).
+     */
+    boolean quiet() {
+        if (!wire.shm()) {
+            return network.time().idle();
+        }
+        if (!wire.nothingInFlight(nodes.stream().map(n -> n.device).toList())) {
+            return false;
+        }
+        for (Node n : nodes) {
+            for (CmConnection c : n.cm().connections()) {
+                if (c.state() != CmState.ESTABLISHED) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     Node node(String ip) throws Exception {

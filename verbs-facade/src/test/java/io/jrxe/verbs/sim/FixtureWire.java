@@ -9,6 +9,7 @@ import io.jrxe.verbs.QpType;
 import io.jrxe.verbs.emulated.EmulatedDevice;
 import io.jrxe.verbs.facade.Verbs;
 import io.jrxe.wire.port.PeerAddress;
+import io.jrxe.wire.port.fault.FaultyPort;
 import io.jrxe.wire.port.shm.ShmDirectory;
 import io.jrxe.wire.port.shm.ShmPort;
 import io.jrxe.wire.port.udp.PortInUseException;
@@ -42,12 +43,6 @@ final class FixtureWire implements AutoCloseable {
      * shared-memory wire leaves it out.
      */
     static final String VIRTUAL_TIME = "virtual-time";
-    /**
-     * The tag of a test that needs what only the simulated network has: its link faults (loss, duplication and
-     * reordering on every link), or virtual time to pass waits of tens of seconds at once. The run on the
-     * shared-memory wire leaves it out.
-     */
-    static final String SIMULATED_NETWORK = "simulated-network";
     /** Whether the fixtures of this JVM are on the shared-memory wire. */
     static final boolean ON_SHM = "shm".equals(System.getProperty("jrxe.sim.wire"));
     /** A wait for something on the shared-memory wire is real time: a virtual deadline below this, JIT and all, is this. */
@@ -160,6 +155,20 @@ final class FixtureWire implements AutoCloseable {
             ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).filter(f);
         }
         forgers.values().forEach(forger -> forger.filter(f));
+    }
+
+    /**
+     * On the shared-memory wire, whether no packet is on its way between {@code devices}: none waits in a ring, none is
+     * held back by a device's own faults (a delay, a reordering).
+     */
+    boolean nothingInFlight(List<EmulatedDevice> devices) {
+        for (EmulatedDevice d : devices) {
+            if (d.nic().port() instanceof FaultyPort f && f.holding() > 0
+                    || ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).hasPackets()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Makes {@code third} an address packets can be {@link #inject}ed from: the simulated network attaches it. */

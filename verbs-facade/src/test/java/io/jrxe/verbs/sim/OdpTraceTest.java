@@ -19,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The DMA engine tells a trace listener of each ON_DEMAND page the MTT did not hold, just before that page's
  * translation: faulted in, or already on its way in after a prefetch that did not wait (taken then, not counted).
+ * Which of the two a prefetched page is depends on time: on the shared-memory wire, in real time, the prefetch may have
+ * ended before the gather came, so there only the order of what was reported is asserted.
  */
 class OdpTraceTest {
     private static final int PAGE = 4096;
@@ -51,22 +53,37 @@ class OdpTraceTest {
         }
     }
 
-    @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
-    void aFaultPrecedesItsPagesTranslationAndAPrefetchedPageIsArriving() throws Exception {
+    /** A's pages as a 2-page WRITE from A gathers them, page 1 prefetched without waiting just before. */
+    private static List<String> writeAfterAPrefetch() throws Exception {
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.ON_DEMAND;
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).mrAccess(access))) {
             PageRecorder onA = new PageRecorder();
             SimPair.nic(p.a).trace(onA);
-            // Asked for without waiting: the page is on its way in (the fault cost) when the gather reaches it.
             p.a.mr.advisePrefetch(p.a.memory.address() + PAGE, PAGE, false, false);
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, 2 * PAGE, p.b, 0));
             p.awaitOn(p.a, 1, 0, 100 * MS);
             assertThat(p.sendCompletions(p.a).removeFirst().status()).isEqualTo(WcStatus.SUCCESS);
-            // The path MTU cuts a page into several packets: only the first to reach a page finds it missing.
-            assertThat(onA.pages).startsWith("fault 0", "dma 0").contains("arriving 1").doesNotContain("fault 1");
-            assertThat(onA.pages.indexOf("arriving 1")).isEqualTo(onA.pages.indexOf("dma 1") - 1);
-            assertThat(onA.pages.stream().filter(s -> !s.startsWith("dma"))).hasSize(2);
+            return onA.pages;
         }
+    }
+
+    @Test
+    void aFaultPrecedesItsPagesTranslationAndAPrefetchedPageIsNotFaultedAgain() throws Exception {
+        List<String> pages = writeAfterAPrefetch();
+        assertThat(pages).startsWith("fault 0", "dma 0").contains("dma 1").doesNotContain("fault 1");
+        if (pages.contains("arriving 1")) { // real time: the prefetch may have ended before the gather came
+            assertThat(pages.indexOf("arriving 1")).isEqualTo(pages.indexOf("dma 1") - 1);
+        }
+    }
+
+    @Test
+    @Tag(FixtureWire.VIRTUAL_TIME)
+    void aPrefetchThatDidNotWaitIsArrivingWhenTheGatherReachesIt() throws Exception {
+        List<String> pages = writeAfterAPrefetch();
+        // The page is on its way in (the fault cost) when the gather reaches it. The path MTU cuts a page into several
+        // packets: only the first to reach a page finds it missing.
+        assertThat(pages).startsWith("fault 0", "dma 0").contains("arriving 1").doesNotContain("fault 1");
+        assertThat(pages.indexOf("arriving 1")).isEqualTo(pages.indexOf("dma 1") - 1);
+        assertThat(pages.stream().filter(s -> !s.startsWith("dma"))).hasSize(2);
     }
 }

@@ -97,6 +97,11 @@ public final class FaultyPort implements PacketPort {
         return spec;
     }
 
+    /** How many packets a delay or a reordering holds now, each still to go on when its time comes (NIC thread). */
+    public int holding() {
+        return held.holding();
+    }
+
     /**
      * Stops or resumes the faults. A device's warm-up runs its QPs through its own port before it meets a peer: it
      * must neither meet the faults (a rule that drops every ACK would fail it) nor use them up (a rule's count, the

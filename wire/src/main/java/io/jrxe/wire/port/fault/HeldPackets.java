@@ -83,4 +83,9 @@ final class HeldPackets {
     int capacity() {
         return capacity;
     }
+
+    /** How many packets are held now. */
+    int holding() {
+        return made - freeCount;
+    }
 }

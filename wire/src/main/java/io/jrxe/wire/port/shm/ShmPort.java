@@ -255,6 +255,11 @@ public final class ShmPort extends RoceUdpPort implements PolledPort {
         filter = f;
     }
 
+    /** Whether a packet waits in this port's ring. */
+    public boolean hasPackets() {
+        return !closed && inbox.hasRecords();
+    }
+
     @Override
     public int receive(int max) {
         if (closed) {
