@@ -108,14 +108,15 @@ class OdpTransfersTest {
     }
 
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void aRemoteFaultIsAnsweredWithAnRnrNakAndTheRetrySucceeds() throws Exception {
-        // The fault cost (5 us) is shorter than the RNR timer (code 1, 10 us): the first retry finds the pages in.
+        // The fault cost (5 us) is shorter than the RNR timer (code 1, 10 us): in virtual time the first retry finds the
+        // pages in; in real time a retry can still come first and be NAKed again.
         try (SimPair p = new SimPair(4, rnrNaking(5 * US))) {
             writeLands(p, 2 * PAGE, 4 * PAGE, 15);
 
-            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isEqualTo(1);
-            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(1);
+            long naks = p.counter(p.b, Counter.ODP_RNR_NAKS);
+            assertNaks(naks, 1);
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(naks);
             assertThat(p.odpFaults(p.b)).isEqualTo(2);
 
             p.b.memory.set(ValueLayout.JAVA_LONG, 9 * PAGE, 40);
@@ -127,25 +128,37 @@ class OdpTransfersTest {
             assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.b.memory.get(ValueLayout.JAVA_LONG, 9 * PAGE)).as("executed once").isEqualTo(42);
             assertThat(p.a.memory.get(ValueLayout.JAVA_LONG, 8 * PAGE)).isEqualTo(40);
-            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isEqualTo(2);
+            long afterAtomic = p.counter(p.b, Counter.ODP_RNR_NAKS);
+            assertNaks(afterAtomic - naks, 1);
 
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_READ, 12 * PAGE, PAGE, p.b, 4 * PAGE));
             p.awaitOn(p.a, 1, 0, 100 * MS);
             assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.SUCCESS);
             assertSameBytes(p.a.memory, 12 * PAGE, p.a.memory, 0, PAGE);
-            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).as("the READ's page was in").isEqualTo(2);
+            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).as("the READ's page was in").isEqualTo(afterAtomic);
         }
     }
 
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void pagesSlowerThanTheRnrTimerCostMoreNaksButOneFaultEach() throws Exception {
         try (SimPair p = new SimPair(5, rnrNaking(55 * US))) {
             writeLands(p, 3 * PAGE, 0, 16);
 
-            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isGreaterThan(1);
+            if (!FixtureWire.ON_SHM) { // real time: a retry late by more than the fault cost finds the pages in
+                assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isGreaterThan(1);
+            }
+            assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isPositive();
             assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(p.counter(p.b, Counter.ODP_RNR_NAKS));
             assertThat(p.odpFaults(p.b)).isEqualTo(3);
+        }
+    }
+
+    /** {@code naks} RNR NAKs: exactly {@code inVirtualTime} on the simulated network, at least one in real time. */
+    static void assertNaks(long naks, long inVirtualTime) {
+        if (FixtureWire.ON_SHM) {
+            assertThat(naks).isPositive();
+        } else {
+            assertThat(naks).isEqualTo(inVirtualTime);
         }
     }
 
