@@ -332,7 +332,7 @@ class CmFaultTest {
                     }
                     f.runUntil(() -> serve.getAsBoolean() || f.quiet(), 600 * SECOND);
                 }
-                assertThat(f.quiet()).as(where + ": every timer has fired").isTrue();
+                assertThat(f.quiet()).as(where + ": every timer has fired, no packet is on its way").isTrue();
                 assertThat(a.cm().connectionCount() + b.cm().connectionCount()).as(where + " " + a.cm().connections()
                         + b.cm().connections()).isZero();
                 assertThat(a.queuePair(qa).state()).as(where).isEqualTo(QpState.ERR);

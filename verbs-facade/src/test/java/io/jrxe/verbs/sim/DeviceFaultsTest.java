@@ -28,8 +28,9 @@ import java.net.InetAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A device does its configuration's faults on either wire: a rule that drops the third packet of every message costs
- * each 4-packet WRITE one resend, on a network that loses nothing. On the simulated network the run replays exactly
+ * A device does its configuration's faults on either wire: a rule that drops the third packet of every message drops
+ * it once from each 4-packet WRITE, whose receiver then NAKs the fourth and gets the rest again, on a network that
+ * loses nothing. On the simulated network the run replays exactly
  * (the same packets, the same virtual time).
  */
 class DeviceFaultsTest {
@@ -95,7 +96,7 @@ class DeviceFaultsTest {
     }
 
     @Test
-    void theThirdPacketOfEachMessageIsDroppedAndResentOnce() throws Exception {
+    void theThirdPacketOfEachMessageIsDroppedOnceAndSentAgain() throws Exception {
         run("drop,nth=3");
     }
 
