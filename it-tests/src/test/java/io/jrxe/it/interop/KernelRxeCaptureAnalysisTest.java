@@ -81,29 +81,32 @@ class KernelRxeCaptureAnalysisTest {
 
     /**
      * RNR NAKs from rxe0: ib_send_bw serves with a receive queue of 2 (-r 1) while jrxe's send-bw keeps 16 SENDs of
-     * 64 KiB in flight, so rxe0 refuses some with an RNR NAK: from 2 to 33 in a run of 50 SENDs, and once none, so
-     * the run goes again (at most three times, each with a capture of its own) until rxe0 counted one. The RNR NAKs
-     * analyze counts in its RNR episodes are the ones tshark finds (AETH syndrome 001xxxxx) and the ones rxe0 counted
-     * sending ({@code send_rnr_err}).
+     * 64 KiB in flight, so rxe0 refuses some with an RNR NAK: from 1 to 33 in a run of 50 SENDs, and once none, so
+     * the run goes again (at most three times, each with a capture of its own) until the capture holds one. The RNR
+     * NAKs analyze counts in its RNR episodes are the ones tshark finds (AETH syndrome 001xxxxx). rxe0 counts one
+     * ({@code send_rnr_err}) before it leaves the guest, and the host's tap loses packets in bursts (see the test
+     * above), so the capture on the bridge holds at most that many (once 3 of 4).
      */
     @Test
     void analyzeCountsTheRnrNaksRxe0Sent(Lab lab, @TempDir Path dir) throws Exception {
         Path capture = null;
         long rnrSent = 0;
-        for (int run = 1; run <= 3 && rnrSent == 0; run++) {
+        long rnrCaptured = 0;
+        for (int run = 1; run <= 3 && rnrCaptured == 0; run++) {
             capture = dir.resolve("rnr-send-" + run + ".pcap");
             long rnrBefore = lab.guestCounter(RXE0_SEND_RNR);
             int port = 18697 + run - 1;
             recordBridge(lab, capture, () -> Pairings.bandwidth(lab, "send", Server.KERNEL, port, Gids.IPV4, 50, "-r 1"));
             rnrSent = lab.guestCounter(RXE0_SEND_RNR) - rnrBefore;
-            System.out.printf("interop: run %d of jrxe's SENDs into rxe0's 2 receives: rxe0 sent %d RNR NAKs%n", run, rnrSent);
+            rnrCaptured = Tshark.aethSyndromes(capture, Lab.GUEST4, RNR_NAKS, RNR_NAKS_END);
+            System.out.printf("interop: run %d of jrxe's SENDs into rxe0's 2 receives: rxe0 counted %d RNR NAKs, the "
+                    + "capture holds %d%n", run, rnrSent, rnrCaptured);
         }
-        long rnrCaptured = Tshark.aethSyndromes(capture, Lab.GUEST4, RNR_NAKS, RNR_NAKS_END);
         Map<String, Object> jrxeSide = side(analysis(capture), Lab.HOST4);
         long rnrAnalyzed = countSum(jrxeSide, "rnr_nak");
         System.out.printf("interop: RNR NAKs of rxe0 to jrxe's SENDs: rxe0 counted %d, tshark found %d, analyze %d in %d episodes%n",
                 rnrSent, rnrCaptured, rnrAnalyzed, findings(jrxeSide, "rnr_nak"));
-        assertThat(rnrCaptured).as("RNR NAKs in the capture").isPositive().isEqualTo(rnrSent);
+        assertThat(rnrCaptured).as("RNR NAKs in the capture").isPositive().isLessThanOrEqualTo(rnrSent);
         assertThat(rnrAnalyzed).as("RNR NAKs in analyze's episodes").isEqualTo(rnrCaptured);
     }
 
