@@ -141,14 +141,17 @@ class FaultyPortTest {
             port.send(packet(psn), 0, 64, PEER, 49152);
         }
         assertThat(inner.sent).as("past the bound a packet goes at once").hasSize(100);
+        assertThat(port.holding()).isEqualTo(FaultyPort.MAX_HELD);
         assertThat(counters.get("jrxe_fault_held_overflow")).isEqualTo(100);
         assertThat(counters.get("jrxe_fault_tx_delayed")).isEqualTo(packets);
         runAll(time);
         assertThat(inner.sent).hasSize(packets);
+        assertThat(port.holding()).isZero();
         assertThat(inner.sent.subList(100, packets)).extracting(FaultyPortTest::psn)
                 .isSortedAccordingTo(Integer::compare);
         port.send(packet(packets), 0, 64, PEER, 49152);
         assertThat(time.idle()).as("a released slot holds the next packet").isFalse();
+        assertThat(port.holding()).isEqualTo(1);
         assertThat(inner.sent).hasSize(packets);
     }
 

@@ -56,8 +56,11 @@ class ShmPortTest {
         ShmPort b = bind(B);
         Recorder got = receiving(b);
         byte[] packet = SamplePackets.roce(Opcode.RC_RDMA_WRITE_ONLY, 200, new Random(38));
+        assertThat(b.hasPackets()).isFalse();
         a.send(ByteBuffer.wrap(packet), 0, packet.length, B, 50_001);
+        assertThat(b.hasPackets()).isTrue();
         assertThat(b.receive(16)).isEqualTo(1);
+        assertThat(b.hasPackets()).isFalse();
         assertThat(got.drops).isEmpty();
         assertThat(got.packets).hasSize(1);
         assertThat(got.sources).containsExactly(A + ":50001");
