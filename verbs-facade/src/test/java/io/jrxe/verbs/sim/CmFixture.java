@@ -185,7 +185,11 @@ final class CmFixture implements AutoCloseable {
      */
     void suspendFaults(boolean suspend) {
         if (wire.shm()) {
-            nodes.forEach(n -> ((FaultyPort) n.device.nic().port()).suspend(suspend));
+            for (Node n : nodes) {
+                if (n.device.nic().port() instanceof FaultyPort f) {
+                    f.suspend(suspend);
+                }
+            }
         } else {
             network.faults(suspend ? LinkFaults.NONE : faults);
         }

@@ -152,7 +152,7 @@ final class FixtureWire implements AutoCloseable {
         }
         filter = f;
         for (EmulatedDevice d : devices) {
-            ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).filter(f);
+            shmPort(d).filter(f);
         }
         forgers.values().forEach(forger -> forger.filter(f));
     }
@@ -164,11 +164,16 @@ final class FixtureWire implements AutoCloseable {
     boolean nothingInFlight(List<EmulatedDevice> devices) {
         for (EmulatedDevice d : devices) {
             if (d.nic().port() instanceof FaultyPort f && f.holding() > 0
-                    || ((ShmPort) ((InvokedTransport) d.nic().transport()).wirePort()).hasPackets()) {
+                    || shmPort(d).hasPackets()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A device's port on the shared-memory wire, beneath its faults. */
+    private static ShmPort shmPort(EmulatedDevice d) {
+        return (ShmPort) ((InvokedTransport) d.nic().transport()).wirePort();
     }
 
     /** Makes {@code third} an address packets can be {@link #inject}ed from: the simulated network attaches it. */
