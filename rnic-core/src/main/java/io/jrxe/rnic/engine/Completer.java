@@ -80,15 +80,16 @@ final class Completer {
         Opcode op = p.opcode;
         int psn = p.psn;
         QueuePair qp = e.qp;
-        if (!e.outstanding()) {
-            drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
-            return;
-        }
         int syndrome = AethSyndrome.ack(AethSyndrome.CREDITS_INVALID);
         if (op.has(ExtensionHeader.AETH)) {
             syndrome = aeth.wrap(p.buffer, p.at(ExtensionHeader.AETH)).syndrome();
         }
-        if (!Psn.before(psn, e.req.psn)) {
+        boolean rnrWait = rnrNakDuringItsWait(e, op, psn, syndrome);
+        if (!e.outstanding() && !rnrWait) {
+            drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
+            return;
+        }
+        if (!Psn.before(psn, e.req.psn) && !rnrWait) {
             if (!answersBeforeRewind(e, op, psn, syndrome)) {
                 // A response for a PSN never sent changes nothing.
                 drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
@@ -134,6 +135,17 @@ final class Completer {
             }
         }
         return null;
+    }
+
+    /**
+     * Another RNR NAK for a PSN sent before the rewind of the RNR wait under way (a NAK duplicated, or the responder's
+     * and a third party's): rxe's completer takes it as it took the first, counts it and re-arms its rnr_nak_timer, so
+     * the later wait wins whether or not the requester ran in between. The rewind made the PSN look unsent and the QP
+     * look idle.
+     */
+    private boolean rnrNakDuringItsWait(QpEngine e, Opcode op, int psn, int syndrome) {
+        return op == Opcode.RC_ACKNOWLEDGE && AethSyndrome.type(syndrome) == AethSyndrome.TYPE_RNR_NAK
+                && e.comp.rnrTimerPending && !Psn.before(psn, e.comp.compPsn) && Psn.before(psn, e.req.sentHighWater);
     }
 
     /** A plain ACK at or beyond the requester's PSN, for a PSN it sent before it went back. */

@@ -8,13 +8,13 @@ import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.header.AethSyndrome;
 import io.jrxe.wire.header.RnrTimer;
 import io.jrxe.wire.opcode.Opcode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static io.jrxe.verbs.sim.Ops.MS;
 import static io.jrxe.verbs.sim.Ops.SECOND;
+import static io.jrxe.verbs.sim.Ops.US;
 import static io.jrxe.verbs.sim.Ops.assertSameBytes;
 import static io.jrxe.verbs.sim.Ops.fill;
 import static io.jrxe.verbs.sim.Ops.recv;
@@ -27,35 +27,48 @@ class RnrTest {
         return pk.is(Opcode.RC_ACKNOWLEDGE) && AethSyndrome.isRnrNak(pk.syndrome());
     }
 
+    /**
+     * The responder NAKs until a receive comes, each NAK carrying its min_rnr_timer, and the requester waits that long
+     * after each before it sends again. Real time bounds a wait from below only, and the NICs run on while the test
+     * looks: there the counters are compared with the wire once the SEND is through and nothing NAKs any more.
+     */
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void rnrNaksCarryMinRnrTimerAndTheSendSucceedsOnceAReceiveIsPosted() throws Exception {
         int timerCode = 5; // 0.06 ms
         try (SimPair p = new SimPair(1, new SimPair.Config(QpType.RC).minRnrTimer(timerCode).rnrRetry(7))) {
             Wire wire = Wire.on(p);
             fill(p.a.memory, 0, 3000, 1);
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 3000));
-            p.run(MS);
+            p.run(MS, () -> wire.count(RnrTest::isRnrNak) >= 5);
 
             List<Wire.Packet> naks = wire.matching(RnrTest::isRnrNak);
             assertThat(naks.size()).isGreaterThanOrEqualTo(5);
             assertThat(naks).allMatch(n -> AethSyndrome.value(n.syndrome()) == timerCode);
             assertThat(naks).allMatch(n -> n.psn() == p.config.psn);
-            // Each retry waits the RNR timer after its NAK: the FIRST packets of the SEND are that far apart.
+            // Each retry waits the RNR timer after its NAK: the FIRST packets of the SEND are that far apart. In real
+            // time a try's MIDDLE can draw its PSN sequence NAK after the next try began, which goes back at once:
+            // there only the first resend is sure to follow an RNR NAK.
             List<Wire.Packet> firsts = wire.matching(Wire.opcode(Opcode.RC_SEND_FIRST));
-            for (int i = 1; i < firsts.size(); i++) {
+            int timed = FixtureWire.ON_SHM ? 2 : firsts.size();
+            for (int i = 1; i < timed; i++) {
                 assertThat(firsts.get(i).time() - naks.get(i - 1).time()).isGreaterThanOrEqualTo(RnrTimer.nanos(timerCode));
             }
             assertThat(p.sendCompletions(p.a)).isEmpty();
-            assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isEqualTo(naks.size());
-            long delivered = naks.stream().filter(n -> n.time() + 5_000 <= p.network.time().nanoTime()).count();
-            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(delivered);
+            if (!FixtureWire.ON_SHM) { // virtual time stands still while the test looks: a NAK still on its way is not counted yet
+                assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isEqualTo(naks.size());
+                long delivered = naks.stream().filter(n -> n.time() + 5_000 <= p.network.time().nanoTime()).count();
+                assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(delivered);
+            }
 
             p.b.qp.postRecv(recv(p.b, 100_000, 4096, 3));
             p.awaitCompletions(1, 1, 10 * MS);
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.recvCompletions(p.b).getFirst().byteLen()).isEqualTo(3000);
             assertSameBytes(p.b.memory, 100_000, p.a.memory, 0, 3000);
+            // The ACK of the SEND left after the last NAK, on the same way: the requester read every NAK.
+            long nakCount = wire.count(RnrTest::isRnrNak);
+            assertThat(p.counter(p.b, Counter.SEND_RNR_ERR)).isEqualTo(nakCount);
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(nakCount);
         }
     }
 
@@ -138,10 +151,10 @@ class RnrTest {
      * the later one's wait wins, as rxe's completer re-arms its rnr_nak_timer. The timer set for the
      * first then fires before the QP may resume; it must wait again, not leave the requester parked
      * with no timer running, its NIC idle with work posted (a send-bw -D client that never ends). Here
-     * the second NAK asks for the longer wait, at the same virtual instant.
+     * the second NAK asks for the longer wait, at the same virtual instant. Real time cannot put both
+     * NAKs in one read: there the resend comes no sooner than the first NAK's wait, and the SEND ends.
      */
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {
         int shorter = 14; // 1.28 ms
         int longer = 16; // 2.56 ms
@@ -150,18 +163,60 @@ class RnrTest {
             p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
             assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
 
-            long injected = p.network.time().nanoTime();
+            long injected = p.nanoTime();
             Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(shorter)));
             Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(longer)));
             p.b.qp.postRecv(recv(p.b, 100_000, 4096, 6));
             p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(longer));
 
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
-            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(2);
             List<Wire.Packet> sends = wire.matching(Wire.opcode(Opcode.RC_SEND_ONLY));
-            assertThat(sends).hasSize(2);
-            assertThat(sends.get(1).time()).as("the resend waits the longer NAK's time")
-                    .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(longer));
+            if (FixtureWire.ON_SHM) { // a resend before the receive was posted draws another NAK
+                assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isGreaterThanOrEqualTo(2);
+                assertThat(sends.size()).isGreaterThanOrEqualTo(2);
+                assertThat(sends.get(1).time()).as("the resend waits at least the first NAK's time")
+                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(shorter));
+            } else {
+                assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(2);
+                assertThat(sends).hasSize(2);
+                assertThat(sends.get(1).time()).as("the resend waits the longer NAK's time")
+                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(longer));
+            }
+        }
+    }
+
+    /**
+     * The second RNR NAK comes after the requester ran and went back to the NAKed PSN to wait: rxe's completer still
+     * takes it (counts it, re-arms the timer), so the resend waits the later NAK's time here too. Taken for a response
+     * to a PSN never sent, it was dropped and the resend came after the first NAK's wait. In real time the requester
+     * may also have sent again before the second NAK came, which is then an ordinary RNR NAK: both are counted.
+     */
+    @Test
+    void aLaterRnrNakAfterTheRequesterWentBackIsTakenAndItsWaitWins() throws Exception {
+        int shorter = 14; // 1.28 ms
+        int longer = 16; // 2.56 ms
+        try (SimPair p = new SimPair(7, new SimPair.Config(QpType.RC).minRnrTimer(shorter).rnrRetry(7))) {
+            Wire wire = Wire.on(p).drop(1, RnrTest::isRnrNak);
+            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
+            assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
+
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(shorter)));
+            p.run(100 * US, () -> p.counter(p.a, Counter.RCVD_RNR_ERR) == 1); // read, and the requester went back
+            long second = p.nanoTime();
+            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(longer)));
+            p.b.qp.postRecv(recv(p.b, 100_000, 4096, 7));
+            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(longer));
+
+            assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
+            assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isGreaterThanOrEqualTo(2);
+            if (!FixtureWire.ON_SHM) {
+                assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(2);
+                assertThat(p.counter(p.a, Counter.DROP_GHOST_ACK)).isZero();
+                List<Wire.Packet> sends = wire.matching(Wire.opcode(Opcode.RC_SEND_ONLY));
+                assertThat(sends).hasSize(2);
+                assertThat(sends.get(1).time()).as("the resend waits the later NAK's time")
+                        .isGreaterThanOrEqualTo(second + RnrTimer.nanos(longer));
+            }
         }
     }
 
