@@ -38,9 +38,8 @@ import java.util.function.BooleanSupplier;
  */
 final class FixtureWire implements AutoCloseable {
     /**
-     * The tag of a test that holds in virtual time only: it asserts an order of events that real time does not
-     * guarantee (a page that arrives while a packet is on its way, a fault cost against a timer), so the run on the
-     * shared-memory wire leaves it out.
+     * The tag of a test that holds in virtual time only: it asserts what real time does not guarantee (memory unmapped
+     * while a response streams out, a run replayed to the nanosecond), so the run on the shared-memory wire leaves it out.
      */
     static final String VIRTUAL_TIME = "virtual-time";
     /** Whether the fixtures of this JVM are on the shared-memory wire. */
@@ -52,6 +51,11 @@ final class FixtureWire implements AutoCloseable {
      * late by a JIT compile or a GC pause, and a timer that fired early would resend what the tests count.
      */
     private static final int SHM_LEAST_TIMEOUT = 16;
+    /**
+     * An ODP fault cost for a case that acts while a page is still on its way in: on the shared-memory wire a page does
+     * not come in during the test, which in real time may reach its next step late by any time.
+     */
+    private static final long SHM_PAGE_ON_ITS_WAY_NANOS = 3_600_000_000_000L;
     /** The UDP port of {@link #inject}'s own ports on the shared-memory wire. */
     private static final int FORGE_PORT = 4792;
 
@@ -64,6 +68,11 @@ final class FixtureWire implements AutoCloseable {
     private final Map<PeerAddress, ShmPort> forgers = new HashMap<>();
     /** The test's packet filter on the shared-memory wire, for {@link #inject}'s ports made after it; null for none. */
     private PacketFilter filter;
+
+    /** {@code virtualNanos} on the simulated network, and long enough on the shared-memory wire ({@link #SHM_PAGE_ON_ITS_WAY_NANOS}). */
+    static long pageStillOnItsWay(long virtualNanos) {
+        return ON_SHM ? SHM_PAGE_ON_ITS_WAY_NANOS : virtualNanos;
+    }
 
     FixtureWire(long seed) {
         network = new SimulatedNetwork(seed);

@@ -255,9 +255,10 @@ class ImplicitOdpTransfersTest {
     }
 
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void aTraceSeesEachPageFaultJustBeforeItsTranslationNumberedByThePage() throws Exception {
-        try (SimPair p = pair(12, implicit())) {
+        SimPair.Config config = new SimPair.Config(QpType.RC).device(d -> d.withOdp(OdpSettings.RXE
+                .withFaultCost(FixtureWire.pageStillOnItsWay(OdpSettings.DEFAULT_FAULT_COST_NANOS)).withImplicit(true)));
+        try (SimPair p = pair(12, config)) {
             OdpTraceTest.PageRecorder onA = new OdpTraceTest.PageRecorder();
             SimPair.nic(p.a).trace(onA);
             p.a.mr.advisePrefetch(p.a.memory.address() + PAGE, PAGE, false, false);

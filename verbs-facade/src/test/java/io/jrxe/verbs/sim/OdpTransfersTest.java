@@ -12,7 +12,6 @@ import io.jrxe.verbs.SendWr;
 import io.jrxe.verbs.VerbsException;
 import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -180,9 +179,8 @@ class OdpTransfersTest {
     }
 
     @Test
-    @Tag(FixtureWire.VIRTUAL_TIME)
     void aWriteToOdpMemoryFreedOrDeregisteredWhileItsPagesComeInFailsWithARemoteAccessError() throws Exception {
-        try (SimPair p = new SimPair(7, rnrNaking(MS))) {
+        try (SimPair p = new SimPair(7, rnrNaking(FixtureWire.pageStillOnItsWay(MS)))) {
             Arena freed = Arena.ofShared();
             MemorySegment memory = freed.allocate(2 * PAGE, PAGE);
             Mr mr = p.b.pd.regMr(memory, ODP_ACCESS);
@@ -190,7 +188,7 @@ class OdpTransfersTest {
             write.remoteAddr = memory.address();
             write.rkey = mr.rkey();
             p.a.qp.postSend(write);
-            p.run(100 * US); // NAKed at least once; the page is still on its way
+            p.run(100 * US, () -> p.counter(p.b, Counter.ODP_RNR_NAKS) > 0); // NAKed; the page still on its way
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isPositive();
             freed.close();
 
@@ -198,9 +196,9 @@ class OdpTransfersTest {
             assertThat(p.onlyCompletion(p.a).status()).isEqualTo(WcStatus.REM_ACCESS_ERR);
             mr.close();
         }
-        try (SimPair p = new SimPair(8, rnrNaking(MS))) {
+        try (SimPair p = new SimPair(8, rnrNaking(FixtureWire.pageStillOnItsWay(MS)))) {
             p.a.qp.postSend(rdma(p.a, WrOpcode.RDMA_WRITE, 0, PAGE, p.b, 0));
-            p.run(100 * US);
+            p.run(100 * US, () -> p.counter(p.b, Counter.ODP_RNR_NAKS) > 0);
             assertThat(p.counter(p.b, Counter.ODP_RNR_NAKS)).isPositive();
             p.b.mr.close();
 
