@@ -69,7 +69,7 @@ final class FixtureWire implements AutoCloseable {
     /** The test's packet filter on the shared-memory wire, for {@link #inject}'s ports made after it; null for none. */
     private PacketFilter filter;
 
-    /** {@code virtualNanos} on the simulated network, and long enough on the shared-memory wire ({@link #SHM_PAGE_ON_ITS_WAY_NANOS}). */
+    /** An ODP fault cost: {@code virtualNanos} on the simulated network, {@link #SHM_PAGE_ON_ITS_WAY_NANOS} on shm. */
     static long pageStillOnItsWay(long virtualNanos) {
         return ON_SHM ? SHM_PAGE_ON_ITS_WAY_NANOS : virtualNanos;
     }
