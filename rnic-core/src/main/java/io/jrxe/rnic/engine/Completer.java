@@ -138,14 +138,14 @@ final class Completer {
     }
 
     /**
-     * Another RNR NAK for a PSN sent before the rewind of the RNR wait under way (a NAK duplicated, or the responder's
-     * and a third party's): rxe's completer takes it as it took the first, counts it and re-arms its rnr_nak_timer, so
-     * the later wait wins whether or not the requester ran in between. The rewind made the PSN look unsent and the QP
-     * look idle.
+     * Another RNR NAK for the PSN the RNR wait under way is for (a NAK duplicated, or the responder's and a third
+     * party's): rxe's completer takes it as it took the first, counts it and re-arms its rnr_nak_timer, so the later
+     * wait wins whether or not the requester ran in between. The requester's rewind to that PSN made it look unsent and
+     * the QP idle. Only that PSN: a NAK that acknowledged more would move the completer past the rewound requester.
      */
     private boolean rnrNakDuringItsWait(QpEngine e, Opcode op, int psn, int syndrome) {
         return op == Opcode.RC_ACKNOWLEDGE && AethSyndrome.type(syndrome) == AethSyndrome.TYPE_RNR_NAK
-                && e.comp.rnrTimerPending && !Psn.before(psn, e.comp.compPsn) && Psn.before(psn, e.req.sentHighWater);
+                && e.comp.rnrTimerPending && psn == e.comp.compPsn && Psn.before(psn, e.req.sentHighWater);
     }
 
     /** A plain ACK at or beyond the requester's PSN, for a PSN it sent before it went back. */
