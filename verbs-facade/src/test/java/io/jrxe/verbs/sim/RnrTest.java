@@ -188,8 +188,8 @@ class RnrTest {
     /**
      * The second RNR NAK comes after the requester ran and went back to the NAKed PSN to wait: rxe's completer still
      * takes it (counts it, re-arms the timer), so the resend waits the later NAK's time here too. Taken for a response
-     * to a PSN never sent, it was dropped and the resend came after the first NAK's wait. In real time the requester
-     * may also have sent again before the second NAK came, which is then an ordinary RNR NAK: both are counted.
+     * to a PSN never sent, it would be dropped and the resend would come after the first NAK's wait. In real time the
+     * requester may also have sent again before the second NAK came, which is then an ordinary RNR NAK: both count.
      */
     @Test
     void aLaterRnrNakAfterTheRequesterWentBackIsTakenAndItsWaitWins() throws Exception {
