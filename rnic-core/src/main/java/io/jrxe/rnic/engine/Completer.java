@@ -84,14 +84,9 @@ final class Completer {
         if (op.has(ExtensionHeader.AETH)) {
             syndrome = aeth.wrap(p.buffer, p.at(ExtensionHeader.AETH)).syndrome();
         }
-        boolean rnrWait = rnrNakDuringItsWait(e, op, psn, syndrome);
-        if (!e.outstanding() && !rnrWait) {
-            drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
-            return;
-        }
-        if (!Psn.before(psn, e.req.psn) && !rnrWait) {
+        if ((!e.outstanding() || !Psn.before(psn, e.req.psn)) && !rnrNakDuringItsWait(e, op, psn, syndrome)) {
             if (!answersBeforeRewind(e, op, psn, syndrome)) {
-                // A response for a PSN never sent changes nothing.
+                // A response with nothing outstanding, or for a PSN never sent, changes nothing.
                 drops.drop(DropReason.GHOST_ACK, qp.qpn(), p);
                 return;
             }
@@ -148,7 +143,10 @@ final class Completer {
                 && e.comp.rnrTimerPending && psn == e.comp.compPsn && Psn.before(psn, e.req.sentHighWater);
     }
 
-    /** A plain ACK at or beyond the requester's PSN, for a PSN it sent before it went back. */
+    /**
+     * A plain ACK at or beyond the requester's PSN, for a PSN it sent before it went back: never with nothing
+     * outstanding.
+     */
     private static boolean answersBeforeRewind(QpEngine e, Opcode op, int psn, int syndrome) {
         return op == Opcode.RC_ACKNOWLEDGE && AethSyndrome.type(syndrome) == AethSyndrome.TYPE_ACK
                 && Psn.before(psn, e.req.sentHighWater) && Psn.after(e.req.psn, e.comp.compPsn);

@@ -146,6 +146,26 @@ class RnrTest {
         }
     }
 
+    /** The responder's min_rnr_timer in the two-NAK cases, and the longer wait the second NAK asks for. */
+    private static final int SHORTER = 14; // 1.28 ms
+    private static final int LONGER = 16; // 2.56 ms
+
+    /**
+     * A pair whose responder NAKs with {@link #SHORTER}, A's SEND of 100 bytes posted, and the responder's first RNR
+     * NAK lost on its way: the NAKs the case makes by hand ({@link #rnrNak}) stand for the responder's own.
+     */
+    private static Wire sendWhoseFirstRnrNakIsLost(SimPair p) throws Exception {
+        Wire wire = Wire.on(p).drop(1, RnrTest::isRnrNak);
+        p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
+        assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
+        return wire;
+    }
+
+    /** An RNR NAK from B to A for the SEND's PSN, asking for {@code timerCode}'s wait. */
+    private static void rnrNak(SimPair p, int timerCode) {
+        Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(timerCode)));
+    }
+
     /**
      * Two RNR NAKs read before the requester runs again (one batch of datagrams from the socket):
      * the later one's wait wins, as rxe's completer re-arms its rnr_nak_timer. The timer set for the
@@ -156,18 +176,14 @@ class RnrTest {
      */
     @Test
     void aLaterRnrNakReadBeforeTheRequesterRanPostponesTheResendAndStillLeadsToIt() throws Exception {
-        int shorter = 14; // 1.28 ms
-        int longer = 16; // 2.56 ms
-        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.RC).minRnrTimer(shorter).rnrRetry(7))) {
-            Wire wire = Wire.on(p).drop(1, RnrTest::isRnrNak); // the two below stand for the responder's own
-            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
-            assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
+        try (SimPair p = new SimPair(6, new SimPair.Config(QpType.RC).minRnrTimer(SHORTER).rnrRetry(7))) {
+            Wire wire = sendWhoseFirstRnrNakIsLost(p);
 
             long injected = p.nanoTime();
-            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(shorter)));
-            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(longer)));
+            rnrNak(p, SHORTER);
+            rnrNak(p, LONGER);
             p.b.qp.postRecv(recv(p.b, 100_000, 4096, 6));
-            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(longer));
+            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(LONGER));
 
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
             List<Wire.Packet> sends = wire.matching(Wire.opcode(Opcode.RC_SEND_ONLY));
@@ -175,12 +191,12 @@ class RnrTest {
                 assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isGreaterThanOrEqualTo(2);
                 assertThat(sends.size()).isGreaterThanOrEqualTo(2);
                 assertThat(sends.get(1).time()).as("the resend waits at least the first NAK's time")
-                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(shorter));
+                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(SHORTER));
             } else {
                 assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isEqualTo(2);
                 assertThat(sends).hasSize(2);
                 assertThat(sends.get(1).time()).as("the resend waits the longer NAK's time")
-                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(longer));
+                        .isGreaterThanOrEqualTo(injected + RnrTimer.nanos(LONGER));
             }
         }
     }
@@ -193,19 +209,15 @@ class RnrTest {
      */
     @Test
     void aLaterRnrNakAfterTheRequesterWentBackIsTakenAndItsWaitWins() throws Exception {
-        int shorter = 14; // 1.28 ms
-        int longer = 16; // 2.56 ms
-        try (SimPair p = new SimPair(7, new SimPair.Config(QpType.RC).minRnrTimer(shorter).rnrRetry(7))) {
-            Wire wire = Wire.on(p).drop(1, RnrTest::isRnrNak);
-            p.a.qp.postSend(wr(p.a, WrOpcode.SEND, 0, 100));
-            assertThat(p.runUntil(() -> wire.count(RnrTest::isRnrNak) == 1, MS)).isTrue();
+        try (SimPair p = new SimPair(7, new SimPair.Config(QpType.RC).minRnrTimer(SHORTER).rnrRetry(7))) {
+            Wire wire = sendWhoseFirstRnrNakIsLost(p);
 
-            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(shorter)));
+            rnrNak(p, SHORTER);
             p.run(100 * US, () -> p.counter(p.a, Counter.RCVD_RNR_ERR) == 1); // read, and the requester went back
             long second = p.nanoTime();
-            Forge.inject(p, p.b, p.a, Forge.ack(p.a.qp.qpNum(), p.config.psn, AethSyndrome.rnrNak(longer)));
+            rnrNak(p, LONGER);
             p.b.qp.postRecv(recv(p.b, 100_000, 4096, 7));
-            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(longer));
+            p.awaitCompletions(1, 1, 10 * RnrTimer.nanos(LONGER));
 
             assertThat(p.sendCompletions(p.a).getFirst().status()).isEqualTo(WcStatus.SUCCESS);
             assertThat(p.counter(p.a, Counter.RCVD_RNR_ERR)).isGreaterThanOrEqualTo(2);
@@ -215,7 +227,7 @@ class RnrTest {
                 List<Wire.Packet> sends = wire.matching(Wire.opcode(Opcode.RC_SEND_ONLY));
                 assertThat(sends).hasSize(2);
                 assertThat(sends.get(1).time()).as("the resend waits the later NAK's time")
-                        .isGreaterThanOrEqualTo(second + RnrTimer.nanos(longer));
+                        .isGreaterThanOrEqualTo(second + RnrTimer.nanos(LONGER));
             }
         }
     }
