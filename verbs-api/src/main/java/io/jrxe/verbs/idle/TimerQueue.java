@@ -16,11 +16,18 @@ public final class TimerQueue {
         }
     }
 
+    /**
+     * Never due, and always in the queue, so that the queue's head is never null. A busy NIC always has a timer set (an
+     * RC QP's ACK timer), and C2 compiled the duty cycle for that: the first time the queue ran empty, a null check it
+     * had left out trapped and threw the compiled duty cycle away, to be compiled again while the NIC worked.
+     */
+    private static final Timer NEVER = new Timer(Long.MAX_VALUE, Long.MAX_VALUE, () -> { });
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private long sequence;
 
     /** A queue with no timer. */
     public TimerQueue() {
+        timers.add(NEVER);
     }
 
     /** Adds a task due at {@code deadline} (a nanoTime). */
@@ -31,7 +38,7 @@ public final class TimerQueue {
     /** Takes the next task due at or before {@code now}, or null. */
     public Runnable takeDue(long now) {
         Timer t = timers.peek();
-        if (t == null || t.deadline > now) {
+        if (t.deadline > now || t == NEVER) {
             return null;
         }
         timers.poll();
@@ -40,12 +47,11 @@ public final class TimerQueue {
 
     /** The earliest deadline, or Long.MAX_VALUE when no timer is set. */
     public long nextDeadline() {
-        Timer t = timers.peek();
-        return t == null ? Long.MAX_VALUE : t.deadline;
+        return timers.peek().deadline;
     }
 
     /** Whether no timer is set. */
     public boolean isEmpty() {
-        return timers.isEmpty();
+        return timers.size() == 1;
     }
 }

@@ -39,4 +39,19 @@ class PollWindowTest {
         assertThat(timers.nextDeadline()).isEqualTo(99);
         assertThat(timers.isEmpty()).isFalse();
     }
+
+    @Test
+    void anEmptyTimerQueueHasNothingDueEvenAtTheEndOfTime() {
+        TimerQueue timers = new TimerQueue();
+        assertThat(timers.isEmpty()).isTrue();
+        assertThat(timers.nextDeadline()).isEqualTo(Long.MAX_VALUE);
+        assertThat(timers.takeDue(Long.MAX_VALUE)).isNull();
+        boolean[] ran = new boolean[1];
+        timers.add(Long.MAX_VALUE, () -> ran[0] = true);
+        assertThat(timers.isEmpty()).isFalse();
+        timers.takeDue(Long.MAX_VALUE).run();
+        assertThat(ran[0]).isTrue();
+        assertThat(timers.isEmpty()).as("emptied again").isTrue();
+        assertThat(timers.takeDue(Long.MAX_VALUE)).isNull();
+    }
 }
