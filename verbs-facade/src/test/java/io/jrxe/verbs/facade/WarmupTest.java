@@ -32,7 +32,7 @@ class WarmupTest {
      */
     @ParameterizedTest
     @EnumSource(Progress.class)
-    void aBenchmarksWarmUpTakesTheRnrAndSequenceNakPaths(Progress progress) throws Exception {
+    void aBenchmarksWarmUpMeetsRnrNaksAndStillCompletesEveryRound(Progress progress) throws Exception {
         EmulatedDevice device = device("jrxe-warm-nak-", progress, "127.0.8.44", "127.0.8.45");
         try (var ctx = device.open()) {
             Warmup.Options benchmark = new Warmup.Options(1, null, Warmup.Options.DEFAULT.waits());
