@@ -204,7 +204,14 @@ await_guests() {
     done
     [ "$ready" -eq "$guests" ] && return
     if [ $SECONDS -ge $deadline ]; then
-      tail -5 "$run_dir/console.log" >&2 2>/dev/null || true
+      for ((n = 1; n <= guests; n++)); do
+        dir=$(guest_dir "$n")
+        if [ -s "$dir/console.log" ]; then
+          tail -5 "$dir/console.log" >&2
+        else
+          echo "jrxe lab: guest $n wrote nothing on its console in $boot_timeout s: its kernel did not start" >&2
+        fi
+      done
       cmd_down >/dev/null 2>&1 || true
       die "not ready after $boot_timeout s (console above); try --boot-timeout"
     fi
