@@ -203,11 +203,7 @@ public final class Warmup {
                     send.remoteQkey = 0x11111111;
                     ud.postSend(send);
                     expected++;
-                    while (expected > 0) {
-                        int n = waits.polled(cq, wcs);
-                        succeeded &= allOurs(wcs, n, qpns);
-                        expected -= n;
-                    }
+                    succeeded &= awaitPolled(cq, waits, wcs, qpns, expected);
                     if (exchangeByEvents(c, d, eventCq, channel, waits, recv, send, base, mr.lkey(), wcs, qpns) && succeeded) {
                         completed++;
                     }
@@ -262,12 +258,16 @@ public final class Warmup {
         recv.sgl.add(base + 32768, 8192, lkey);
         b.postRecv(recv);
         b.postRecv(recv);
-        int expected = 3; // the signaled SEND and the two receives
+        return awaitPolled(cq, waits, wcs, qpns, 3); // the signaled SEND and the two receives
+    }
+
+    /** Polls until {@code expected} completions came; whether all succeeded and were the warm-up's own. */
+    private static boolean awaitPolled(Cq cq, Waits waits, WorkCompletion[] wcs, int[] qpns, int expected) {
         boolean succeeded = true;
-        while (expected > 0) {
+        for (int left = expected; left > 0; ) {
             int n = waits.polled(cq, wcs);
             succeeded &= allOurs(wcs, n, qpns);
-            expected -= n;
+            left -= n;
         }
         return succeeded;
     }
