@@ -20,19 +20,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BadCommandLineTest {
     static List<String> commands() {
-        return new CommandLine(new JrxeMain()).getSubcommands().keySet().stream().filter(c -> !c.equals("help")).toList();
+        return JrxeMain.commandLine().getSubcommands().keySet().stream().filter(c -> !c.equals("help")).toList();
     }
 
     /** Every command with its first option that takes a number: "many" is no number of anything. */
     static Stream<String[]> numericOptions() {
-        CommandLine jrxe = new CommandLine(new JrxeMain());
+        CommandLine jrxe = JrxeMain.commandLine();
         return commands().stream().flatMap(c -> jrxe.getSubcommands().get(c).getCommandSpec().options().stream()
                 .filter(BadCommandLineTest::takesANumber).findFirst().map(o -> new String[] {c, o.longestName()}).stream());
     }
 
     /** The commands whose -p is a port (udaddy's -p is a port space number, as in the real udaddy). */
     static List<String> commandsWithATcpPort() {
-        CommandLine jrxe = new CommandLine(new JrxeMain());
+        CommandLine jrxe = JrxeMain.commandLine();
         return commands().stream().filter(c -> {
             OptionSpec p = jrxe.getSubcommands().get(c).getCommandSpec().findOption("-p");
             return p != null && p.paramLabel().equals("PORT");
@@ -46,7 +46,7 @@ class BadCommandLineTest {
 
     /** Every command line that names a command, subcommands of commands included (and `help` itself). */
     static Stream<List<String>> commandPaths() {
-        return paths(List.of(), new CommandLine(new JrxeMain()));
+        return paths(List.of(), JrxeMain.commandLine());
     }
 
     private static Stream<List<String>> paths(List<String> above, CommandLine command) {

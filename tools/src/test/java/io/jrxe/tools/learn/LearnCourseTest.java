@@ -57,7 +57,7 @@ class LearnCourseTest {
         LessonText text = LessonText.load(Course.lesson(String.valueOf(lesson)).file());
         assertThat(text.commands()).isNotEmpty();
         for (String[] args : LessonText.arguments(text.commands())) {
-            CommandLine jrxe = new CommandLine(new JrxeMain());
+            CommandLine jrxe = JrxeMain.commandLine();
             CommandLine.ParseResult parsed = jrxe.parseArgs(args);
             assertThat(parsed.hasSubcommand()).as("jrxe %s", String.join(" ", args)).isTrue();
         }
