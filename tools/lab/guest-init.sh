@@ -31,10 +31,15 @@ done
 mkdir -p /lab
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none lab /lab || fail "cannot mount the 9p share"
 mkdir -p /lab/state /lab/jobs
-# The host's checkout and JDK, read-only, when lab.sh shares them (for jrxe's Java in the guest).
+# The host's checkout and JDK, read-only, when lab.sh shares them (for jrxe's Java in the guest). The JDK
+# does not change while a guest lives, so the guest caches its pages (cache=loose): uncached, every JVM
+# reads libjvm and the class archive over 9p again, seconds of an emulated CPU per start. The checkout
+# stays uncached, as the host may rebuild it under a running guest.
 for tag in jrxe jdk; do
+  cache=none
+  [ "$tag" = jdk ] && cache=loose
   mkdir -p "/opt/$tag"
-  mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro "$tag" "/opt/$tag" 2>/dev/null || rmdir "/opt/$tag"
+  mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=$cache "$tag" "/opt/$tag" 2>/dev/null || rmdir "/opt/$tag"
 done
 log "booted $(uname -r)"
 
