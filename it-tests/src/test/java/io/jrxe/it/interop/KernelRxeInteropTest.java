@@ -83,8 +83,7 @@ class KernelRxeInteropTest extends KernelRxeCorePairings {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void nativeProviderDrivesTheGuestsRxe0(Lab lab) throws Exception {
-        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT
-                + " --enable-native-access=ALL-UNNAMED"
+        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && " + Lab.GUEST_JAVA
                 + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
                 + NativeSmoke.class.getName() + " rxe0", 360);
         assertThat(smoke.exitCode()).as("%s", smoke).isZero();

@@ -83,7 +83,7 @@ abstract class KernelRxeMulticast {
     @Test
     void attachAndDetachAnswerAsOnRxe0(Lab lab) throws Exception {
         List<String> jrxe = MulticastRules.on("jrxe", "127.0.9." + (1 + ThreadLocalRandom.current().nextInt(254)));
-        Job.Result guest = lab.guestNow("cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT + " --enable-native-access=ALL-UNNAMED"
+        Job.Result guest = lab.guestNow("cd /opt/jrxe && " + Lab.GUEST_JAVA
                 + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
                 + MulticastRules.class.getName() + " rxe0", GUEST_LIMIT);
         assertThat(guest.exitCode()).as("%s", guest).isZero();

@@ -33,7 +33,8 @@ final class Lab implements AutoCloseable {
     static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";
     /** Where the guest's `jrxe` comes from: a copy of the tools' jar and libraries in the guest's memory. */
     private static final String GUEST_TOOLS = "/tmp/jrxe-tools";
-    private static final String GUEST_JAVA = "/opt/jdk/bin/java " + GUEST_JIT + " --enable-native-access=ALL-UNNAMED";
+    /** The host's JDK in the guest, C1 only, with native access: how every guest JVM starts. */
+    static final String GUEST_JAVA = "/opt/jdk/bin/java " + GUEST_JIT + " --enable-native-access=ALL-UNNAMED";
     /**
      * The guest's `jrxe`: the copy {@link #up} made of the host's jar, run by the host's JDK with C1 only and the class
      * archive {@link #up} had it write. Under TCG a JVM that reads the jar over 9p and loads its classes one by one

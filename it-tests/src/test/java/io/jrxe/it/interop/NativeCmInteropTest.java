@@ -30,8 +30,8 @@ class NativeCmInteropTest {
         try (Job rpingServer = lab.guest("rping -s", "rping -s -a " + Lab.GUEST4 + " -p " + RPING_SERVER_PORT + " -v -C "
                 + NativeCmPeer.RPING_COUNT, 840)) {
             lab.awaitGuestCmListening(rpingServer, RPING_SERVER_PORT);
-            try (Job peer = lab.guest("NativeCmPeer", "cd /opt/jrxe && /opt/jdk/bin/java " + Lab.GUEST_JIT
-                    + " --enable-native-access=ALL-UNNAMED -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:"
+            try (Job peer = lab.guest("NativeCmPeer", "cd /opt/jrxe && " + Lab.GUEST_JAVA
+                    + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:"
                     + "tools/target/lib/*' " + NativeCmPeer.class.getName() + " " + Lab.GUEST4 + " " + RPING_SERVER_PORT
                     + " " + JAVA_SERVER_PORT, 840)) {
                 peer.awaitOutput("LISTENING on " + Lab.GUEST4 + " port " + JAVA_SERVER_PORT, Duration.ofMinutes(12));
