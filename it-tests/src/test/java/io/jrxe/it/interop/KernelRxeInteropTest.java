@@ -83,9 +83,8 @@ class KernelRxeInteropTest extends KernelRxeCorePairings {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void nativeProviderDrivesTheGuestsRxe0(Lab lab) throws Exception {
-        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && " + Lab.GUEST_JAVA
-                + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
-                + NativeSmoke.class.getName() + " rxe0", 360);
+        Job.Result smoke = lab.guestNow("test -x /opt/jdk/bin/java && cd /opt/jrxe && " + Lab.guestTestMain(NativeSmoke.class)
+                + " rxe0", 360);
         assertThat(smoke.exitCode()).as("%s", smoke).isZero();
         assertThat(smoke.output()).as("%s", smoke).containsPattern("steps: \\d+ ok, 0 failed").doesNotContain("FAIL");
         assertThat(smoke.output().lines().filter(l -> l.startsWith("OK")).count()).as("%s", smoke).isGreaterThanOrEqualTo(30);

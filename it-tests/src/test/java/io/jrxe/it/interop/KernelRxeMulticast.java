@@ -83,9 +83,7 @@ abstract class KernelRxeMulticast {
     @Test
     void attachAndDetachAnswerAsOnRxe0(Lab lab) throws Exception {
         List<String> jrxe = MulticastRules.on("jrxe", "127.0.9." + (1 + ThreadLocalRandom.current().nextInt(254)));
-        Job.Result guest = lab.guestNow("cd /opt/jrxe && " + Lab.GUEST_JAVA
-                + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
-                + MulticastRules.class.getName() + " rxe0", GUEST_LIMIT);
+        Job.Result guest = lab.guestNow("cd /opt/jrxe && " + Lab.guestTestMain(MulticastRules.class) + " rxe0", GUEST_LIMIT);
         assertThat(guest.exitCode()).as("%s", guest).isZero();
         List<String> lines = guest.output().lines().toList();
         int first = lines.indexOf(lines.stream().filter(l -> l.startsWith("max_mcast_grp")).findFirst().orElseThrow(

@@ -30,11 +30,13 @@ final class Lab implements AutoCloseable {
      * SIGSEGV at a C1 entry (docs/lab.md). With C1 only, no method is replaced by a C2 version, so that
      * patching all but stops; the JVM also starts faster there, C2 being costly to emulate.
      */
-    static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";
+    private static final String GUEST_JIT = "-XX:TieredStopAtLevel=1";
     /** Where the guest's `jrxe` comes from: a copy of the tools' jar and libraries in the guest's memory. */
     private static final String GUEST_TOOLS = "/tmp/jrxe-tools";
     /** The host's JDK in the guest, C1 only, with native access: how every guest JVM starts. */
     static final String GUEST_JAVA = "/opt/jdk/bin/java " + GUEST_JIT + " --enable-native-access=ALL-UNNAMED";
+    /** The classpath of a guest JVM that runs a class of these tests, from the checkout shared at /opt/jrxe. */
+    static final String GUEST_TEST_CLASSPATH = "-cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*'";
     /**
      * The guest's `jrxe`: the copy {@link #up} made of the host's jar, run by the host's JDK with C1 only and the class
      * archive {@link #up} had it write. Under TCG a JVM that reads the jar over 9p and loads its classes one by one
@@ -42,6 +44,11 @@ final class Lab implements AutoCloseable {
      */
     static final String GUEST_JRXE = GUEST_JAVA + " -XX:SharedArchiveFile=" + GUEST_TOOLS + "/classes.jsa -jar "
             + GUEST_TOOLS + "/jrxe-tools.jar";
+    /** A guest JVM running {@code main}, a class of these tests, from /opt/jrxe (the caller changes there first). */
+    static String guestTestMain(Class<?> main) {
+        return GUEST_JAVA + " " + GUEST_TEST_CLASSPATH + " " + main.getName();
+    }
+
     /** Makes the copy and the archive (the classes one `devinfo` on rxe0 loads); nothing where the host shares no JDK. */
     private static final String STAGE_GUEST_JRXE = "test -x /opt/jdk/bin/java || exit 0; rm -rf " + GUEST_TOOLS
             + " && mkdir -p " + GUEST_TOOLS + " && cp -r /opt/jrxe/tools/target/jrxe-tools.jar /opt/jrxe/tools/target/lib "

@@ -30,9 +30,8 @@ class NativeCmInteropTest {
         try (Job rpingServer = lab.guest("rping -s", "rping -s -a " + Lab.GUEST4 + " -p " + RPING_SERVER_PORT + " -v -C "
                 + NativeCmPeer.RPING_COUNT, 840)) {
             lab.awaitGuestCmListening(rpingServer, RPING_SERVER_PORT);
-            try (Job peer = lab.guest("NativeCmPeer", "cd /opt/jrxe && " + Lab.GUEST_JAVA
-                    + " -cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:"
-                    + "tools/target/lib/*' " + NativeCmPeer.class.getName() + " " + Lab.GUEST4 + " " + RPING_SERVER_PORT
+            try (Job peer = lab.guest("NativeCmPeer", "cd /opt/jrxe && " + Lab.guestTestMain(NativeCmPeer.class)
+                    + " " + Lab.GUEST4 + " " + RPING_SERVER_PORT
                     + " " + JAVA_SERVER_PORT, 840)) {
                 peer.awaitOutput("LISTENING on " + Lab.GUEST4 + " port " + JAVA_SERVER_PORT, Duration.ofMinutes(12));
                 Job.Result rpingClient = lab.guestNow("rping -c -a " + Lab.GUEST4 + " -p " + JAVA_SERVER_PORT + " -v -V -C "

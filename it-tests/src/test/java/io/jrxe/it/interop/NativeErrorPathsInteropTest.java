@@ -23,10 +23,9 @@ class NativeErrorPathsInteropTest {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void everyErrorPathOfRxe0ManyTimesWithTheHeapVerified(Lab lab) throws Exception {
         long start = System.nanoTime();
-        Job.Result r = lab.guestNow("cd /opt/jrxe && rm -f /tmp/hs_err_errpaths_*.log; /opt/jdk/bin/java " + Lab.GUEST_JIT
+        Job.Result r = lab.guestNow("cd /opt/jrxe && rm -f /tmp/hs_err_errpaths_*.log; " + Lab.GUEST_JAVA
                 + " -XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC "
-                + "-XX:ErrorFile=/tmp/hs_err_errpaths_%p.log --enable-native-access=ALL-UNNAMED "
-                + "-cp 'it-tests/target/test-classes:tools/target/jrxe-tools.jar:tools/target/lib/*' "
+                + "-XX:ErrorFile=/tmp/hs_err_errpaths_%p.log " + Lab.GUEST_TEST_CLASSPATH + " "
                 + NativeErrorPaths.class.getName() + " rxe0 " + lab.guestGid4() + " " + ROUNDS
                 + "; rc=$?; cat /tmp/hs_err_errpaths_*.log 2>/dev/null | head -120; exit $rc", 420);
         System.out.printf("native error paths, %d rounds in the guest: %.0f s%n", ROUNDS, (System.nanoTime() - start) / 1e9);
