@@ -50,9 +50,9 @@ class GuestEcnMarkingTest {
     private static final Path PLOT = Path.of("target", "ecn-real-queue.png");
 
     /**
-     * Its DCQCN half needs the guest's paced sender to outrun the 1 Mbit/s bottleneck. On a 2-core host whose guest
-     * sends half of what docs/congestion.md's table records, RED queued too little to mark in that half (2 of 3 runs),
-     * so a build does not run it until the margin is back.
+     * Its DCQCN half needs the guest's paced sender to outrun the 1 Mbit/s bottleneck. On a 2-core host the guest's
+     * sender reaches about a third of the link (ACK timeouts that lose its time, docs/congestion.md), RED queued too
+     * little to mark in that half in 2 of 3 runs, so a build does not run it until the margin is back.
      */
     @BeforeAll
     static void onlyWhenAsked() {
