@@ -4,10 +4,11 @@ import io.jrxe.wire.time.NicTime;
 
 /**
  * Holds one QP to a rate: packets are spaced by their size at the rate, a packet may go once the
- * previous one's time has passed. Time a QP leaves unused is not saved up, so no burst exceeds one
- * packet. A refused QP is woken by a timer on the NIC's clock when its slot comes (at most one
- * pending). Whether a QP at the line rate is paced is its rate's business (under DCQCN it is, under TIMELY not).
- * Runs on the NIC thread; allocates nothing after it is made.
+ * previous one's time has passed. A QP held back and woken late keeps up to one packet's time it lost;
+ * time a QP leaves unused is not saved up, so no burst exceeds two packets. A refused QP is woken by a
+ * timer on the NIC's clock when its slot comes (at most one pending). Whether a QP at the line rate is
+ * paced is its rate's business (under DCQCN it is, under TIMELY not). Runs on the NIC thread; allocates
+ * nothing after it is made.
  */
 final class Pacer {
     private static final double NANOS_PER_SECOND = 1e9;
@@ -18,6 +19,8 @@ final class Pacer {
     private final Runnable wakeTask = this::wakeFired;
     private long nextSendAt;
     private boolean wakeArmed;
+    /** The QP was refused since its last packet: it is sending as fast as the rate lets it. */
+    private boolean waited;
     private boolean detached;
 
     /** @param wake what runs the QP's task again: called once a refused QP's slot has come */
@@ -32,6 +35,7 @@ final class Pacer {
         if (now >= nextSendAt) {
             return true;
         }
+        waited = true;
         if (!wakeArmed) {
             wakeArmed = true;
             time.schedule(nextSendAt - now, wakeTask);
@@ -43,7 +47,11 @@ final class Pacer {
     void transmitted(int bytes, double bitsPerSecond) {
         // rounded up, so that what goes in any window never exceeds the rate (plus the packet in hand)
         long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / bitsPerSecond);
-        nextSendAt = Math.max(nextSendAt, time.nanoTime()) + spacing;
+        // A QP that waited for this slot and was woken late (a busy host, an emulated CPU) keeps up to one packet's time
+        // it lost: else every late wake lowers the rate for good. Time a QP leaves unused is not saved up.
+        long now = time.nanoTime();
+        nextSendAt = Math.max(nextSendAt, waited ? now - spacing : now) + spacing;
+        waited = false;
     }
 
     /** The QP is gone: a pending wake finds nothing to do. */
