@@ -63,10 +63,10 @@ public abstract class PerftestCommand implements Callable<Integer> {
             + "(default: 65536 for bandwidth, 2 for latency, 8 for atomics)")
     String sizeText;
 
-    @Option(names = "--warmup", paramLabel = "MS", defaultValue = "1500",
+    @Option(names = "--warmup", paramLabel = "MS", defaultValue = "${env:JRXE_WARMUP_MS:-1500}",
             description = "before connecting, run traffic through the device itself for MS milliseconds so that the JIT "
                     + "has compiled jrxe's data path before the measurement; a bandwidth test goes on while the JIT still "
-                    + "compiles, up to three times MS (0: none; default: ${DEFAULT-VALUE})")
+                    + "compiles, up to three times MS (0: none; default: ${DEFAULT-VALUE}, which $JRXE_WARMUP_MS sets)")
     int warmupMillis;
 
     @Option(names = {"-a", "--all"}, description = "run sizes from 2 till 2^23")

@@ -75,10 +75,10 @@ abstract class PingpongBase implements Callable<Integer> {
     @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default: poll)")
     boolean events;
 
-    @Option(names = "--warmup", paramLabel = "MS", defaultValue = "1000",
+    @Option(names = "--warmup", paramLabel = "MS", defaultValue = "${env:JRXE_WARMUP_MS:-1000}",
             description = "how long a jrxe NIC runs traffic through itself before it meets the peer, so that the JIT "
                     + "has compiled its data path and the first exchanges are not timed through the interpreter "
-                    + "(default: ${DEFAULT-VALUE}; 0: a few rounds only)")
+                    + "(default: ${DEFAULT-VALUE}, which $JRXE_WARMUP_MS sets; 0: a few rounds only)")
     int warmupMillis;
 
     @Option(names = "--latency-breakdown", description = "on a jrxe device: after the result lines, where an exchange's "

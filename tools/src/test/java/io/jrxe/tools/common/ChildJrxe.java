@@ -19,6 +19,8 @@ import java.util.function.Predicate;
  */
 public final class ChildJrxe implements AutoCloseable {
     private static final String END = "\u0000end";
+    /** The environment variable that gives --warmup's default to the perftest and pingpong commands. */
+    private static final String WARMUP_ENV = "JRXE_WARMUP_MS";
 
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -72,8 +74,12 @@ public final class ChildJrxe implements AutoCloseable {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jrxe.tools.JrxeMain"));
         command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        // These tests check what the commands do, not how fast: no JIT warm-up before the peers meet (its few rounds
+        // still run), unless the test's own environment asks for one. A test that measures passes --warmup itself.
+        builder.environment().putIfAbsent(WARMUP_ENV, "0");
         try {
-            return new ChildJrxe(new ProcessBuilder(command).start());
+            return new ChildJrxe(builder.start());
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + command, e);
         }
