@@ -51,8 +51,8 @@ class GuestEcnMarkingTest {
 
     /**
      * Its DCQCN half needs the guest's paced sender to outrun the 1 Mbit/s bottleneck. On a 2-core host the guest's
-     * sender reaches about a third of the link (ACK timeouts that lose its time, docs/congestion.md) and RED marks few
-     * packets in that half, too few to pass in every run: a build does not run it until the margin is back.
+     * sender reaches about a third of the link and RED marks few packets in that half, too few to pass in every run
+     * (docs/congestion.md): a build does not run it until the margin is back.
      */
     @BeforeAll
     static void onlyWhenAsked() {

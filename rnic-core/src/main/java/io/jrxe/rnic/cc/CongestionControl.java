@@ -109,6 +109,14 @@ public interface CongestionControl {
          */
         void turnEnded();
 
+        /**
+         * The packet the QP just sent (after {@link #inFlight} counted it) asked for an ACK: the peer will
+         * acknowledge every packet of the QP's now in flight. Packets sent after the last such ask are
+         * acknowledged only once the QP asks again.
+         */
+        default void ackRequested() {
+        }
+
         /** The QP's unacknowledged packets now (it sent, was acknowledged, went back or was flushed). */
         void inFlight(int packets);
 

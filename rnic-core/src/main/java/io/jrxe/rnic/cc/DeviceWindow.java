@@ -56,6 +56,11 @@ public final class DeviceWindow implements CongestionControl {
     /** QPs held back, served in the order they came. */
     private final ArrayDeque<QpFlow> waiting = new ArrayDeque<>();
     private int inFlight;
+    /**
+     * Packets in flight sent after their QP's last ask for an ACK: nothing brings their ACK until that QP
+     * sends again, which a paced QP waiting for its rate's timer may not do for a while.
+     */
+    private int unasked;
     /** Room promised to woken QPs whose tasks have not used it yet. */
     private int granted;
     private long sampleStart;
@@ -143,11 +148,13 @@ public final class DeviceWindow implements CongestionControl {
      * Room is handed out a whole turn at a time while packets are in flight (their ACKs will bring more):
      * a QP woken for the one or two packets a small ACK freed would ask for an ACK at the end of that
      * short turn, and the small ACK it gets back would wake the next QP for a short turn too, until
-     * every packet asked for an ACK of its own.
+     * every packet asked for an ACK of its own. When no packet in flight will be acknowledged (none
+     * asked for it), no more room is coming: the QPs at the head get what there is, or they and the
+     * QPs whose packets hold the room would wait for one another until an ACK timeout.
      */
     private void wakeWaiting() {
         int turn = Math.min(TURN_PACKETS, Math.max(1, limit / 4));
-        while (!waiting.isEmpty() && (room() >= turn || (room() > 0 && inFlight == 0))) {
+        while (!waiting.isEmpty() && (room() >= turn || (room() > 0 && inFlight == unasked))) {
             QpFlow next = waiting.pollFirst();
             next.queued = false;
             next.grant = Math.min(TURN_PACKETS, room());
@@ -159,6 +166,8 @@ public final class DeviceWindow implements CongestionControl {
     private final class QpFlow implements Flow {
         private final Runnable wake;
         private int counted;
+        /** Of {@link #counted}, those sent after the QP's last ask for an ACK. */
+        private int unaskedHere;
         private int grant;
         private boolean queued;
         /** Packets sent and acknowledged since the QP was made, and the one whose round trip is being timed. */
@@ -210,6 +219,10 @@ public final class DeviceWindow implements CongestionControl {
             int more = packets - counted;
             inFlight += more;
             counted = packets;
+            // New packets have not asked yet; acknowledged ones were the oldest, which asked first.
+            int nowUnasked = more > 0 ? unaskedHere + more : Math.min(unaskedHere, packets);
+            unasked += nowUnasked - unaskedHere;
+            unaskedHere = nowUnasked;
             if (more > 0) {
                 sent += more;
                 if (!probing) {
@@ -221,6 +234,12 @@ public final class DeviceWindow implements CongestionControl {
                 probing = false; // nothing left that an ACK could answer
             }
             wakeWaiting();
+        }
+
+        @Override
+        public void ackRequested() {
+            unasked -= unaskedHere;
+            unaskedHere = 0;
         }
 
         @Override

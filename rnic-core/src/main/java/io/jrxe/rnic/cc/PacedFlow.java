@@ -86,6 +86,11 @@ final class PacedFlow implements CongestionControl.Flow {
     }
 
     @Override
+    public void ackRequested() {
+        windowFlow.ackRequested();
+    }
+
+    @Override
     public void congestionNotified() {
         if (!rate.actOnCnp()) {
             windowFlow.congestionNotified();

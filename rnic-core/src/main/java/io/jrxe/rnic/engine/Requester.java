@@ -320,6 +320,9 @@ final class Requester {
             req.sentHighWater = req.psn;
         }
         e.recountInFlight();
+        if (ackRequest) {
+            e.flow.ackRequested();
+        }
         if (last) {
             req.next++;
             // nothing acknowledges UC and UD: done once sent

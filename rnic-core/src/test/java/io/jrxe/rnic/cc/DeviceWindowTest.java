@@ -34,7 +34,10 @@ class DeviceWindowTest {
     };
     private final CounterRegistry counters = new CounterRegistry();
 
-    /** A QP as the requester drives it: packets sent are counted in flight, wakes are recorded. */
+    /**
+     * A QP as the requester drives it: packets sent are counted in flight, a packet asks for an ACK when the window
+     * will refuse the next one and at the end of a turn, wakes are recorded.
+     */
     private final class Qp {
         final CongestionControl.Flow flow;
         int inFlight;
@@ -48,7 +51,11 @@ class DeviceWindowTest {
         int sendAll() {
             int sent = 0;
             while (flow.mayTransmit()) {
+                boolean ask = flow.refusesNext();
                 flow.inFlight(++inFlight);
+                if (ask) {
+                    flow.ackRequested();
+                }
                 sent++;
             }
             flow.turnEnded();
@@ -57,11 +64,17 @@ class DeviceWindowTest {
 
         /** Sends packets the window must allow, and asks for no more. */
         void send(int packets) {
+            sendUnasked(packets);
+            flow.ackRequested();
+            flow.turnEnded();
+        }
+
+        /** Sends packets the window must allow, none of them asking for an ACK (the QP's turn goes on). */
+        void sendUnasked(int packets) {
             for (int i = 0; i < packets; i++) {
                 assertThat(flow.mayTransmit()).as("packet %d of %d", i + 1, packets).isTrue();
                 flow.inFlight(++inFlight);
             }
-            flow.turnEnded();
         }
 
         void acknowledge(int packets) {
@@ -189,5 +202,23 @@ class DeviceWindowTest {
         }
         assertThat(qps.stream().mapToInt(q -> q.inFlight).sum()).isEqualTo(512);
         assertThat(sender.inFlight).isPositive();
+    }
+
+    /**
+     * A paced QP's packets that asked for no ACK (its rate's timer, not the window, stopped it) hold room that no ACK
+     * will free: a QP queued for the rest is woken with what room there is, not left waiting for a whole turn until
+     * an ACK timeout. The cap is 16 (a turn of 4).
+     */
+    @Test
+    void roomThatNoAckWillGrowIsHandedOutAsItIs() {
+        DeviceWindow window = new DeviceWindow(DeviceWindow.MIN_PACKETS, clock, counters);
+        Qp paced = new Qp(window);
+        Qp other = new Qp(window);
+        paced.sendUnasked(13);
+        other.send(3);
+        assertThat(other.flow.mayTransmit()).as("the window is full").isFalse();
+        other.acknowledge(3);
+        assertThat(other.wakes).as("woken for the 3 packets of room while only unasked packets are in flight").isEqualTo(1);
+        assertThat(other.sendAll()).isEqualTo(3);
     }
 }
