@@ -234,11 +234,9 @@ final class Lab implements AutoCloseable {
 
     /** A jrxe command in the namespace, in a JVM of its own with this test's class path. */
     Job jrxe(String name, String... args) {
-        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", release.netns()));
-        all.addAll(jrxeCommand(args));
         // The pairings check what both sides do, not jrxe's speed: no JIT warm-up before the peers meet (its few
         // rounds still run), which spares each jrxe command seconds of a host the guest's emulation keeps busy.
-        return Job.start(name, all, Map.of("JRXE_WARMUP_MS", "0"));
+        return inNamespace(name, Map.of("JRXE_WARMUP_MS", "0"), jrxeCommand(args));
     }
 
     /** `jrxe ARGS` as a JVM of its own with this test's class path. */
@@ -251,9 +249,13 @@ final class Lab implements AutoCloseable {
 
     /** A command in the lab's namespace on this host (ip, tcpdump), in the background. */
     Job inNamespace(String name, String... command) {
+        return inNamespace(name, Map.of(), List.of(command));
+    }
+
+    private Job inNamespace(String name, Map<String, String> environment, List<String> command) {
         List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", release.netns()));
-        all.addAll(List.of(command));
-        return Job.start(name, all);
+        all.addAll(command);
+        return Job.start(name, all, environment);
     }
 
     /** A command in the lab's namespace on this host, waited for (at most 30 s). */
