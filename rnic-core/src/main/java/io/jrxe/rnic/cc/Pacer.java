@@ -4,8 +4,11 @@ import io.jrxe.wire.time.NicTime;
 
 /**
  * Holds one QP to a rate: packets are spaced by their size at the rate, a packet may go once the
- * previous one's time has passed. A QP held back and woken late keeps up to one packet's time it lost;
- * time a QP leaves unused is not saved up, so no burst exceeds two packets. A refused QP is woken by a
+ * previous one's time has passed. A QP held back and woken late keeps up to one packet's time it lost, or
+ * its clock's timer granularity ({@link NicTime#timerGranularityNanos}) if more: on real threads a wake
+ * comes tens of microseconds late, and a QP at 10 Gbit/s would otherwise send two packets per wake. Time
+ * a QP leaves unused beyond that is not saved up, so a burst is at most two packets or the granularity's
+ * worth at the rate. A refused QP is woken by a
  * timer on the NIC's clock when its slot comes (at most one pending). Whether a QP at the line rate is
  * paced is its rate's business (under DCQCN it is, under TIMELY not). Runs on the NIC thread; allocates
  * nothing after it is made.
@@ -48,9 +51,11 @@ final class Pacer {
         // rounded up, so that what goes in any window never exceeds the rate (plus the packet in hand)
         long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / bitsPerSecond);
         // A QP that waited for this slot and was woken late (a busy host, an emulated CPU) keeps up to one packet's time
-        // it lost: else every late wake lowers the rate for good. Time a QP leaves unused is not saved up.
+        // it lost, and every QP up to its clock's timer granularity: else every late wake lowers the rate for good.
+        // Time a QP leaves unused beyond that is not saved up.
         long now = time.nanoTime();
-        nextSendAt = Math.max(nextSendAt, waited ? now - spacing : now) + spacing;
+        long kept = Math.max(time.timerGranularityNanos(), waited ? spacing : 0);
+        nextSendAt = Math.max(nextSendAt, now - kept) + spacing;
         waited = false;
     }
 

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The pacer on a clock that the test moves by hand and whose timers fire a fixed time late, as a busy host's or an
  * emulated CPU's do: a QP with more to send than its rate allows still gets its rate, and one that sat idle gets no
- * burst for the time it left unused.
+ * burst for the time it left unused beyond its clock's timer granularity.
  */
 class PacerTest {
     /** 1,000-byte packets at 8 Gbit/s: one every microsecond. */
@@ -21,12 +21,24 @@ class PacerTest {
     /** Time moves only when the test fires the one pending timer, which comes {@code lateness} after its due time. */
     private static final class LateClock implements NicTime {
         private final long lateness;
+        private final long granularity;
         private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
         private long now;
         private long firesAt;
 
+        /** A clock that says its timers are exact (as virtual time does) and fires them {@code lateness} late. */
         LateClock(long lateness) {
+            this(lateness, 0);
+        }
+
+        LateClock(long lateness, long granularity) {
             this.lateness = lateness;
+            this.granularity = granularity;
+        }
+
+        @Override
+        public long timerGranularityNanos() {
+            return granularity;
         }
 
         @Override
@@ -62,16 +74,31 @@ class PacerTest {
         return sent;
     }
 
+    /** A QP that always has a packet ready, on {@code clock}: sends at every wake until {@code packets} went. */
+    private static final class GreedyQp {
+        private final Pacer pacer;
+        private int sent;
+        private int mostAtOnce;
+
+        GreedyQp(LateClock clock, int packets) {
+            pacer = new Pacer(clock, this::woken);
+            sent = sendWhileAllowed(pacer);
+            while (sent < packets) {
+                clock.fire();
+            }
+        }
+
+        private void woken() {
+            int n = sendWhileAllowed(pacer);
+            mostAtOnce = Math.max(mostAtOnce, n);
+            sent += n;
+        }
+    }
+
     @Test
     void aQpWokenLateEveryTimeStillSendsAtItsRate() {
         LateClock clock = new LateClock(SPACING * 2 / 5);
-        int[] sent = {0};
-        Pacer[] pacer = new Pacer[1];
-        pacer[0] = new Pacer(clock, () -> sent[0] += sendWhileAllowed(pacer[0]));
-        sent[0] += sendWhileAllowed(pacer[0]);
-        while (sent[0] < 10_000) {
-            clock.fire();
-        }
+        new GreedyQp(clock, 10_000);
         // Without the lost time kept, each packet would take 1.4 µs: 14 ms for 10,000.
         assertThat(clock.nanoTime()).as("the time 10,000 packets took at one a microsecond, each wake 0.4 µs late")
                 .isBetween(9_999 * SPACING, 10_001 * SPACING);
@@ -80,21 +107,31 @@ class PacerTest {
     @Test
     void aWakeLaterThanAPacketsTimeLosesTheRestNotTheRate() {
         LateClock clock = new LateClock(SPACING * 5 / 2);
-        int[] sent = {0};
-        int[] mostAtOnce = {0};
-        Pacer[] pacer = new Pacer[1];
-        pacer[0] = new Pacer(clock, () -> {
-            int n = sendWhileAllowed(pacer[0]);
-            mostAtOnce[0] = Math.max(mostAtOnce[0], n);
-            sent[0] += n;
-        });
-        sent[0] += sendWhileAllowed(pacer[0]);
-        while (sent[0] < 1_000) {
-            clock.fire();
-        }
-        assertThat(mostAtOnce[0]).as("packets sent at one wake: never more than two").isEqualTo(2);
+        GreedyQp qp = new GreedyQp(clock, 1_000);
+        assertThat(qp.mostAtOnce).as("packets sent at one wake: never more than two").isEqualTo(2);
         // Each wake comes 3.5 µs after the last packet and sends two: 1.75 µs a packet.
         assertThat(clock.nanoTime()).isBetween(999 * SPACING * 7 / 4, 1_001 * SPACING * 7 / 4);
+    }
+
+    /** A real thread's clock: wakes 40 packet times late, within the 50 its clock owns to. */
+    @Test
+    void aQpWhoseWakesComeWithinItsClocksGranularityKeepsItsRate() {
+        LateClock clock = new LateClock(40 * SPACING, 50 * SPACING);
+        GreedyQp qp = new GreedyQp(clock, 10_000);
+        // Keeping one packet's time only, each wake would send two packets: 20.5 µs a packet, 205 ms for 10,000.
+        assertThat(clock.nanoTime()).as("the time 10,000 packets took at one a microsecond, each wake 40 µs late")
+                .isBetween(9_999 * SPACING, 10_001 * SPACING + 41 * SPACING);
+        assertThat(qp.mostAtOnce).as("packets sent at one wake: the lateness's worth and the packet due").isBetween(40, 41);
+    }
+
+    @Test
+    void anIdleQpsBurstIsAtMostItsClocksGranularitysWorth() {
+        LateClock clock = new LateClock(0, 50 * SPACING);
+        Pacer pacer = new Pacer(clock, () -> { });
+        assertThat(pacer.mayTransmit()).isTrue();
+        pacer.transmitted(BYTES, RATE);
+        clock.now += 1_000 * SPACING;  // idle for a thousand packets' time
+        assertThat(sendWhileAllowed(pacer)).as("after the idle time").isEqualTo(51);
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.jrxe.tools.perftest.PerftestPair.Run;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.jrxe.tools.perftest.PerftestPair.bwRowsPositive;
 import static io.jrxe.tools.perftest.PerftestPair.rows;
@@ -29,6 +31,26 @@ class ManyQpsProcessTest {
                 + "slowest/median \\d\\.\\d\\d");
         String counters = String.join("\n", r.client()) + r.clientErr();
         assertThat(counters).contains("counters of").doesNotContain("retry_exceeded_err");
+    }
+
+    /**
+     * A hundred QPs under DCQCN, each held to its rate by its pacer's timers: a paced QP that kept only one packet's
+     * time per late wake sent two packets per wake of the event loop (tens of microseconds), the wakes of a hundred
+     * QPs crowded the loop, and ACKs came after their QPs' timeouts (10,630 resends for 80,000 packets at -n 200,
+     * 3.4 MiB/s). Keeping the clock's timer granularity, they send at their rate and resend next to nothing.
+     */
+    @Test
+    void aHundredPacedQpsWriteWithoutResending() throws Exception {
+        Run r = PerftestPair.runWithNotices("write-bw", 19477, "-q", "100", "-n", "50", "-s", "4096", "--cc", "dcqcn",
+                "--counters");
+        List<String> c = rows(r.client(), "RDMA_Write BW Test", true, "WRITE");
+        bwRowsPositive(c, 4096, 5_000);
+        String counters = r.clientErr().lines().filter(l -> l.startsWith("counters of")).findFirst()
+                .orElseThrow(() -> new AssertionError("no counters on the client's stderr: " + r.clientErr()));
+        assertThat(counters).doesNotContain("retry_exceeded_err");
+        Matcher resent = Pattern.compile("completer_retry_err=(\\d+)").matcher(counters);
+        long resends = resent.find() ? Long.parseLong(resent.group(1)) : 0;
+        assertThat(resends).as("ACK timeouts in 20,000 packets: %s", counters).isLessThan(200);
     }
 
     /**

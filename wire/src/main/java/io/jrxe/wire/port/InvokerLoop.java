@@ -1,5 +1,7 @@
 package io.jrxe.wire.port;
 
+import io.jrxe.wire.port.udp.EventLoopTime;
+
 import io.jrxe.verbs.idle.PollWindow;
 import io.jrxe.verbs.idle.TimerQueue;
 import io.jrxe.wire.time.NicTime;
@@ -175,6 +177,11 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         if (holder != Thread.currentThread()) {
             runIfFree(); // a doorbell runs the NIC at once on the poster's thread when nobody else does
         }
+    }
+
+    @Override
+    public long timerGranularityNanos() {
+        return EventLoopTime.REAL_TIMER_GRANULARITY_NANOS; // a thread that parks or polls, late as an event loop's
     }
 
     @Override

@@ -18,4 +18,13 @@ public interface NicTime {
 
     /** Runs the task on the NIC thread as soon as possible (a doorbell). */
     void execute(Runnable task);
+
+    /**
+     * How late a timer of {@link #schedule} may fire as a matter of course: 0 in virtual time; on a real thread, what
+     * the operating system's timers and the loop's other work add. A rate held by timers keeps that much of its time
+     * (a QP paced at 10 Gbit/s could not send faster than one wake's packets per late wake otherwise).
+     */
+    default long timerGranularityNanos() {
+        return 0;
+    }
 }
