@@ -191,6 +191,12 @@ public final class DeviceWindow implements CongestionControl {
             if (room() > 0 && waiting.isEmpty()) {
                 return true; // nobody queued first: the queue is served in order, so no QP starves
             }
+            if (unaskedHere > 0 && unaskedHere == counted) {
+                // None of its packets in flight asked for an ACK (its pacer, not the window, stopped it), so none
+                // will be acknowledged until it sends again: it sends one past the cap, which asks (refusesNext),
+                // else it and the QPs queued for the room its packets hold would wait for its ACK timer.
+                return true;
+            }
             heldInSample = true;
             if (!queued) {
                 queued = true;

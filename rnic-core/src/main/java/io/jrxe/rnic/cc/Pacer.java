@@ -4,14 +4,15 @@ import io.jrxe.wire.time.NicTime;
 
 /**
  * Holds one QP to a rate: packets are spaced by their size at the rate, a packet may go once the
- * previous one's time has passed. A QP held back and woken late keeps up to one packet's time it lost, or
- * its clock's timer granularity ({@link NicTime#timerGranularityNanos}) if more: on real threads a wake
- * comes tens of microseconds late, and a QP at 10 Gbit/s would otherwise send two packets per wake. Time
- * a QP leaves unused beyond that is not saved up, so a burst is at most two packets or the granularity's
- * worth at the rate. A refused QP is woken by a
- * timer on the NIC's clock when its slot comes (at most one pending). Whether a QP at the line rate is
- * paced is its rate's business (under DCQCN it is, under TIMELY not). Runs on the NIC thread; allocates
- * nothing after it is made.
+ * previous one's time has passed. On a clock whose timers are exact (virtual time) that is all: an
+ * exact rate limiter, whose bursts are one packet. On a clock whose timers come late
+ * ({@link NicTime#timerGranularityNanos}: real threads, tens of microseconds) every QP keeps that much
+ * of the time it left unused, and a QP held back and woken late up to one packet's time if that is
+ * more: else every late wake would lower the rate for good, and a QP at 10 Gbit/s would send two
+ * packets per wake. A burst is then at most the granularity's worth at the rate, or two packets. A
+ * refused QP is woken by a timer on the NIC's clock when its slot comes (at most one pending). Whether a
+ * QP at the line rate is paced is its rate's business (under DCQCN it is, under TIMELY not). Runs on
+ * the NIC thread; allocates nothing after it is made.
  */
 final class Pacer {
     private static final double NANOS_PER_SECOND = 1e9;
@@ -50,11 +51,10 @@ final class Pacer {
     void transmitted(int bytes, double bitsPerSecond) {
         // rounded up, so that what goes in any window never exceeds the rate (plus the packet in hand)
         long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / bitsPerSecond);
-        // A QP that waited for this slot and was woken late (a busy host, an emulated CPU) keeps up to one packet's time
-        // it lost, and every QP up to its clock's timer granularity: else every late wake lowers the rate for good.
-        // Time a QP leaves unused beyond that is not saved up.
+        // Late wakes (a busy host, an emulated CPU) must not lower the rate for good: see the class comment.
         long now = time.nanoTime();
-        long kept = Math.max(time.timerGranularityNanos(), waited ? spacing : 0);
+        long granularity = time.timerGranularityNanos();
+        long kept = granularity == 0 ? 0 : Math.max(granularity, waited ? spacing : 0);
         nextSendAt = Math.max(nextSendAt, now - kept) + spacing;
         waited = false;
     }

@@ -69,6 +69,7 @@ class DcqcnTest {
         assertThat(flow.mayTransmit()).isTrue();
         flow.transmitted(64);
         flow.inFlight(1);
+        flow.ackRequested(); // as the requester has it: the window refuses the next packet
         assertThat(flow.mayTransmit()).as("a window of one packet is full").isFalse();
         assertThat(flow.mayResend()).as("the packet resent is counted in the window already").isTrue();
     }
@@ -80,6 +81,7 @@ class DcqcnTest {
         assertThat(flow.mayTransmit()).isTrue();
         flow.transmitted(64);
         flow.inFlight(1);
+        flow.ackRequested(); // as the requester has it: the window refuses the next packet
         clock.runFor(1_000); // 64 bytes at the line rate take 52 ns: the pacer has nothing against the next packet
         assertThat(flow.mayTransmit()).as("a window of one packet is full, the rate is the line rate").isFalse();
         assertThat(counters.get("jrxe_cc_paced")).isZero();

@@ -221,4 +221,26 @@ class DeviceWindowTest {
         assertThat(other.wakes).as("woken for the 3 packets of room while only unasked packets are in flight").isEqualTo(1);
         assertThat(other.sendAll()).isEqualTo(3);
     }
+
+    /**
+     * A paced QP sent six packets without asking for an ACK, its pacer held it, and when its timer woke it the window
+     * was full with others queued: it sends one packet past the cap, which asks for the ACK of all seven, and then
+     * waits its turn. Refused outright, it waited for its ACK timer: nothing else would acknowledge the six.
+     */
+    @Test
+    void aQpWhosePacketsInFlightAllWentUnaskedSendsOneThatAsks() {
+        DeviceWindow window = new DeviceWindow(DeviceWindow.MIN_PACKETS, clock, counters);
+        Qp paced = new Qp(window);
+        Qp other = new Qp(window);
+        Qp third = new Qp(window);
+        paced.sendUnasked(6);
+        paced.flow.turnEnded();
+        other.send(10);
+        assertThat(third.flow.mayTransmit()).as("the window is full").isFalse();
+        assertThat(paced.flow.mayTransmit()).as("one packet to ask for the six").isTrue();
+        assertThat(paced.flow.refusesNext()).as("that packet asks for an ACK").isTrue();
+        paced.flow.inFlight(++paced.inFlight);
+        paced.flow.ackRequested();
+        assertThat(paced.flow.mayTransmit()).as("then it waits its turn").isFalse();
+    }
 }

@@ -26,11 +26,7 @@ class PacerTest {
         private long now;
         private long firesAt;
 
-        /** A clock that says its timers are exact (as virtual time does) and fires them {@code lateness} late. */
-        LateClock(long lateness) {
-            this(lateness, 0);
-        }
-
+        /** @param granularity how late it says its timers may fire (0: exact, as virtual time's) */
         LateClock(long lateness, long granularity) {
             this.lateness = lateness;
             this.granularity = granularity;
@@ -97,7 +93,7 @@ class PacerTest {
 
     @Test
     void aQpWokenLateEveryTimeStillSendsAtItsRate() {
-        LateClock clock = new LateClock(SPACING * 2 / 5);
+        LateClock clock = new LateClock(SPACING * 2 / 5, SPACING * 2 / 5);
         new GreedyQp(clock, 10_000);
         // Without the lost time kept, each packet would take 1.4 µs: 14 ms for 10,000.
         assertThat(clock.nanoTime()).as("the time 10,000 packets took at one a microsecond, each wake 0.4 µs late")
@@ -106,7 +102,7 @@ class PacerTest {
 
     @Test
     void aWakeLaterThanAPacketsTimeLosesTheRestNotTheRate() {
-        LateClock clock = new LateClock(SPACING * 5 / 2);
+        LateClock clock = new LateClock(SPACING * 5 / 2, SPACING / 2); // later than it owns to
         GreedyQp qp = new GreedyQp(clock, 1_000);
         assertThat(qp.mostAtOnce).as("packets sent at one wake: never more than two").isEqualTo(2);
         // Each wake comes 3.5 µs after the last packet and sends two: 1.75 µs a packet.
@@ -134,9 +130,18 @@ class PacerTest {
         assertThat(sendWhileAllowed(pacer)).as("after the idle time").isEqualTo(51);
     }
 
+    /** Virtual time: the fabric's QPs see an exact rate limiter. */
+    @Test
+    void onAnExactClockEveryPacketWaitsItsWholeTime() {
+        LateClock clock = new LateClock(0, 0);
+        GreedyQp qp = new GreedyQp(clock, 1_000);
+        assertThat(qp.mostAtOnce).isEqualTo(1);
+        assertThat(clock.nanoTime()).isEqualTo(999 * SPACING);
+    }
+
     @Test
     void aQpThatSatIdleSendsOnePacketNotABurst() {
-        LateClock clock = new LateClock(0);
+        LateClock clock = new LateClock(0, 0);
         Pacer pacer = new Pacer(clock, () -> { });
         assertThat(pacer.mayTransmit()).isTrue();
         pacer.transmitted(BYTES, RATE);
