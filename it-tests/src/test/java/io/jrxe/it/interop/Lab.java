@@ -65,8 +65,8 @@ final class Lab implements AutoCloseable {
      */
     private static final String STAGE_GUEST_JRXE = "test -x /opt/jdk/bin/java || exit 0; rm -rf " + GUEST_TOOLS
             + " && mkdir -p " + GUEST_TOOLS + " && cp -r /opt/jrxe/tools/target/jrxe-tools.jar /opt/jrxe/tools/target/lib "
-            + "/opt/jrxe/it-tests/target/" + TEST_CLASSES_JAR + " " + GUEST_TOOLS + " && cd /tmp && " + GUEST_JAVA + " -XX:ArchiveClassesAtExit=" + GUEST_TOOLS + "/classes.jsa -jar "
-            + GUEST_TOOLS + "/jrxe-tools.jar devinfo -d rxe0 >/dev/null";
+            + "/opt/jrxe/it-tests/target/" + TEST_CLASSES_JAR + " " + GUEST_TOOLS + " && cd /tmp && " + GUEST_JAVA
+            + " -XX:ArchiveClassesAtExit=" + GUEST_TOOLS + "/classes.jsa -jar " + GUEST_TOOLS + "/jrxe-tools.jar devinfo -d rxe0 >/dev/null";
 
     private static final Duration BUILD_AND_BOOT = Duration.ofMinutes(12);
     private static final Duration READY_POLL = Duration.ofSeconds(60);

@@ -1,9 +1,8 @@
 package io.jrxe.wire.port;
 
-import io.jrxe.wire.port.udp.EventLoopTime;
-
 import io.jrxe.verbs.idle.PollWindow;
 import io.jrxe.verbs.idle.TimerQueue;
+import io.jrxe.wire.port.udp.EventLoopTime;
 import io.jrxe.wire.time.NicTime;
 import io.netty.util.internal.PlatformDependent;
 
