@@ -18,6 +18,8 @@ final class Pacer {
     private static final double NANOS_PER_SECOND = 1e9;
 
     private final NicTime time;
+    /** The clock's, read once: it never changes. */
+    private final long timerGranularity;
     private final Runnable wake;
     /** Made once: the clock runs it, so that arming the wake allocates nothing. */
     private final Runnable wakeTask = this::wakeFired;
@@ -30,6 +32,7 @@ final class Pacer {
     /** @param wake what runs the QP's task again: called once a refused QP's slot has come */
     Pacer(NicTime time, Runnable wake) {
         this.time = time;
+        this.timerGranularity = time.timerGranularityNanos();
         this.wake = wake;
     }
 
@@ -53,8 +56,7 @@ final class Pacer {
         long spacing = (long) Math.ceil(bytes * 8 * NANOS_PER_SECOND / bitsPerSecond);
         // Late wakes (a busy host, an emulated CPU) must not lower the rate for good: see the class comment.
         long now = time.nanoTime();
-        long granularity = time.timerGranularityNanos();
-        long kept = granularity == 0 ? 0 : Math.max(granularity, waited ? spacing : 0);
+        long kept = timerGranularity == 0 ? 0 : Math.max(timerGranularity, waited ? spacing : 0);
         nextSendAt = Math.max(nextSendAt, now - kept) + spacing;
         waited = false;
     }

@@ -2,7 +2,6 @@ package io.jrxe.wire.port;
 
 import io.jrxe.verbs.idle.PollWindow;
 import io.jrxe.verbs.idle.TimerQueue;
-import io.jrxe.wire.port.udp.EventLoopTime;
 import io.jrxe.wire.time.NicTime;
 import io.netty.util.internal.PlatformDependent;
 
@@ -180,7 +179,7 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
 
     @Override
     public long timerGranularityNanos() {
-        return EventLoopTime.REAL_TIMER_GRANULARITY_NANOS; // a thread that parks or polls, late as an event loop's
+        return REAL_THREAD_TIMER_GRANULARITY_NANOS; // a thread that parks or polls, late as an event loop's
     }
 
     @Override

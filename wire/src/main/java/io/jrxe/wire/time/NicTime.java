@@ -6,6 +6,13 @@ package io.jrxe.wire.time;
  * loop's timers. Engines never read the wall clock and never sleep.
  */
 public interface NicTime {
+    /**
+     * {@link #timerGranularityNanos} of a clock whose timers a real thread runs: Linux lets a thread's timer fire up
+     * to 50 us late (its default timer slack) and the thread runs its timers between other work; twice that covers
+     * both on a busy host.
+     */
+    long REAL_THREAD_TIMER_GRANULARITY_NANOS = 100_000;
+
     /** Monotonic nanoseconds. */
     long nanoTime();
 

@@ -7,11 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 /** A device's time on real sockets: the monotonic clock and its event loop's timers. */
 public final class EventLoopTime implements NicTime {
-    /**
-     * Linux lets a thread's timer fire up to 50 us late (its default timer slack) and the loop runs its timers between
-     * other work; twice that covers both on a busy host.
-     */
-    public static final long REAL_TIMER_GRANULARITY_NANOS = 100_000;
     private final EventLoop loop;
 
     public EventLoopTime(EventLoop loop) {
@@ -39,6 +34,6 @@ public final class EventLoopTime implements NicTime {
 
     @Override
     public long timerGranularityNanos() {
-        return REAL_TIMER_GRANULARITY_NANOS;
+        return REAL_THREAD_TIMER_GRANULARITY_NANOS;
     }
 }
