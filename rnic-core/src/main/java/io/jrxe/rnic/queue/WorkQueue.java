@@ -18,28 +18,30 @@ import java.util.function.IntFunction;
  * its slot back.
  */
 public final class WorkQueue<E> {
-    private static final VarHandle PRODUCED;
-    private static final VarHandle CONSUMED;
+    private static final VarHandle INDEXES = MethodHandles.arrayElementVarHandle(long[].class);
+    /*
+     * The indexes live in one array, each side's on a cache line of its own (8 longs of padding before, between and
+     * after): a poster writes its line on every post and the NIC thread its own on every entry it consumes, and
+     * neither write evicts what the other side reads. Each side keeps the last index it read of the other and reads it
+     * again only when the one it keeps says the ring is full (poster) or drained (NIC), as Agrona's rings do.
+     */
+    /** Entries published: written by posters (release), read by the NIC (acquire). */
+    private static final int PRODUCED = 8;
+    /** Entries claimed by posters, published or not (posters only, under the producer lock). */
+    private static final int CLAIMED = 9;
+    /** What posters last read of {@link #CONSUMED}: at most the real value. */
+    private static final int CONSUMED_SEEN = 10;
+    /** Entries the NIC is done with: written by the NIC (release), read by posters (acquire). */
+    private static final int CONSUMED = 19;
+    /** What the NIC last read of {@link #PRODUCED}: at most the real value. */
+    private static final int PRODUCED_SEEN = 20;
+    private static final int INDEX_SLOTS = 29;
 
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PRODUCED = lookup.findVarHandle(WorkQueue.class, "produced", long.class);
-            CONSUMED = lookup.findVarHandle(WorkQueue.class, "consumed", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
+    private final long[] indexes = new long[INDEX_SLOTS];
     private final E[] slots;
     private final int capacity;
     private final IntFunction<E> factory;
     private final Object producerLock = new Object();
-    @SuppressWarnings("unused") // through PRODUCED
-    private volatile long produced;
-    @SuppressWarnings("unused") // through CONSUMED
-    private volatile long consumed;
-    private long claimed;
 
     @SuppressWarnings("unchecked")
     public WorkQueue(int capacity, IntFunction<E> factory) {
@@ -57,12 +59,12 @@ public final class WorkQueue<E> {
 
     /** Entries posted and not yet consumed. */
     public int depth() {
-        return (int) ((long) PRODUCED.getAcquire(this) - (long) CONSUMED.getAcquire(this));
+        return (int) ((long) INDEXES.getAcquire(indexes, PRODUCED) - (long) INDEXES.getAcquire(indexes, CONSUMED));
     }
 
     /** Entries ever published: the producer index a doorbell carries. */
     public long produced() {
-        return (long) PRODUCED.getAcquire(this);
+        return (long) INDEXES.getAcquire(indexes, PRODUCED);
     }
 
     public Object producerLock() {
@@ -74,16 +76,19 @@ public final class WorkQueue<E> {
      * the queue is full. Fill it, then {@link #publish()}.
      */
     public E claim() {
-        long next = claimed;
-        long consumed = (long) CONSUMED.getAcquire(this);
-        if (next - consumed >= capacity) {
-            return null;
+        long[] x = indexes;
+        long next = x[CLAIMED];
+        if (next - x[CONSUMED_SEEN] >= capacity) {
+            x[CONSUMED_SEEN] = (long) INDEXES.getAcquire(x, CONSUMED);
+            if (next - x[CONSUMED_SEEN] >= capacity) {
+                return null;
+            }
         }
-        claimed = next + 1;
+        x[CLAIMED] = next + 1;
         int slot = (int) (next % capacity);
         E entry = slots[slot];
         if (entry == null) {
-            entry = next == consumed ? takeFromPrevious(slot) : null;
+            entry = next == (long) INDEXES.getAcquire(x, CONSUMED) ? takeFromPrevious(slot) : null;
             if (entry == null) {
                 entry = factory.apply(slot);
             }
@@ -113,35 +118,27 @@ public final class WorkQueue<E> {
 
     /** Producer side: makes every claimed entry visible to the consumer. */
     public void publish() {
-        PRODUCED.setRelease(this, claimed);
+        INDEXES.setRelease(indexes, PRODUCED, indexes[CLAIMED]);
     }
 
     /** Producer side: forgets the entries claimed since the last publish (a chain with a bad WR). */
     public void abandonClaims() {
-        claimed = (long) PRODUCED.getOpaque(this);
+        indexes[CLAIMED] = (long) INDEXES.getOpaque(indexes, PRODUCED);
     }
 
     /** Consumer side (NIC thread): the oldest posted entry, not yet removed, or null. */
     public E peek() {
-        long c = (long) CONSUMED.getOpaque(this);
-        if (c >= (long) PRODUCED.getAcquire(this)) {
-            return null;
-        }
-        return slots[(int) (c % capacity)];
+        return at(indexes[CONSUMED]);
     }
 
     /** Consumer side: the posted entry {@code ahead} places after the oldest, or null. */
     public E peek(int ahead) {
-        long c = (long) CONSUMED.getOpaque(this) + ahead;
-        if (c >= (long) PRODUCED.getAcquire(this)) {
-            return null;
-        }
-        return slots[(int) (c % capacity)];
+        return at(indexes[CONSUMED] + ahead);
     }
 
     /** Consumer side: the absolute index of the oldest entry not yet removed (entries are numbered from 0 as posted). */
     public long consumed() {
-        return (long) CONSUMED.getOpaque(this);
+        return indexes[CONSUMED];
     }
 
     /**
@@ -149,23 +146,30 @@ public final class WorkQueue<E> {
      * yet. The index must not be below {@link #consumed()}.
      */
     public E at(long index) {
-        if (index >= (long) PRODUCED.getAcquire(this)) {
-            return null;
+        long[] x = indexes;
+        if (index >= x[PRODUCED_SEEN]) {
+            x[PRODUCED_SEEN] = (long) INDEXES.getAcquire(x, PRODUCED);
+            if (index >= x[PRODUCED_SEEN]) {
+                return null;
+            }
         }
         return slots[(int) (index % capacity)];
     }
 
     /** Consumer side: gives the oldest entry's slot back to the producers. */
     public void remove() {
-        CONSUMED.setRelease(this, (long) CONSUMED.getOpaque(this) + 1);
+        INDEXES.setRelease(indexes, CONSUMED, indexes[CONSUMED] + 1);
     }
 
     /** Drops everything (QP reset; NIC thread, with posters excluded by the QP state). */
     public void clear() {
         synchronized (producerLock) {
-            long p = (long) PRODUCED.getAcquire(this);
-            claimed = p;
-            CONSUMED.setRelease(this, p);
+            long[] x = indexes;
+            long p = (long) INDEXES.getAcquire(x, PRODUCED);
+            x[CLAIMED] = p;
+            x[CONSUMED_SEEN] = p;
+            x[PRODUCED_SEEN] = p;
+            INDEXES.setRelease(x, CONSUMED, p);
         }
     }
 }
