@@ -59,16 +59,16 @@ public final class InvokedTransport implements NicTransport {
     /**
      * {@link #bindShm(DeviceConfig, ShmDirectory)}; with {@code programRuns} false the program's thread never invokes
      * the loop or waits in it ({@link #invoker} is null) and its standby thread is the device's NIC thread, all the
-     * time: the program posts and polls while the NIC works. A post still runs a duty cycle on the program's thread
-     * when the standby is not running one at that moment, as any doorbell of an {@link InvokerLoop} does (queueing
-     * the work and waking the standby instead measured no faster for a 64-byte {@code send-bw}).
+     * time: the program posts and polls while the NIC works, and a post queues its work for the standby
+     * ({@link InvokerLoop#runByStandby}).
      */
     public static InvokedTransport bindShm(DeviceConfig config, ShmDirectory directory, boolean programRuns)
             throws PortInUseException {
         ShmPort port = UdpBinding.toPeers(ShmPort.bind(UdpBinding.local(config), directory, ShmPort.DEFAULT_RING_BYTES),
                 config);
         try {
-            return new InvokedTransport(port, new InvokerLoop(port, config.name()), config, programRuns);
+            InvokerLoop loop = programRuns ? new InvokerLoop(port, config.name()) : InvokerLoop.runByStandby(port, config.name());
+            return new InvokedTransport(port, loop, config, programRuns);
         } catch (RuntimeException e) {
             port.close();
             throw e;

@@ -28,6 +28,9 @@ import java.util.function.BooleanSupplier;
  * less and less often, up to {@link #MAX_LOOK_NANOS}, while the program stays); after that it
  * runs the duty cycle itself, blocking in the waiter (and the next timer) between cycles.
  *
+ * <p>A loop {@link #runByStandby run by its standby} is a NIC thread that never hands over: the program posts
+ * and polls while it works, and a doorbell queues its work and wakes it if it sleeps.
+ *
  * <p>Exclusion is one flag, taken without waiting: a thread that finds the loop held goes on
  * (its work is queued, and the holder drains the queue before it lets go and looks again after).
  * Whoever holds the loop owns the device's state, as the NIC thread does with an event loop;
@@ -60,6 +63,11 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     private final PolledPort port;
     private final PortWaiter portWaiter;
     private final Thread standby;
+    /**
+     * Whether a doorbell from a thread that does not hold the loop runs the duty cycle there when the loop is free;
+     * else only the standby (and a control verb's caller) runs it.
+     */
+    private final boolean doorbellsRunIt;
     private volatile long lastInvoked;
     private volatile long nextDeadline = Long.MAX_VALUE;
     /** The program's thread while it runs the loop until an event (see runUntil); then the standby sleeps. */
@@ -71,12 +79,23 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
 
     /** Starts the standby thread of a device whose packets arrive on {@code port}. */
     public InvokerLoop(PolledPort port, String deviceName) {
-        this(port, deviceName, true);
+        this(port, deviceName, true, true);
+    }
+
+    /**
+     * A loop whose standby thread runs the NIC all the time, as a NIC thread does: a post queues its work for it
+     * instead of running a duty cycle on the poster's thread, so that the engines' state (the QP, its timers, the
+     * ring's indexes) stays in one core's cache instead of moving between two with every doorbell (docs/shm.md).
+     * Nobody may {@link #invoke} or {@link #runUntil} it.
+     */
+    public static InvokerLoop runByStandby(PolledPort port, String deviceName) {
+        return new InvokerLoop(port, deviceName, true, false);
     }
 
     /** With {@code withStandby} false, only invocations run the NIC (tests of what an invocation does). */
-    InvokerLoop(PolledPort port, String deviceName, boolean withStandby) {
+    InvokerLoop(PolledPort port, String deviceName, boolean withStandby, boolean doorbellsRunIt) {
         this.port = port;
+        this.doorbellsRunIt = doorbellsRunIt;
         try {
             this.portWaiter = port.openWaiter();
         } catch (IOException e) {
@@ -159,6 +178,11 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
         }
     }
 
+    /** Whether a thread (the standby, or a program waiting for an event) blocks in the port's waiter now. */
+    boolean blockedInWaiter() {
+        return waiting;
+    }
+
     /** True on the thread that runs the duty cycle now. */
     public boolean inLoop() {
         return holder == Thread.currentThread();
@@ -172,8 +196,15 @@ public final class InvokerLoop implements NicTime, AutoCloseable {
     @Override
     public void execute(Runnable task) {
         tasks.offer(task);
-        if (holder != Thread.currentThread()) {
+        if (holder == Thread.currentThread()) {
+            return;
+        }
+        if (doorbellsRunIt) {
             runIfFree(); // a doorbell runs the NIC at once on the poster's thread when nobody else does
+        } else if (waiting) {
+            // The standby wrote `waiting` before it looked at the tasks, this thread the task before it read
+            // `waiting`: either the standby sees the task or this wakes it (a wake before its wait ends that wait).
+            portWaiter.wake();
         }
     }
 

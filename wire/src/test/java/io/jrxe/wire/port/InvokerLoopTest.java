@@ -38,7 +38,7 @@ class InvokerLoopTest {
     }
 
     private InvokerLoop loop(PeerAddress at, boolean standby) throws PortInUseException {
-        InvokerLoop loop = new InvokerLoop(PolledUdpPort.bind(at, NO_RAW), "test-" + at.address().getHostAddress(), standby);
+        InvokerLoop loop = new InvokerLoop(PolledUdpPort.bind(at, NO_RAW), "test-" + at.address().getHostAddress(), standby, true);
         open.add(loop);
         return loop;
     }
@@ -164,6 +164,30 @@ class InvokerLoopTest {
         a.execute(() -> a.port().send(packet, 0, packet.capacity(), B, 49152));
         assertThat(recorder.done.await(10, TimeUnit.SECONDS)).as("served after the program went quiet").isTrue();
         assertThat(recorder.threads.getFirst().getName()).endsWith("-standby");
+    }
+
+    @Test
+    void aLoopRunByItsStandbyRunsADoorbellThereAndWakesItFromItsWait() throws Exception {
+        InvokerLoop loop = InvokerLoop.runByStandby(PolledUdpPort.bind(A, NO_RAW), "test-standby-only");
+        open.add(loop);
+        for (int doorbell = 0; doorbell < 2; doorbell++) {
+            if (doorbell == 1) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!loop.blockedInWaiter() && System.nanoTime() < deadline) {
+                    Thread.yield();
+                }
+                assertThat(loop.blockedInWaiter()).as("the standby blocks once it has nothing to do").isTrue();
+            }
+            CountDownLatch ran = new CountDownLatch(1);
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            loop.execute(() -> {
+                ranOn.set(Thread.currentThread());
+                ran.countDown();
+            });
+            // No datagram or timer would end the standby's wait: only the doorbell's wake does.
+            assertThat(ran.await(10, TimeUnit.SECONDS)).as("doorbell %d ran", doorbell).isTrue();
+            assertThat(ranOn.get().getName()).as("doorbell %d", doorbell).endsWith("-standby");
+        }
     }
 
     @Test
