@@ -23,12 +23,12 @@ public final class InvokedTransport implements NicTransport {
     private final PacketPort port;
     private final InvokerLoop loop;
     private final NicExecutor executor;
-    /** Whether the program's thread runs the loop as it polls and waits; else the standby does, doorbells apart. */
+    /** Whether the program's thread runs the loop as it polls, waits and posts; else only the standby does. */
     private final boolean programRuns;
 
-    private InvokedTransport(PolledPort wire, InvokerLoop loop, DeviceConfig config, boolean programRuns) {
+    private InvokedTransport(PolledPort wire, DeviceConfig config, boolean programRuns) {
         this.wire = wire;
-        this.loop = loop;
+        this.loop = programRuns ? new InvokerLoop(wire, config.name()) : InvokerLoop.runByStandby(wire, config.name());
         this.programRuns = programRuns;
         this.port = FaultyPort.wrap(wire, config.faults(), loop);
         this.executor = new InvokerExecutor(loop);
@@ -43,7 +43,7 @@ public final class InvokedTransport implements NicTransport {
     public static InvokedTransport bindUdp(DeviceConfig config) throws PortInUseException {
         PolledUdpPort port = UdpBinding.toPeers(PolledUdpPort.bind(UdpBinding.local(config), UdpBinding.rawOpener(config)),
                 config);
-        return new InvokedTransport(port, new InvokerLoop(port, config.name()), config, true);
+        return new InvokedTransport(port, config, true);
     }
 
     /**
@@ -67,8 +67,7 @@ public final class InvokedTransport implements NicTransport {
         ShmPort port = UdpBinding.toPeers(ShmPort.bind(UdpBinding.local(config), directory, ShmPort.DEFAULT_RING_BYTES),
                 config);
         try {
-            InvokerLoop loop = programRuns ? new InvokerLoop(port, config.name()) : InvokerLoop.runByStandby(port, config.name());
-            return new InvokedTransport(port, loop, config, programRuns);
+            return new InvokedTransport(port, config, programRuns);
         } catch (RuntimeException e) {
             port.close();
             throw e;
