@@ -12,17 +12,20 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
 
 /**
  * JMH's main runs only what META-INF/BenchmarkList names, and only the annotation processor
  * writes that file: a build that lost the processor would still compile and then run nothing.
+ * A benchmark whose methods run together on several threads is listed by its group's name.
  */
 class BenchmarkListTest {
     private static final List<Class<?>> BENCHMARK_CLASSES = List.of(
             IcrcBenchmark.class, HeaderCodecBenchmark.class, RegMrBenchmark.class, TranslationBenchmark.class,
-            FabricBenchmark.class, CongestionHooksBenchmark.class, ShmWireBenchmark.class);
+            FabricBenchmark.class, CongestionHooksBenchmark.class, ShmWireBenchmark.class,
+            CompletionQueueBenchmark.class);
 
     @Test
     void jmhListsEveryBenchmarkMethod() throws IOException {
@@ -30,7 +33,7 @@ class BenchmarkListTest {
         for (Class<?> benchmarkClass : BENCHMARK_CLASSES) {
             List<String> methods = Arrays.stream(benchmarkClass.getDeclaredMethods())
                     .filter(m -> m.isAnnotationPresent(Benchmark.class))
-                    .map(Method::getName)
+                    .map(m -> m.isAnnotationPresent(Group.class) ? m.getAnnotation(Group.class).value() : m.getName())
                     .toList();
             assertThat(methods).as("@Benchmark methods of %s", benchmarkClass.getSimpleName()).isNotEmpty();
             for (String method : methods) {

@@ -38,15 +38,21 @@ public enum WcOpcode {
         return verbsValue;
     }
 
-    private static final WcOpcode[] VALUES = values();
+    /** The opcodes by their libibverbs value (all below 256): a completion's opcode is looked up on every poll. */
+    private static final WcOpcode[] BY_VALUE = new WcOpcode[256];
+
+    static {
+        for (WcOpcode op : values()) {
+            BY_VALUE[op.verbsValue] = op;
+        }
+    }
 
     /** The opcode of a libibverbs value; an unknown one is an IllegalArgumentException. */
     public static WcOpcode of(int value) {
-        for (WcOpcode op : VALUES) {
-            if (op.verbsValue == value) {
-                return op;
-            }
+        WcOpcode op = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
+        if (op == null) {
+            throw new IllegalArgumentException("unknown completion opcode " + value);
         }
-        throw new IllegalArgumentException("unknown completion opcode " + value);
+        return op;
     }
 }

@@ -15,27 +15,42 @@ import java.util.concurrent.locks.LockSupport;
  * thread, and one consumer, the application's poll. The two meet only at the ring's head and
  * tail counters (release on publish, acquire on read): no lock, no allocation per entry.
  *
+ * <p>The two sides touch as few cache lines as they can, since each line one side writes and the
+ * other reads moves between their cores: an entry is 32 bytes of one array (two per line, where
+ * ten arrays of one field each would be ten lines per completion), the tail (the NIC's) and the
+ * head (the poller's) sit on lines of their own, and the NIC keeps the last head it read and reads
+ * it again only when the ring looks full.
+ *
  * <p>When the ring is full the NIC cannot complete work: {@link #push} returns false and the
  * device raises the CQ error event and moves the CQ's QPs to the error state, as real
  * devices do. Request-notify arms the CQ for its {@link CompletionChannel}.
  */
 public final class CompletionQueue {
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
+    private static final VarHandle INDEXES = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle ARMED;
     private static final VarHandle SLEEPER;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(CompletionQueue.class, "head", long.class);
-            TAIL = lookup.findVarHandle(CompletionQueue.class, "tail", long.class);
             ARMED = lookup.findVarHandle(CompletionQueue.class, "armed", int.class);
             SLEEPER = lookup.findVarHandle(CompletionQueue.class, "sleeper", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /*
+     * The counters live in one array, the NIC's and the poller's 64 bytes or more apart with 8 longs of padding
+     * before, between and after, as in WorkQueue.
+     */
+    /** Completions published: written by the NIC (release), read by the poller (acquire). */
+    private static final int TAIL = 8;
+    /** What the NIC last read of {@link #HEAD}: at most the real value (NIC only). */
+    private static final int HEAD_SEEN = 9;
+    /** Completions polled: written by the poller (release), read by the NIC (acquire). */
+    private static final int HEAD = 18;
+    private static final int INDEX_SLOTS = 27;
 
     /** Notification arming states. */
     private static final int DISARMED = 0;
@@ -45,48 +60,35 @@ public final class CompletionQueue {
     private final int handle;
     private final CompletionChannel channel;
     private final Holders holders = new Holders();
+    private final long[] indexes = new long[INDEX_SLOTS];
     private Ring ring;
     private volatile boolean overflowed;
 
-    @SuppressWarnings("unused") // accessed through HEAD
-    private volatile long head;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private volatile long tail;
     @SuppressWarnings("unused") // accessed through ARMED
     private volatile int armed;
     @SuppressWarnings("unused") // accessed through SLEEPER
     private volatile Thread sleeper;
 
-    /** The entries, in parallel primitive arrays indexed by (counter & mask). */
+    /**
+     * The entries, {@link #WORDS} longs each: the wr_id; byte_len and imm_data; qp_num, src_qp (24 bits each) and
+     * pkey_index; vendor_err, status, opcode and wc_flags.
+     */
     private static final class Ring {
+        static final int WORDS = 4;
         final int mask;
-        final long[] wrId;
-        final byte[] status;
-        final short[] opcode;
-        final int[] vendorErr;
-        final int[] byteLen;
-        final int[] immData;
-        final int[] qpNum;
-        final int[] srcQp;
-        final byte[] wcFlags;
-        final short[] pkeyIndex;
+        final long[] words;
 
         Ring(int capacity) {
             mask = capacity - 1;
-            wrId = new long[capacity];
-            status = new byte[capacity];
-            opcode = new short[capacity];
-            vendorErr = new int[capacity];
-            byteLen = new int[capacity];
-            immData = new int[capacity];
-            qpNum = new int[capacity];
-            srcQp = new int[capacity];
-            wcFlags = new byte[capacity];
-            pkeyIndex = new short[capacity];
+            words = new long[capacity * WORDS];
         }
 
         int capacity() {
             return mask + 1;
+        }
+
+        int at(long counter) {
+            return (int) (counter & mask) * WORDS;
         }
     }
 
@@ -129,12 +131,12 @@ public final class CompletionQueue {
 
     /** Completions waiting to be polled. */
     public int depth() {
-        return (int) ((long) TAIL.getAcquire(this) - (long) HEAD.getAcquire(this));
+        return (int) ((long) INDEXES.getAcquire(indexes, TAIL) - (long) INDEXES.getAcquire(indexes, HEAD));
     }
 
     /** The ring index the next completion goes to (NIC thread only; for traces). */
     public int nextIndex() {
-        return (int) ((long) TAIL.getOpaque(this) & ring.mask);
+        return (int) (indexes[TAIL] & ring.mask);
     }
 
     /**
@@ -146,23 +148,23 @@ public final class CompletionQueue {
     public boolean push(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
                         int qpNum, int srcQp, int wcFlags, int pkeyIndex, boolean solicited) {
         Ring r = ring;
-        long t = (long) TAIL.getOpaque(this);
-        if (t - (long) HEAD.getAcquire(this) >= r.capacity()) {
-            overflowed = true;
-            return false;
+        long[] x = indexes;
+        long t = x[TAIL];
+        if (t - x[HEAD_SEEN] >= r.capacity()) {
+            x[HEAD_SEEN] = (long) INDEXES.getAcquire(x, HEAD);
+            if (t - x[HEAD_SEEN] >= r.capacity()) {
+                overflowed = true;
+                return false;
+            }
         }
-        int i = (int) (t & r.mask);
-        r.wrId[i] = wrId;
-        r.status[i] = (byte) status.ordinal();
-        r.opcode[i] = (short) opcode.verbsValue();
-        r.vendorErr[i] = vendorErr;
-        r.byteLen[i] = byteLen;
-        r.immData[i] = immData;
-        r.qpNum[i] = qpNum;
-        r.srcQp[i] = srcQp;
-        r.wcFlags[i] = (byte) wcFlags;
-        r.pkeyIndex[i] = (short) pkeyIndex;
-        TAIL.setRelease(this, t + 1);
+        long[] w = r.words;
+        int i = r.at(t);
+        w[i] = wrId;
+        w[i + 1] = (byteLen & 0xFFFF_FFFFL) | (long) immData << 32;
+        w[i + 2] = (qpNum & 0xFF_FFFFL) | (srcQp & 0xFF_FFFFL) << 24 | (pkeyIndex & 0xFFFFL) << 48;
+        w[i + 3] = (vendorErr & 0xFFFF_FFFFL) | (long) status.ordinal() << 32 | (long) (opcode.verbsValue() & 0xFF) << 40
+                | (wcFlags & 0xFFL) << 48;
+        INDEXES.setRelease(x, TAIL, t + 1);
         // Store-load: the tail just published must be visible before the arming and the sleeper are read, as
         // they must be visible before requestNotify's and sleepUntilCompletion's callers read the tail; else
         // both sides read the other's old value (x86 reorders a store with a later load) and the wake-up is
@@ -186,7 +188,7 @@ public final class CompletionQueue {
     public void sleepUntilCompletion(long nanos) {
         SLEEPER.setOpaque(this, Thread.currentThread());
         VarHandle.fullFence(); // the sleeper must be visible before the tail is read (see push)
-        if ((long) TAIL.getAcquire(this) == (long) HEAD.getOpaque(this)) {
+        if ((long) INDEXES.getAcquire(indexes, TAIL) == indexes[HEAD]) {
             LockSupport.parkNanos(this, nanos);
         }
         SLEEPER.setOpaque(this, null);
@@ -209,17 +211,23 @@ public final class CompletionQueue {
      */
     public int poll(WorkCompletion[] out, int max) {
         Ring r = ring;
-        long h = (long) HEAD.getOpaque(this);
-        long available = (long) TAIL.getAcquire(this) - h;
+        long[] x = indexes;
+        long h = x[HEAD];
+        long available = (long) INDEXES.getAcquire(x, TAIL) - h;
         int n = (int) Math.min(Math.min(available, max), out.length);
+        long[] w = r.words;
         for (int k = 0; k < n; k++) {
-            int i = (int) ((h + k) & r.mask);
-            WorkCompletionFiller.fill(out[k], r.wrId[i], WcStatus.of(r.status[i]), WcOpcode.of(r.opcode[i]),
-                    r.vendorErr[i], r.byteLen[i], r.immData[i], r.qpNum[i], r.srcQp[i], r.wcFlags[i] & 0xFF,
-                    r.pkeyIndex[i] & 0xFFFF);
+            int i = r.at(h + k);
+            long lengths = w[i + 1];
+            long qps = w[i + 2];
+            long rest = w[i + 3];
+            WorkCompletionFiller.fill(out[k], w[i], WcStatus.of((int) (rest >>> 32) & 0xFF),
+                    WcOpcode.of((int) (rest >>> 40) & 0xFF), (int) rest, (int) lengths, (int) (lengths >>> 32),
+                    (int) qps & 0xFF_FFFF, (int) (qps >>> 24) & 0xFF_FFFF, (int) (rest >>> 48) & 0xFF,
+                    (int) (qps >>> 48) & 0xFFFF);
         }
         if (n > 0) {
-            HEAD.setRelease(this, h + n);
+            INDEXES.setRelease(x, HEAD, h + n);
         }
         return n;
     }
@@ -243,27 +251,18 @@ public final class CompletionQueue {
      */
     public boolean resize(int entries) {
         Ring old = ring;
-        long h = (long) HEAD.getAcquire(this);
-        long t = (long) TAIL.getAcquire(this);
+        long[] x = indexes;
+        long h = (long) INDEXES.getAcquire(x, HEAD);
+        long t = x[TAIL];
         int size = ringSize(entries);
         if (t - h > entries) {
             return false;
         }
         Ring r = new Ring(size);
         for (long c = h; c < t; c++) {
-            int from = (int) (c & old.mask);
-            int to = (int) (c & r.mask);
-            r.wrId[to] = old.wrId[from];
-            r.status[to] = old.status[from];
-            r.opcode[to] = old.opcode[from];
-            r.vendorErr[to] = old.vendorErr[from];
-            r.byteLen[to] = old.byteLen[from];
-            r.immData[to] = old.immData[from];
-            r.qpNum[to] = old.qpNum[from];
-            r.srcQp[to] = old.srcQp[from];
-            r.wcFlags[to] = old.wcFlags[from];
-            r.pkeyIndex[to] = old.pkeyIndex[from];
+            System.arraycopy(old.words, old.at(c), r.words, r.at(c), Ring.WORDS);
         }
+        x[HEAD_SEEN] = h;
         ring = r;
         VarHandle.releaseFence();
         return true;

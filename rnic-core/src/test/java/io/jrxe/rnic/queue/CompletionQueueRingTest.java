@@ -134,4 +134,32 @@ class CompletionQueueRingTest {
         assertThat(out[0].opcode().verbsValue()).isEqualTo(129);
         assertThat(out[0].pkeyIndex()).isEqualTo(0xFFFF);
     }
+
+    @Test
+    void everyFieldKeepsItsWidestValue() {
+        CompletionQueue cq = new CompletionQueue(1, 2, null);
+        int flags = WorkCompletion.WITH_GRH | WorkCompletion.WITH_IMM | WorkCompletion.WITH_INV;
+        cq.push(-1L, WcStatus.GENERAL_ERR, WcOpcode.RECV, -1, Integer.MAX_VALUE, Integer.MIN_VALUE, 0xFFFFFF, 0xFFFFFF,
+                flags, 0xFFFF, false);
+        cq.push(Long.MIN_VALUE, WcStatus.SUCCESS, WcOpcode.SEND, Integer.MIN_VALUE, 0, -1, 0, 1, 0, 0, false);
+        WorkCompletion[] out = Completions.batch(2);
+        assertThat(cq.poll(out, 2)).isEqualTo(2);
+        assertThat(out[0].wrId()).isEqualTo(-1L);
+        assertThat(out[0].status()).isEqualTo(WcStatus.GENERAL_ERR);
+        assertThat(out[0].opcode()).isEqualTo(WcOpcode.RECV);
+        assertThat(out[0].vendorErr()).isEqualTo(-1);
+        assertThat(out[0].byteLen()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(out[0].immData()).isEqualTo(Integer.MIN_VALUE);
+        assertThat(out[0].qpNum()).isEqualTo(0xFFFFFF);
+        assertThat(out[0].srcQp()).isEqualTo(0xFFFFFF);
+        assertThat(out[0].wcFlags()).isEqualTo(flags);
+        assertThat(out[0].pkeyIndex()).isEqualTo(0xFFFF);
+        assertThat(out[1].wrId()).isEqualTo(Long.MIN_VALUE);
+        assertThat(out[1].vendorErr()).isEqualTo(Integer.MIN_VALUE);
+        assertThat(out[1].immData()).isEqualTo(-1);
+        assertThat(out[1].qpNum()).isZero();
+        assertThat(out[1].srcQp()).isEqualTo(1);
+        assertThat(out[1].wcFlags()).isZero();
+        assertThat(out[1].pkeyIndex()).isZero();
+    }
 }
