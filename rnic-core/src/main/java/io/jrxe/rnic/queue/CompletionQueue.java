@@ -70,11 +70,22 @@ public final class CompletionQueue {
     private volatile Thread sleeper;
 
     /**
-     * The entries, {@link #WORDS} longs each: the wr_id; byte_len and imm_data; qp_num, src_qp (24 bits each) and
-     * pkey_index; vendor_err, status, opcode and wc_flags.
+     * The entries, {@link #WORDS} longs each: the wr_id; byte_len and imm_data; qp_num, src_qp (24 bits each, as
+     * QPNs are) and pkey_index; vendor_err, status, opcode and wc_flags. Only {@link #write} and {@link #fill}
+     * know where each field sits.
      */
     private static final class Ring {
         static final int WORDS = 4;
+        private static final long U8 = 0xFFL;
+        private static final long U16 = 0xFFFFL;
+        private static final long U24 = 0xFF_FFFFL;
+        private static final long U32 = 0xFFFF_FFFFL;
+        private static final int IMM_SHIFT = 32;
+        private static final int SRC_QP_SHIFT = 24;
+        private static final int PKEY_SHIFT = 48;
+        private static final int STATUS_SHIFT = 32;
+        private static final int OPCODE_SHIFT = 40;
+        private static final int FLAGS_SHIFT = 48;
         final int mask;
         final long[] words;
 
@@ -89,6 +100,29 @@ public final class CompletionQueue {
 
         int at(long counter) {
             return (int) (counter & mask) * WORDS;
+        }
+
+        void write(long counter, long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
+                   int qpNum, int srcQp, int wcFlags, int pkeyIndex) {
+            long[] w = words;
+            int i = at(counter);
+            w[i] = wrId;
+            w[i + 1] = (byteLen & U32) | (immData & U32) << IMM_SHIFT;
+            w[i + 2] = (qpNum & U24) | (srcQp & U24) << SRC_QP_SHIFT | (pkeyIndex & U16) << PKEY_SHIFT;
+            w[i + 3] = (vendorErr & U32) | (long) status.ordinal() << STATUS_SHIFT
+                    | (opcode.verbsValue() & U8) << OPCODE_SHIFT | (wcFlags & U8) << FLAGS_SHIFT;
+        }
+
+        void fill(WorkCompletion out, long counter) {
+            long[] w = words;
+            int i = at(counter);
+            long lengths = w[i + 1];
+            long qps = w[i + 2];
+            long rest = w[i + 3];
+            WorkCompletionFiller.fill(out, w[i], WcStatus.of((int) (rest >>> STATUS_SHIFT & U8)),
+                    WcOpcode.of((int) (rest >>> OPCODE_SHIFT & U8)), (int) rest, (int) lengths,
+                    (int) (lengths >>> IMM_SHIFT), (int) (qps & U24), (int) (qps >>> SRC_QP_SHIFT & U24),
+                    (int) (rest >>> FLAGS_SHIFT & U8), (int) (qps >>> PKEY_SHIFT & U16));
         }
     }
 
@@ -157,13 +191,7 @@ public final class CompletionQueue {
                 return false;
             }
         }
-        long[] w = r.words;
-        int i = r.at(t);
-        w[i] = wrId;
-        w[i + 1] = (byteLen & 0xFFFF_FFFFL) | (long) immData << 32;
-        w[i + 2] = (qpNum & 0xFF_FFFFL) | (srcQp & 0xFF_FFFFL) << 24 | (pkeyIndex & 0xFFFFL) << 48;
-        w[i + 3] = (vendorErr & 0xFFFF_FFFFL) | (long) status.ordinal() << 32 | (long) (opcode.verbsValue() & 0xFF) << 40
-                | (wcFlags & 0xFFL) << 48;
+        r.write(t, wrId, status, opcode, vendorErr, byteLen, immData, qpNum, srcQp, wcFlags, pkeyIndex);
         INDEXES.setRelease(x, TAIL, t + 1);
         // Store-load: the tail just published must be visible before the arming and the sleeper are read, as
         // they must be visible before requestNotify's and sleepUntilCompletion's callers read the tail; else
@@ -215,16 +243,8 @@ public final class CompletionQueue {
         long h = x[HEAD];
         long available = (long) INDEXES.getAcquire(x, TAIL) - h;
         int n = (int) Math.min(Math.min(available, max), out.length);
-        long[] w = r.words;
         for (int k = 0; k < n; k++) {
-            int i = r.at(h + k);
-            long lengths = w[i + 1];
-            long qps = w[i + 2];
-            long rest = w[i + 3];
-            WorkCompletionFiller.fill(out[k], w[i], WcStatus.of((int) (rest >>> 32) & 0xFF),
-                    WcOpcode.of((int) (rest >>> 40) & 0xFF), (int) rest, (int) lengths, (int) (lengths >>> 32),
-                    (int) qps & 0xFF_FFFF, (int) (qps >>> 24) & 0xFF_FFFF, (int) (rest >>> 48) & 0xFF,
-                    (int) (qps >>> 48) & 0xFFFF);
+            r.fill(out[k], h + k);
         }
         if (n > 0) {
             INDEXES.setRelease(x, HEAD, h + n);
