@@ -168,7 +168,7 @@ final class SendSide {
         double rate = seconds > 0 ? count / seconds / 1e6 : 0;
         double bwPeak = 0;
         if (peak) {
-            bwPeak = size * 1e9 / (bestNanosPerMessage(tposted, tcompleted, (int) total, s.cqMod, chain) * factor);
+            bwPeak = size * 1e9 / (PeakRate.bestNanosPerMessage(tposted, tcompleted, (int) total, s.cqMod, chain) * factor);
             long span = tcompleted[(int) total - 1] - tposted[0];
             bwAvg = size * (double) count * 1e9 / (span * factor);
             rate = count * 1e9 / (span * 1e6);
@@ -189,30 +189,5 @@ final class SendSide {
         }
         java.util.Arrays.sort(bw);
         return bw;
-    }
-
-    /**
-     * perftest's peak: the least time per message over every run of messages from one post to a completion
-     * (completions are only known every cq_mod messages, and at the last; posts every {@code step}, the post list).
-     */
-    static double bestNanosPerMessage(long[] tposted, long[] tcompleted, int total, int cqMod, int step) {
-        double best = tcompleted[total - 1] - tposted[0];
-        for (int i = 0; i < total; i += step) {
-            int first = ((i + 1 + cqMod - 1) / cqMod) * cqMod - 1;
-            for (int j = first; j < total; j += cqMod) {
-                double t = (double) (tcompleted[j] - tposted[i]) / (j - i + 1);
-                if (t < best) {
-                    best = t;
-                }
-            }
-            if (total % cqMod != 0) {
-                int j = total - 1;
-                double t = (double) (tcompleted[j] - tposted[i]) / (j - i + 1);
-                if (t < best) {
-                    best = t;
-                }
-            }
-        }
-        return Math.max(best, 1);
     }
 }

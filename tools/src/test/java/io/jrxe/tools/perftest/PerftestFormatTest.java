@@ -74,24 +74,6 @@ class PerftestFormatTest {
     }
 
     @Test
-    void peakIsTheBestTimePerMessage() {
-        // Four messages posted 10 ns apart, completions known every 2: the last pair went fastest.
-        long[] posted = {0, 10, 20, 30};
-        long[] completed = {0, 100, 0, 110};
-        assertThat(SendSide.bestNanosPerMessage(posted, completed, 4, 2, 1)).isEqualTo(27.5);
-    }
-
-    @Test
-    void withPostListsThePeakStartsOnlyAtAChainsFirstPost() {
-        // Two chains of 2 posted at 0 and 20 (perftest records the time of a chain's post only): the runs start at
-        // 0 or 20, never at 10 or 30, whose times are not known.
-        long[] posted = {0, 999, 20, 999};
-        long[] completed = {0, 100, 0, 110};
-        assertThat(SendSide.bestNanosPerMessage(posted, completed, 4, 2, 2)).isEqualTo(27.5);
-        assertThat(SendSide.bestNanosPerMessage(posted, completed, 4, 2, 1)).as("the unknown times, if read").isLessThan(27.5);
-    }
-
-    @Test
     void theQpSpreadLineNamesTheSlowestMedianAndFastest() {
         assertThat(PerftestFormat.qpSpread(new double[] {5.0, 9.5, 10.0, 10.5, 12.0}, false))
                 .isEqualTo(" per QP (5 QPs, MiB/sec): slowest 5.00, median 10.00, fastest 12.00; slowest/median 0.50");
