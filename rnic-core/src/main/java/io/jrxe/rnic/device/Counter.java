@@ -72,6 +72,11 @@ public enum Counter {
     ODP_PREFETCHED_PAGES("jrxe_odp_prefetched_pages"),
     /** RNR NAKs sent for a peer's request that reached pages not present (the device's RNR_NAK fault policy). */
     ODP_RNR_NAKS("jrxe_odp_rnr_naks"),
+    /**
+     * ACK timers that fired late enough to show the NIC thread could not run at the deadline (a collector's pause):
+     * the deadline moved on by the time held up, once, so that ACKs that came meanwhile are read before a retry.
+     */
+    ACK_TIMER_HELD_UP("jrxe_ack_timer_held_up"),
     /** An engine threw: a jrxe bug, caught so that the NIC thread goes on (see the DEVICE_FATAL event). */
     ENGINE_ERROR("jrxe_engine_errors");
 

@@ -431,6 +431,7 @@ final class Completer {
         comp.retryLeft = e.qp.retryCnt();
         comp.rnrRetryLeft = e.qp.rnrRetry();
         comp.retransmitDeadline = e.outstanding() ? time.nanoTime() + timeout(e) : Long.MAX_VALUE;
+        comp.retransmitDeadlineStretched = false;
     }
 
     /** The local ACK timeout of a QP, in nanoseconds (infinite for timeout 0). */
@@ -465,14 +466,29 @@ final class Completer {
         CompleterState comp = e.comp;
         if (comp.retransmitDeadline == Long.MAX_VALUE) {
             comp.retransmitDeadline = time.nanoTime() + timeout(e);
+            comp.retransmitDeadlineStretched = false;
         }
         if (!comp.retransmitTimerPending) {
-            comp.retransmitTimerPending = true;
-            time.schedule(comp.retransmitDeadline - time.nanoTime(), e.retransmitCheck);
+            scheduleTimer(e, time.nanoTime());
         }
     }
 
-    /** The ACK timer: a deadline that passed with packets outstanding is a retry; an early firing waits again. */
+    private void scheduleTimer(QpEngine e, long now) {
+        CompleterState comp = e.comp;
+        comp.retransmitTimerPending = true;
+        comp.retransmitTimerDue = comp.retransmitDeadline;
+        time.schedule(comp.retransmitDeadline - now, e.retransmitCheck);
+    }
+
+    /**
+     * The ACK timer: a deadline that passed with packets outstanding is a retry; an early firing waits again.
+     * A timer that fires late by more than the clock's granularity found a NIC thread that could not run at the
+     * deadline (a garbage collector's pause, a descheduled process): ACKs that came meanwhile wait unread in its
+     * socket, and a retry now would resend what the peer has, for every QP whose deadline fell in the pause (a
+     * window's worth of QPs at once, the NIC's whole in-flight cap). So the time it was held up, up to one more
+     * timeout, is not counted: the deadline moves on by it, once, and the ACKs are read first. IBTA's timeout is
+     * a least time before a retry, so a retry that is due comes that much later and no earlier.
+     */
     void timerFired(QpEngine e) {
         CompleterState comp = e.comp;
         comp.retransmitTimerPending = false;
@@ -480,9 +496,14 @@ final class Completer {
             return;
         }
         long now = time.nanoTime();
+        long heldUp = now - comp.retransmitTimerDue - time.timerGranularityNanos();
+        if (now >= comp.retransmitDeadline && heldUp > 0 && !comp.retransmitDeadlineStretched) {
+            comp.retransmitDeadlineStretched = true;
+            comp.retransmitDeadline = now + Math.min(heldUp, ackTimeout(e.qp));
+            counters.increment(Counter.ACK_TIMER_HELD_UP);
+        }
         if (now < comp.retransmitDeadline) {
-            comp.retransmitTimerPending = true;
-            time.schedule(comp.retransmitDeadline - now, e.retransmitCheck);
+            scheduleTimer(e, now);
             return;
         }
         if (now < comp.rnrResumeAt) {

@@ -11,6 +11,10 @@ final class CompleterState {
     int rnrRetryLeft;
     long retransmitDeadline = Long.MAX_VALUE;
     boolean retransmitTimerPending;
+    /** When the pending ACK timer was asked to fire: how late it fires tells whether the NIC thread was held up. */
+    long retransmitTimerDue;
+    /** The deadline was moved on once for time the NIC thread could not run (see {@code Completer.timerFired}). */
+    boolean retransmitDeadlineStretched;
     /** A NAK-driven retry was made and nothing was acknowledged since (rxe's comp.started_retry). */
     boolean retryStarted;
     /** State of the per-QP generator that spreads ACK timeouts (seeded by the QPN: runs replay exactly). */

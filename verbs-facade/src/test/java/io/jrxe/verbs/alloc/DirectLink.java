@@ -106,9 +106,64 @@ final class DirectLink implements NicTime {
         return now;
     }
 
-    /** Timers never fire here: the test moves no time forward, and nothing is lost. */
+    /**
+     * Timers are dropped unless a test asked to keep them ({@link #keepTimers}): the allocation tests move no time
+     * forward and lose nothing, and keeping a timer would allocate.
+     */
     @Override
     public void schedule(long delayNanos, Runnable task) {
+        if (timers != null) {
+            timers.add(new Timer(now + Math.max(0, delayNanos), timerOrder++, task));
+        }
+    }
+
+    private record Timer(long due, long order, Runnable task) {
+    }
+
+    private java.util.PriorityQueue<Timer> timers;
+    private long timerOrder;
+    /** The end whose NIC thread is held up, and the packets that reached it meanwhile (read when it is released). */
+    private End heldUp;
+    private final java.util.ArrayDeque<byte[]> waitingForHeldUp = new java.util.ArrayDeque<>();
+
+    /** From now on timers are kept, and run by {@link #advance}. */
+    void keepTimers() {
+        timers = new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Timer::due).thenComparingLong(Timer::order));
+    }
+
+    /**
+     * Moves the clock on by {@code nanos}, running the timers due on the way, each at its time. With an end held
+     * up they run late, at the end, before anything the held-up end received is read: what an event loop does when
+     * it resumes after a garbage collector's pause.
+     */
+    void advance(long nanos) {
+        long end = now + nanos;
+        while (!timers.isEmpty() && timers.peek().due() <= end) {
+            Timer t = timers.poll();
+            now = heldUp == null ? t.due() : end;
+            t.task().run();
+        }
+        now = end;
+    }
+
+    /** The end's NIC thread stops reading: packets to it wait, as datagrams wait in a socket. */
+    void holdUp(End end) {
+        heldUp = end;
+    }
+
+    /** The held-up end reads what waited for it (on the next {@link #runUntilIdle}), or, with {@code lost}, not. */
+    void release(boolean lost) {
+        End end = heldUp;
+        heldUp = null;
+        while (!waitingForHeldUp.isEmpty()) {
+            byte[] packet = waitingForHeldUp.poll();
+            if (!lost) {
+                int slot = tail++ & (SLOTS - 1);
+                packets[slot].clear().put(0, packet);
+                lengths[slot] = packet.length;
+                targets[slot] = end;
+            }
+        }
     }
 
     @Override
@@ -132,6 +187,12 @@ final class DirectLink implements NicTime {
             while (head != tail) {
                 int slot = head++ & (SLOTS - 1);
                 End to = targets[slot];
+                if (to == heldUp) {
+                    byte[] packet = new byte[lengths[slot]];
+                    packets[slot].get(0, packet);
+                    waitingForHeldUp.add(packet);
+                    continue;
+                }
                 End from = to == a ? b : a;
                 to.info.source = from.local;
                 to.info.destination = to.local;
