@@ -26,12 +26,10 @@ class AckCoalescingTest {
 
     @BeforeEach
     void connect() throws Exception {
-        pair = new DirectPair("ack", "10.9.1.1", "10.9.1.2", 4200);
+        pair = DirectPair.connected("ack", "10.9.1.1", "10.9.1.2", 4200);
         link = pair.link;
         a = pair.a;
         b = pair.b;
-        a.connect(b, pair.addressB);
-        b.connect(a, pair.addressA);
     }
 
     @AfterEach

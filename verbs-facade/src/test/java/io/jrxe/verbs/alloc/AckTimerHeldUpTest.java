@@ -6,7 +6,6 @@ import io.jrxe.verbs.WcStatus;
 import io.jrxe.verbs.WrOpcode;
 import io.jrxe.wire.psn.LocalAckTimeout;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,20 +20,17 @@ class AckTimerHeldUpTest {
     /** The QPs' ACK timeout (their timeout attribute 14); jrxe waits between it and 1.5 times it. */
     private static final long T = LocalAckTimeout.nanos(14);
 
-    private DirectPair pair;
-    private DirectLink link;
-    private DirectSide a;
-    private DirectSide b;
+    private final DirectPair pair;
+    private final DirectLink link;
+    private final DirectSide a;
+    private final DirectSide b;
 
-    @BeforeEach
-    void connect() throws Exception {
-        pair = new DirectPair("held", "10.9.2.1", "10.9.2.2", 4200);
+    AckTimerHeldUpTest() throws Exception {
+        pair = DirectPair.connected("held", "10.9.2.1", "10.9.2.2", 4200);
         link = pair.link;
+        link.keepTimers();
         a = pair.a;
         b = pair.b;
-        a.connect(b, pair.addressB);
-        b.connect(a, pair.addressA);
-        link.keepTimers();
     }
 
     @AfterEach

@@ -34,6 +34,14 @@ final class DirectPair implements AutoCloseable {
         this.b = new DirectSide(db, arena);
     }
 
+    /** A pair whose QPs are connected to each other. */
+    static DirectPair connected(String name, String a, String b, int interfaceMtu) throws Exception {
+        DirectPair pair = new DirectPair(name, a, b, interfaceMtu);
+        pair.a.connect(pair.b, pair.addressB);
+        pair.b.connect(pair.a, pair.addressA);
+        return pair;
+    }
+
     @Override
     public void close() {
         Verbs.emulated().remove(da);
