@@ -45,14 +45,14 @@ final class Requester {
     static final int MAX_UNACKED_PSNS = 128;
     /** The requester asks for an ACK at least this often (rxe's RXE_MAX_PKT_PER_ACK). */
     static final int MAX_PACKETS_PER_ACK = 64;
-    /** A signaled message that others follow asks for an ACK if this many packets went since the last ask. */
-    static final int SIGNALED_ACK_PACKETS = 32;
     /**
-     * Near the congestion control's limit a message that others follow asks for an ACK if this many packets went
-     * since the last ask: room must come back soon, but an ACK per small message (a hundred QPs of 4 KiB writes
-     * sharing the window) costs both sides as much as the data.
+     * A message that others follow and that someone waits for asks for an ACK if this many packets went since the
+     * last ask. A signaled one is waited for by its poster; near the congestion control's limit every one is, by
+     * the QPs the window holds back. Asking every 8 packets there (an ACK per two 4 KiB writes, each a system call
+     * of its QP's socket on the responder and a receive on the requester) held {@code write-bw -q 1000} to 0.6-0.8
+     * of {@code -q 1}. Room still comes back in time: a turn's last packet and a QP the window refuses ask as well.
      */
-    static final int NEAR_LIMIT_ACK_PACKETS = 8;
+    static final int WAITED_FOR_ACK_PACKETS = 32;
 
     private final NicResources resources;
     private final MemoryTables memory;
@@ -199,22 +199,23 @@ final class Requester {
 
     /**
      * Whether a message's last packet asks for an ACK. rxe's always does; jrxe's does unless another
-     * message follows at once (the next WQE is posted, congestion control lets its first packet go
-     * and is far from holding packets back) and no one waits for this one: one ACK for a later PSN
-     * completes both. Someone waits for a signaled WQE (its completion is what a poster with a full
-     * send queue needs to post more), so that asks unless it is fewer than
-     * {@link #SIGNALED_ACK_PACKETS} packets since the last ask. A bulk stream of signaled 64 KiB writes then gets an ACK per two messages, a stream of small
-     * sends with a completion every hundred gets one at each, and at least every
-     * {@link #MAX_PACKETS_PER_ACK} packets one is asked for: on loopback each ACK costs the responder a
-     * send and the requester a receive, as much CPU as a tenth of a 64 KiB message's data. The last
-     * message posted always asks, so a lone request (every latency test) looks as rxe's does.
+     * message follows at once (the next WQE is posted and congestion control lets its first packet go)
+     * and no one waits for this one: one ACK for a later PSN completes both. A poster with a full send
+     * queue waits for a signaled WQE's completion, and near the congestion control's limit the QPs held
+     * back wait for the room any ACK frees, so those ask unless it is fewer than
+     * {@link #WAITED_FOR_ACK_PACKETS} packets since the last ask. A bulk stream of signaled 64 KiB writes
+     * then gets an ACK per two messages, a stream of small sends with a completion every hundred gets one
+     * at each, and at least every {@link #MAX_PACKETS_PER_ACK} packets one is asked for: on loopback each
+     * ACK costs the responder a send and the requester a receive, as much CPU as a tenth of a 64 KiB
+     * message's data. The last message posted always asks, so a lone request (every latency test) looks
+     * as rxe's does.
      */
     private boolean askAtMessageEnd(QpEngine e, SendWqe w) {
-        if (e.qp.sendQueue().at(e.req.next + 1) == null || e.flow.refusesNext()
-                || e.flow.nearLimit() && e.req.packetsSinceAckRequest + 1 >= NEAR_LIMIT_ACK_PACKETS) {
+        if (e.qp.sendQueue().at(e.req.next + 1) == null || e.flow.refusesNext()) {
             return true;
         }
-        return (w.signaled() || e.qp.sqSigAll()) && e.req.packetsSinceAckRequest + 1 >= SIGNALED_ACK_PACKETS;
+        boolean waitedFor = w.signaled() || e.qp.sqSigAll() || e.flow.nearLimit();
+        return waitedFor && e.req.packetsSinceAckRequest + 1 >= WAITED_FOR_ACK_PACKETS;
     }
 
     /** A WQE done without packets (a local operation, a send-side error): the completer reports it. */
