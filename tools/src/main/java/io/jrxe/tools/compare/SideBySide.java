@@ -79,9 +79,10 @@ final class SideBySide {
     /**
      * Counters of how a device scheduled its own work, not of what crossed the wire: shown, never compared.
      * ack_deferred is rxe's count of responses whose completer ran from a work queue rather than in the receive
-     * path (RXE_CNT_COMPLETER_SCHED); Linux 6.12's rxe defers every one, 6.1's almost none.
+     * path (RXE_CNT_COMPLETER_SCHED); Linux 6.12's rxe defers every one, 6.1's almost none. jrxe_ack_timer_held_up
+     * counts ACK timers that fired late because the NIC thread could not run (a collector's pause, a busy machine).
      */
-    private static final Set<String> SCHEDULING_COUNTERS = Set.of("ack_deferred");
+    private static final Set<String> SCHEDULING_COUNTERS = Set.of("ack_deferred", "jrxe_ack_timer_held_up");
 
     private void counterRows(List<Row> rows, Observation left, Observation right) {
         Set<String> names = new TreeSet<>(left.counters().keySet());
