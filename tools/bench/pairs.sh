@@ -57,6 +57,27 @@ check() {
     misses=$((misses + 1))
   fi
   printf '  %-58s %10.3f  %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$verdict"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$op" "$limit" "$value" "$verdict" >>"$out/.checks"
+}
+
+# bench_end: per target, in how many rounds it was met, its median and every round's figure; then the total of
+# misses. Exits 0 when every target was met in every round.
+bench_end() {
+  echo "over $rounds round(s):"
+  awk -F '\t' '
+    !($1 in n) {order[++labels] = $1; op[$1] = $2; limit[$1] = $3}
+    {n[$1]++; v[$1, n[$1]] = $4; if ($5 == "met") met[$1]++; all[$1] = all[$1] (n[$1] > 1 ? ", " : "") $4}
+    END {
+      for (i = 1; i <= labels; i++) {
+        l = order[i]; k = n[l]
+        for (a = 1; a <= k; a++) s[a] = v[l, a] + 0
+        for (a = 2; a <= k; a++) for (b = a; b > 1 && s[b - 1] > s[b]; b--) {t = s[b]; s[b] = s[b - 1]; s[b - 1] = t}
+        median = k % 2 ? s[(k + 1) / 2] : (s[k / 2] + s[k / 2 + 1]) / 2
+        printf "  %-58s median %7.3f  %s %-6s met in %d of %d (%s)\n", l, median, op[l], limit[l], met[l], k, all[l]
+      }
+    }' "$out/.checks"
+  echo "$misses target(s) missed over $rounds round(s)"
+  [ "$misses" -eq 0 ]
 }
 # info LABEL VALUE: prints a row that has no target (what a figure is, next to what it could be)
 info() { printf '  %-58s %10.3f  (no target)\n' "$1" "$2"; }
