@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -267,6 +268,39 @@ class ShmRingTest {
             assertThat(ring.commit(aborted)).isFalse();
             assertThat(ring.unblocked()).isZero();
         }
+    }
+
+    @Test
+    void everyPageOfTheRingIsMappedWhenTheOwnerCreatesItAndWhenAProducerOpensIt() throws IOException {
+        Path smaps = Path.of("/proc/self/smaps");
+        Assumptions.assumeTrue(Files.isReadable(smaps), "no /proc/self/smaps here (not Linux): the mapped pages cannot be counted");
+        Path file = directory.resolve("ring");
+        try (ShmRing owner = ShmRing.create(file, 1 << 20); ShmRing producer = ShmRing.open(file)) {
+            String mapped = " " + file.toRealPath();
+            List<long[]> sizeAndRss = new ArrayList<>();
+            boolean inRing = false;
+            for (String line : Files.readAllLines(smaps)) {
+                if (line.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+                    inRing = line.endsWith(mapped);
+                    if (inRing) {
+                        sizeAndRss.add(new long[2]);
+                    }
+                } else if (inRing && line.startsWith("Size:")) {
+                    sizeAndRss.getLast()[0] = kilobytes(line);
+                } else if (inRing && line.startsWith("Rss:")) {
+                    sizeAndRss.getLast()[1] = kilobytes(line);
+                }
+            }
+            assertThat(sizeAndRss).as("the owner's mapping and the producer's").hasSize(2);
+            for (long[] m : sizeAndRss) {
+                assertThat(m[0]).as("a whole ring's kilobytes").isEqualTo((ShmRing.HEADER_BYTES + (1 << 20)) / 1024);
+                assertThat(m[1]).as("kilobytes mapped before any record was written").isEqualTo(m[0]);
+            }
+        }
+    }
+
+    private static long kilobytes(String smapsLine) {
+        return Long.parseLong(smapsLine.replaceAll("[^0-9]", ""));
     }
 
     @Test
