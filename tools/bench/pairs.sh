@@ -89,4 +89,9 @@ udp_gso() { awk '/UDP GSO/ {print $(NF-1)}' "$out/udp"; }
 floor_at() { awk -v m="$1-byte" -v p="$2" '/busy-polled RC exchange/ && $4 == m {for (i = 1; i <= NF; i++) if ($i == p) print $(i + 1)}' "$out/udp"; }
 floor_p50() { floor_at "$1" p50; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+# pauses_over US: how many times a second udp-baseline --pauses saw a spinning thread stopped for more than US us
+pauses_over() { awk -v t=">$1" '/^machine pauses/ {for (i = 1; i < NF - 1; i++) if ($i == t && $(i + 1) == "us") {v = $(i + 2); sub(",", "", v); print v}}' "$out/udp"; }
+# pause_share_pct PAUSES_PER_THREAD_SECOND ROUND_TRIP_US: the percentage of round trips between two spinning threads
+# that one of those pauses meets (either thread's)
+pause_share_pct() { awk -v n="$1" -v t="$2" 'BEGIN {printf "%.3f", 100 * 2 * n * t * 1e-6}'; }
 

@@ -22,11 +22,11 @@ bw_ratio() { ratio "$(bw_field "$1" 4)" "$(bw_field "$2" 4)"; }
 
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
-  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 >"$out/udp" 2>&1
+  "$jrxe" udp-baseline --addr-a "$client_ip" --addr-b "$server_ip" --seconds 2 --pauses >"$out/udp" 2>&1
   rtt=$(udp_rtt_p50)
   gso=$(udp_gso)
   printf '  udp-baseline: 64-byte round trip p50 %s us; GSO bandwidth %s GB/s\n' "$rtt" "$gso"
-  sed -n 's/^\(memory copy\|ICRC\)/  \1/p' "$out/udp"
+  sed -n 's/^\(memory copy\|ICRC\|machine pauses\)/  \1/p' "$out/udp"
 
   pair wbw write-bw --wire shm -s 65536 --if-mtu 4200 -D 6
   pair wbw-udp write-bw -s 65536 --if-mtu 4200 -D 6
@@ -42,6 +42,8 @@ for round in $(seq "$rounds"); do
   pair wl write-lat --wire shm -s 2 -n 20000
   check "write-lat -s 2 -n 20000, shm: p99 / typical" "$(ratio "$(lat_field wl 8)" "$(lat_field wl 5)")" "<=" 3
   info "write-lat -s 2 -n 20000, shm: typical us" "$(lat_field wl 5)"
+  # A sample is half a round trip between two spinning threads: above 1%, the machine's own pauses are its p99.
+  info "write-lat round trips a machine pause >10 us meets, %" "$(pause_share_pct "$(pauses_over 10)" "$(awk -v t="$(lat_field wl 5)" 'BEGIN {print 2 * t}')")"
   if [ -n "$keep" ]; then
     mkdir -p "$keep/round-$round"
     cp "$out"/* "$keep/round-$round/"
