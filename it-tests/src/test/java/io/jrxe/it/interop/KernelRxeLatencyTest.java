@@ -42,8 +42,11 @@ class KernelRxeLatencyTest {
     @MethodSource("latencyTests")
     void latency(String test, Server server, Gids gids, Lab lab) throws Exception {
         int port = 18640 + (gids == Gids.IPV6 ? 0 : 4) + 2 * List.of("write", "send").indexOf(test) + server.ordinal();
-        Pair p = pair(lab, server, port, "ib_" + test + "_lat -d rxe0 -x " + gids.guestIndex(lab) + " -F -n " + ITERATIONS,
-                test + "-lat", "--addr", gids.jrxeAddr(), "-F", "-n", String.valueOf(ITERATIONS));
+        // Both sides' ACK timeout as in the bandwidth pairings (Pairings.JRXE_ACK_TIMEOUT says why): a guest stalled
+        // past eight 67 ms timeouts in a row ended a jrxe send-lat client with RETRY_EXC_ERR after 20 of 100 messages.
+        Pair p = pair(lab, server, port, "ib_" + test + "_lat -d rxe0 -x " + gids.guestIndex(lab) + " -F -n " + ITERATIONS
+                        + " " + Pairings.GUEST_ACK_TIMEOUT,
+                test + "-lat", "--addr", gids.jrxeAddr(), "-F", "-n", String.valueOf(ITERATIONS), "-u", Pairings.JRXE_ACK_TIMEOUT);
         assertBothSucceeded(p);
         // Only jrxe's numbers are checked: the guest's perftest times with a TSC that TCG may make
         // useless (it has printed -nan for t_stdev), so of its row only the size and count are.
