@@ -130,10 +130,13 @@ class ManyQpsTest {
                 assertThat(a.counters().get("completer_retry_err")).as("retries, %d ns of the fixture's time", took).isZero();
                 assertThat(b.counters().get("duplicate_request")).isZero();
                 // Near the window's limit a QP's messages ask for an ACK every 32 packets, and also at a turn's end
-                // and when the window refuses the QP: each ACK is a system call on both sides of real sockets.
+                // and when the window refuses the QP: each ACK is a system call on both sides of real sockets. How
+                // often the window refuses is the responder's pace, fixed on the simulated network; on the
+                // shared-memory wire it is the machine's (2.6 to 5.4% of the packets on an idle one, 8.5% once under
+                // a full build), so there the bound is one ACK per 8 packets, what asking every 8 would exceed.
                 long packets = a.counters().get("sent_pkts");
                 assertThat(b.counters().get("sent_pkts")).as("the responder's ACKs for %d packets", packets)
-                        .isLessThanOrEqualTo(packets / 16);
+                        .isLessThanOrEqualTo(packets / (FixtureWire.ON_SHM ? 8 : 16));
             } else {
                 assertThat(a.counters().get("completer_retry_err")).as("the ACKs came after the timeout").isPositive();
             }
