@@ -18,7 +18,12 @@ class BenchSummaryScriptTest {
     private static final Path PAIRS = Path.of(System.getProperty("user.dir")).getParent().resolve("tools/bench/pairs.sh");
 
     private static Result summarise(Path dir, int rounds, String checks) throws Exception {
-        String script = "source '" + PAIRS + "'; out='" + dir + "'; rounds=" + rounds + "; " + checks + " bench_end";
+        return bash(dir, "rounds=" + rounds + "; " + checks + " bench_end");
+    }
+
+    /** Runs {@code commands} in bash after sourcing pairs.sh, with its output directory {@code dir}. */
+    private static Result bash(Path dir, String commands) throws Exception {
+        String script = "source '" + PAIRS + "'; out='" + dir + "'; " + commands;
         Process p = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bash ends").isTrue();
@@ -48,13 +53,9 @@ class BenchSummaryScriptTest {
         Files.writeString(dir.resolve("udp"), "ping-pong round trip, 64 bytes, 20000 iterations: p50 27.90 us\n"
                 + "machine pauses, 2 threads spinning 2.0 s with no socket: per thread-second >2 us 2246, >5 us 1266, "
                 + ">10 us 1227, >20 us 668, >50 us 120, >100 us 28, >1 ms 3; 4.6% of the time lost, the longest 4.43 ms\n");
-        String script = "source '" + PAIRS + "'; out='" + dir + "'; echo \"$(pauses_over 10) $(pauses_over 50) [$(pauses_over 3)]\"; "
-                + "pause_share_pct \"$(pauses_over 10)\" 6.8";
-        Process p = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bash ends").isTrue();
+        Result r = bash(dir, "echo \"$(pauses_over 10) $(pauses_over 50) [$(pauses_over 3)]\"; pause_share_pct \"$(pauses_over 10)\" 6.8");
         // 2 threads x 1227 pauses a second x 6.8 us a round trip = 1.669% of round trips
-        assertThat(out).as("pauses above 10 and 50 us, none for an unprinted threshold; then the share")
+        assertThat(r.out()).as("pauses above 10 and 50 us, none for an unprinted threshold; then the share")
                 .isEqualTo("1227 120 []\n1.669");
     }
 

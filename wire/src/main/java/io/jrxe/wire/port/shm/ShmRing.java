@@ -153,7 +153,7 @@ public final class ShmRing implements AutoCloseable {
         this.buffer = segment.asByteBuffer().order(ByteOrder.nativeOrder());
         // Every page mapped now rather than at its first touch: a ring laps only after megabytes, so a latency test
         // would otherwise take a page fault in the producer and another in the consumer every 4 KiB of records
-        // (write-lat -s 2: every 32nd message 10-20 us late, twice the tail the machine's own interrupts leave).
+        // (write-lat -s 2: every 32nd message 10-20 us late, twice the tail the machine's own pauses leave).
         segment.load();
         this.channel = channel;
         this.ownerLock = ownerLock;
