@@ -25,7 +25,7 @@ class BenchmarkListTest {
     private static final List<Class<?>> BENCHMARK_CLASSES = List.of(
             IcrcBenchmark.class, HeaderCodecBenchmark.class, RegMrBenchmark.class, TranslationBenchmark.class,
             FabricBenchmark.class, CongestionHooksBenchmark.class, ShmWireBenchmark.class,
-            CompletionQueueBenchmark.class);
+            ShmRingRoundTripBenchmark.class, CompletionQueueBenchmark.class);
 
     @Test
     void jmhListsEveryBenchmarkMethod() throws IOException {

@@ -64,7 +64,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * closes <em>any</em> descriptor of the file, so a producer opened in the owner's own JVM maps the file through
  * the owner's channel instead of opening one, and nothing else in that JVM may open the ring's file.
  *
- * <p>Threads: claim, commit and abort from any thread; read and hasRecords from one consumer thread at a time.
+ * <h2>Cache lines</h2>
+ * Producers and the consumer run on different cores, and every cache line one writes and the other then reads moves
+ * between them, a few hundred nanoseconds on a virtual machine. So the consumer reads the tail only when the head's
+ * header is claimed or on every {@value #EMPTY_LOOKS_PER_TAIL_READ}th look at an empty ring (a stall is timed in
+ * seconds), a producer reads the head only when the head it saw last leaves no room, and the consumer zeroes and
+ * hands back the space of the records it read at its next {@link #read}, not before it returns: the caller acts on
+ * what it read (a NIC answers a packet) before it pays for the lines the producer still holds. A NIC's loop reads once
+ * more after every read that found work, so it never sleeps on space it has not handed back.
+ *
+ * <p>Threads: claim, commit, abort and hasRecords from any thread; read from one consumer thread at a time.
  * {@link #close()} must not race with other calls on the same object: after it, every method returns a
  * "nothing" answer (claim -1, read 0, commit false) and the buffer throws {@link IllegalStateException}.
  */
@@ -102,6 +111,8 @@ public final class ShmRing implements AutoCloseable {
     static final long ICRCS_WANTED_OFFSET = 512;
 
     private static final int ALIGNMENT = 8;
+    /** Power of two: how often a look at an empty ring reads the tail, to time a producer that claimed and wrote nothing. */
+    static final int EMPTY_LOOKS_PER_TAIL_READ = 64;
     private static final long LENGTH_MASK = 0xFFFF_FFFFL;
     /** A word of unwritten space the consumer took over; freed with the padding that covers it. */
     private static final long TAKEN = header(PADDING, 0);
@@ -134,10 +145,19 @@ public final class ShmRing implements AutoCloseable {
 
     private volatile boolean closed;
 
+    /** The head a producer (any thread of this object) read last: space below it is free, so claims start from it. */
+    private volatile long headSeen;
+
     // consumer state: the uncommitted header that stopped the last read, and since when
     private long stallPosition = -1;
     private long stallHeader;
     private long stallSinceNanos;
+    /** Looks at an empty ring since the tail was last read. */
+    private int emptyLooks;
+    /** Where the records handed to the handler so far end (volatile for {@link #hasRecords} on other threads). */
+    private volatile long consumed;
+    /** Where the space handed back to the producers ends: the head. */
+    private long freed;
     /** Written by the consumer only, read by anyone (statistics). */
     private volatile long unblocked;
 
@@ -332,13 +352,16 @@ public final class ShmRing implements AutoCloseable {
         int index;
         int padding;
         do {
-            long head = (long) LONG.getVolatile(segment, HEAD_OFFSET);
             tail = (long) LONG.getVolatile(segment, TAIL_OFFSET);
             index = (int) tail & mask;
             int toEnd = capacity - index;
             padding = aligned > toEnd ? toEnd : 0;
-            if (padding + aligned > capacity - (tail - head)) {
-                return -1;
+            if (padding + aligned > capacity - (tail - headSeen)) {
+                long head = (long) LONG.getVolatile(segment, HEAD_OFFSET);
+                headSeen = head;
+                if (padding + aligned > capacity - (tail - head)) {
+                    return -1;
+                }
             }
         } while (!LONG.compareAndSet(segment, TAIL_OFFSET, tail, tail + padding + aligned));
         if (padding != 0) {
@@ -387,9 +410,10 @@ public final class ShmRing implements AutoCloseable {
     }
 
     /**
-     * Reads up to {@code max} committed records in claim order, handing each payload to the handler, then frees
-     * their space. Skips padding. Takes over a record that has stayed uncommitted at the head for longer than the
-     * unblock time. Consumer only.
+     * Frees the space of the records the last call handed over, then reads up to {@code max} committed records in claim
+     * order, handing each payload to the handler; their space is freed at the next call.
+     * Skips padding. Takes over a record that has stayed uncommitted at the head for longer than the unblock time.
+     * Consumer only.
      *
      * @return how many records (not paddings) were handed to the handler
      */
@@ -397,17 +421,18 @@ public final class ShmRing implements AutoCloseable {
         if (closed) {
             return 0;
         }
-        long head = (long) LONG.getOpaque(segment, HEAD_OFFSET);
+        handBack();
+        long head = freed;
         long position = head;
         int records = 0;
         try {
-            // a batch frees its space only at its end, so past one lap it would meet its own records again
+            // a batch's space is freed only by the next read, so past one lap it would meet its own records again
             while (records < max && position - head < capacity) {
                 int index = (int) position & mask;
                 long header = (long) LONG.getAcquire(segment, dataOffset(index));
                 int length = (int) header;
                 if (length <= 0) {
-                    if (position == head) {
+                    if (position == head && (header != 0 || (++emptyLooks & (EMPTY_LOOKS_PER_TAIL_READ - 1)) == 0)) {
                         watchStall(position, header);
                     }
                     break;
@@ -421,10 +446,22 @@ public final class ShmRing implements AutoCloseable {
             }
         } finally {
             if (position != head) {
-                release(head, position);
+                consumed = position;
+                if (position - head == capacity) {
+                    handBack(); // a whole lap in one batch: the next record's header would be one of these, unzeroed
+                }
             }
         }
         return records;
+    }
+
+    /** Zeroes the space of the records read so far and hands it back to the producers. */
+    private void handBack() {
+        long consumed = this.consumed;
+        if (consumed != freed) {
+            release(freed, consumed);
+            freed = consumed;
+        }
     }
 
     /** Zeroes the consumed space [head, position) and hands it back to the producers. */
@@ -502,13 +539,12 @@ public final class ShmRing implements AutoCloseable {
         void record(int type, ByteBuffer buffer, int offset, int length);
     }
 
-    /** Whether read would find a committed record now (one acquire load), for a consumer deciding whether to sleep. */
+    /** Whether read would find a committed record now (two loads), for a consumer deciding whether to sleep. */
     public boolean hasRecords() {
         if (closed) {
             return false;
         }
-        long head = (long) LONG.getOpaque(segment, HEAD_OFFSET);
-        return (int) (long) LONG.getAcquire(segment, dataOffset((int) head & mask)) > 0;
+        return (int) (long) LONG.getAcquire(segment, dataOffset((int) consumed & mask)) > 0;
     }
 
     /** The owner's incarnation: a random number the creating consumer wrote, new for every create. */
