@@ -145,7 +145,7 @@ public final class ShmRing implements AutoCloseable {
 
     private volatile boolean closed;
 
-    /** The head a producer (any thread of this object) read last: space below it is free, so claims start from it. */
+    /** The head a producer (any thread of this object) read last; heads only grow, so a claim that fits with it fits. */
     private volatile long headSeen;
 
     // consumer state: the uncommitted header that stopped the last read, and since when
