@@ -16,10 +16,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -108,10 +106,6 @@ public class ShmWireBenchmark {
     public void close() throws IOException {
         sender.close();
         receiver.close();
-        try (Stream<Path> files = Files.walk(rings)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        TemporaryDirectory.delete(rings);
     }
 }
